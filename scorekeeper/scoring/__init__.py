@@ -1,0 +1,55 @@
+"""The scoring engine: pure game logic for Crates and its relatives. No web, no database."""
+
+from .cards import Card, Rank, Suit, parse_cards
+from .errors import (
+    InvalidCard,
+    InvalidOptions,
+    InvalidRecord,
+    InvalidSeating,
+    RefereeError,
+    ScoringError,
+    UnknownRuleSet,
+)
+from .game import Game, Hand, Side
+from .pressures import pressure_ladder, pressure_value
+from .record import FORMAT, GameRecord, dump_record, load_record, parse_record, record_to_dict
+from .replay import GameScore, HandScore, PressureTaken, SideScore, check_hand, score_game
+from .rulesets import RULE_SETS, RuleSet, configure, find_rule_set
+from .threes import CoverPile, LeftoverScore
+
+__all__ = [
+    "FORMAT",
+    "RULE_SETS",
+    "Card",
+    "CoverPile",
+    "Game",
+    "GameRecord",
+    "GameScore",
+    "Hand",
+    "HandScore",
+    "InvalidCard",
+    "InvalidOptions",
+    "InvalidRecord",
+    "InvalidSeating",
+    "LeftoverScore",
+    "PressureTaken",
+    "Rank",
+    "RefereeError",
+    "RuleSet",
+    "ScoringError",
+    "Side",
+    "SideScore",
+    "Suit",
+    "UnknownRuleSet",
+    "check_hand",
+    "configure",
+    "dump_record",
+    "find_rule_set",
+    "load_record",
+    "parse_cards",
+    "parse_record",
+    "pressure_ladder",
+    "pressure_value",
+    "record_to_dict",
+    "score_game",
+]

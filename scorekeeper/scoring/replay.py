@@ -1,0 +1,199 @@
+"""Score a whole game from its hands: the referee's checks, then every sum."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import RefereeError
+from .game import Game, Hand, Side
+from .threes import LeftoverScore
+
+
+@dataclass(frozen=True)
+class PressureTaken:
+    """One pressure: who took it, and what it cost their side (its ``number``-th of the game)."""
+
+    player: str
+    side: str
+    number: int
+    value: int
+
+
+@dataclass(frozen=True)
+class SideHand:
+    cards: int
+    pressures: int
+
+    @property
+    def total(self) -> int:
+        return self.cards + self.pressures
+
+
+@dataclass(frozen=True)
+class HandScore:
+    number: int
+    cards_dealt: int
+    dealer: str
+    leftovers: dict[str, LeftoverScore]
+    pressures: tuple[PressureTaken, ...]
+    sides: dict[str, SideHand]
+
+
+@dataclass(frozen=True)
+class SideScore:
+    side: Side
+    start: int
+    hands: tuple[int, ...]
+    pressures: tuple[int, ...]
+    pressures_taken: int
+    next_pressure: int
+
+    @property
+    def total(self) -> int:
+        return self.start + sum(self.hands)
+
+    def running_totals(self) -> tuple[int, ...]:
+        """The side's total after each hand, starting score included."""
+        totals, running = [], self.start
+        for points in self.hands:
+            running += points
+            totals.append(running)
+        return tuple(totals)
+
+
+@dataclass(frozen=True)
+class GameScore:
+    game: Game
+    hands: tuple[HandScore, ...]
+    sides: tuple[SideScore, ...]
+
+    @property
+    def finished(self) -> bool:
+        return len(self.hands) == self.game.hand_count
+
+    @property
+    def leader(self) -> tuple[str, ...]:
+        """The side(s) ahead: the lowest total, or the highest where the rule set says so."""
+        totals = [side.total for side in self.sides]
+        best = min(totals) if self.game.rules.lowest_wins else max(totals)
+        return tuple(side.side.name for side in self.sides if side.total == best)
+
+    def standings(self) -> list[tuple[int, SideScore]]:
+        """Sides best first with their places; tied sides share a place (1, 1, 3)."""
+        ordered = sorted(
+            self.sides, key=lambda s: s.total if self.game.rules.lowest_wins else -s.total
+        )
+        places, previous = [], None
+        for index, side in enumerate(ordered):
+            if previous is None or side.total != previous[1].total:
+                previous = (index + 1, side)
+            places.append((previous[0], side))
+        return places
+
+    def side(self, name: str) -> SideScore:
+        for side in self.sides:
+            if side.side.name == name:
+                return side
+        raise KeyError(name)
+
+    def to_json(self) -> dict[str, object]:
+        """The replay output of ``specs/game-record.md``, with a few extra keys it allows."""
+        return {
+            "sides": [
+                {
+                    "name": side.side.name,
+                    "members": list(side.side.members),
+                    "hands": list(side.hands),
+                    "pressures": list(side.pressures),
+                    "total": side.total,
+                    "start": side.start,
+                }
+                for side in self.sides
+            ],
+            "leader": list(self.leader),
+            "rules": self.game.rules.id,
+            "hands_played": len(self.hands),
+            "hands_in_game": self.game.hand_count,
+            "finished": self.finished,
+        }
+
+
+def score_game(game: Game, hands: Sequence[Hand]) -> GameScore:
+    """Referee and score every hand in order; the first broken rule refuses the whole game."""
+    if len(hands) > game.hand_count:
+        raise RefereeError(
+            f"Hand {game.hand_count + 1}: {game.rules.name} has only {game.hand_count} hands"
+        )
+    taken: Counter[str] = Counter()
+    scored = []
+    for number, hand in enumerate(hands, start=1):
+        check_hand(game, number, hand)
+        scored.append(_score_hand(game, number, hand, taken))
+    sides = tuple(
+        SideScore(
+            side=side,
+            start=sum(game.rules.starting_score(game, member) for member in side.members),
+            hands=tuple(hand.sides[side.name].total for hand in scored),
+            pressures=tuple(hand.sides[side.name].pressures for hand in scored),
+            pressures_taken=taken[side.name],
+            next_pressure=game.rules.pressure_value(taken[side.name] + 1),
+        )
+        for side in game.sides
+    )
+    return GameScore(game, tuple(scored), sides)
+
+
+def check_hand(game: Game, number: int, hand: Hand) -> None:
+    """Every player's leftovers given, every name a player, then the rule set's own checks."""
+    for player in hand.leftovers:
+        if player not in game.players:
+            raise RefereeError(f"Hand {number}: {player!r} is not a player of this game")
+    for player in game.players:
+        if player not in hand.leftovers:
+            raise RefereeError(
+                f"Hand {number}, {player}: no leftovers given (an empty list if {player} went out)"
+            )
+    try:
+        game.rules.check_leftovers(hand.leftovers)
+    except RefereeError as error:
+        raise RefereeError(f"Hand {number}: {error}") from None
+    for player in hand.pressures:
+        check_pressure(game, number, player)
+
+
+def check_pressure(game: Game, number: int, player: str) -> None:
+    if player not in game.players:
+        raise RefereeError(
+            f"Hand {number}: pressure to {player!r}, who is not a player of this game"
+        )
+    game.rules.check_pressure(game, number, player)
+
+
+def _score_hand(game: Game, number: int, hand: Hand, taken: Counter[str]) -> HandScore:
+    leftovers = {
+        player: game.rules.score_leftovers(hand.leftovers[player]) for player in game.players
+    }
+    pressures = []
+    for player in hand.pressures:
+        side = game.side_of(player).name
+        taken[side] += 1
+        pressures.append(
+            PressureTaken(player, side, taken[side], game.rules.pressure_value(taken[side]))
+        )
+    sides = {
+        side.name: SideHand(
+            cards=sum(leftovers[member].total for member in side.members),
+            pressures=sum(p.value for p in pressures if p.side == side.name),
+        )
+        for side in game.sides
+    }
+    return HandScore(
+        number=number,
+        cards_dealt=game.cards_dealt(number),
+        dealer=game.dealer(number),
+        leftovers=leftovers,
+        pressures=tuple(pressures),
+        sides=sides,
+    )

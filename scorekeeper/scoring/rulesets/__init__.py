@@ -1,0 +1,39 @@
+"""The registry of rule sets: ``find_rule_set("crates")``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..errors import UnknownRuleSet
+from .base import SINGLE_HAND, CardAction, OptionSpec, RuleSet
+from .crates import Crates, CratesWorldSeries
+
+RULE_SETS: dict[str, type[RuleSet]] = {cls.id: cls for cls in (Crates, CratesWorldSeries)}
+DEFAULT_RULE_SET = Crates.id
+
+
+def find_rule_set(rule_set_id: str) -> type[RuleSet]:
+    try:
+        return RULE_SETS[rule_set_id]
+    except (KeyError, TypeError):
+        known = ", ".join(RULE_SETS)
+        raise UnknownRuleSet(f"unknown rule set {rule_set_id!r} (known: {known})") from None
+
+
+def configure(rule_set_id: str, options: Mapping[str, object] | None = None) -> RuleSet:
+    """A rule set with its options checked and applied."""
+    return find_rule_set(rule_set_id).from_options(options)
+
+
+__all__ = [
+    "DEFAULT_RULE_SET",
+    "RULE_SETS",
+    "SINGLE_HAND",
+    "CardAction",
+    "Crates",
+    "CratesWorldSeries",
+    "OptionSpec",
+    "RuleSet",
+    "configure",
+    "find_rule_set",
+]

@@ -1,0 +1,156 @@
+"""What every rule set provides: its options as data, and small functions the engine calls.
+
+A rule set class is a frozen dataclass whose fields are its options, so an instance
+is a rule set *configured* for one game (``Crates(jokers=True)``). The engine in
+``scoring/game.py`` and ``scoring/replay.py`` only calls the methods below; a new
+game of the Eights family is a new subclass in a module of its own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+
+from ..cards import Card
+from ..errors import InvalidOptions
+from ..threes import LeftoverScore
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+#: The holder's name for leftovers checked on their own, outside any game (the calculator).
+SINGLE_HAND = "hand"
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """How an option is shown and checked; ``kind`` is bool, int, optional_int or str."""
+
+    name: str
+    kind: str
+    label: str
+    help: str
+    default: object
+    choices: tuple[object, ...] = ()
+    minimum: int | None = None
+
+
+def option(default: object, kind: str, label: str, help: str, **limits: Any) -> Any:
+    """Declare a rule-set option as a dataclass field that carries its spec."""
+    return dataclasses.field(
+        default=default, metadata={"kind": kind, "label": label, "help": help, **limits}
+    )
+
+
+@dataclass(frozen=True)
+class CardAction:
+    card: str
+    action: str
+
+
+@dataclass(frozen=True)
+class RuleSet(ABC):
+    id: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    lowest_wins: ClassVar[bool] = True
+
+    @classmethod
+    def option_specs(cls) -> tuple[OptionSpec, ...]:
+        specs = []
+        for field in dataclasses.fields(cls):
+            meta = field.metadata
+            specs.append(
+                OptionSpec(
+                    name=field.name,
+                    kind=meta["kind"],
+                    label=meta["label"],
+                    help=meta["help"],
+                    default=field.default,
+                    choices=tuple(meta.get("choices", ())),
+                    minimum=meta.get("minimum"),
+                )
+            )
+        return tuple(specs)
+
+    @classmethod
+    def from_options(cls, raw: Mapping[str, object] | None = None) -> Self:
+        """Configure the rule set from a record's ``options`` (absent keys take their defaults)."""
+        raw = dict(raw or {})
+        specs = {spec.name: spec for spec in cls.option_specs()}
+        unknown = sorted(set(raw) - set(specs))
+        if unknown:
+            known = ", ".join(specs) or "none"
+            raise InvalidOptions(f"{cls.id} has no option {unknown[0]!r} (its options: {known})")
+        values = {name: _check_option(specs[name], value) for name, value in raw.items()}
+        return cls(**values)
+
+    def options(self) -> dict[str, object]:
+        """The options in force, as written in a game record."""
+        return {spec.name: getattr(self, spec.name) for spec in self.option_specs()}
+
+    # Seating and the deal -------------------------------------------------
+
+    @abstractmethod
+    def check_seating(self, game: Game) -> None:
+        """Refuse players, partnerships or a first dealer the game does not allow."""
+
+    @abstractmethod
+    def schedule(self) -> tuple[int, ...]:
+        """Cards dealt to each player, hand by hand; its length is the number of hands."""
+
+    def dealers(self, game: Game) -> tuple[str, ...]:
+        """The players who take turns to deal, in seating order."""
+        return game.players
+
+    # Scoring ----------------------------------------------------------------
+
+    @abstractmethod
+    def score_leftovers(self, cards: Sequence[Card]) -> LeftoverScore:
+        """Score one player's cards left at the end of a hand."""
+
+    @abstractmethod
+    def pressure_value(self, number: int) -> int:
+        """The value of a side's ``number``-th pressure of the game."""
+
+    def starting_score(self, game: Game, player: str) -> int:
+        return 0
+
+    # Referee ------------------------------------------------------------------
+
+    def check_leftovers(self, leftovers: Mapping[str, Sequence[Card]]) -> None:
+        """Refuse leftovers (by player) that the cards in play could not have produced."""
+        return None
+
+    def check_pressure(self, game: Game, number: int, player: str) -> None:
+        """Refuse a pressure the rules do not let this player take."""
+        return None
+
+    def card_actions(self, game: Game) -> tuple[CardAction, ...]:
+        """What each card does when played, for the number of players at this table."""
+        return ()
+
+
+def _check_option(spec: OptionSpec, value: object) -> object:
+    where = f"option {spec.name!r}"
+    if spec.kind == "bool":
+        if not isinstance(value, bool):
+            raise InvalidOptions(f"{where} must be true or false, not {value!r}")
+    elif spec.kind in ("int", "optional_int"):
+        if value is None and spec.kind == "optional_int":
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidOptions(f"{where} must be a whole number, not {value!r}")
+        if spec.minimum is not None and value < spec.minimum:
+            raise InvalidOptions(f"{where} must be at least {spec.minimum}, not {value}")
+    elif spec.kind == "str":
+        if not isinstance(value, str) or not value.strip():
+            raise InvalidOptions(f"{where} must be a non-empty name, not {value!r}")
+    if spec.choices and value not in spec.choices:
+        allowed = " or ".join(str(choice) for choice in spec.choices)
+        raise InvalidOptions(f"{where} must be {allowed}, not {value!r}")
+    return value
