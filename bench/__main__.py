@@ -1,0 +1,83 @@
+"""`make bench`: one run, medians and p99, each beside its floor measured in the same run.
+
+Machines here are noisy, so figures are ratios to a floor doing the unavoidable part
+of the same work, not absolute timings to compare across runs.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from scorekeeper.scoring import FORMAT, Rank, load_record, parse_record
+
+REPEATS = 300
+
+
+def timed(work: Callable[[], object], repeats: int = REPEATS) -> tuple[float, float]:
+    """Median and p99 in microseconds."""
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        work()
+        samples.append((time.perf_counter() - start) * 1e6)
+    samples.sort()
+    return statistics.median(samples), samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+
+
+def full_game_record(seed: int = 7) -> dict[str, object]:
+    """A finished 5-player game: 15 hands of plausible leftovers and pressures."""
+    rng = random.Random(seed)
+    players = ["Ann", "Bob", "Cy", "Di", "Ed"]
+    ranks = [rank.value for rank in Rank if rank is not Rank.JOKER]
+    hands = []
+    for _ in range(15):
+        deck = [rank for rank in ranks for _ in range(4)]
+        rng.shuffle(deck)
+        winner = rng.choice(players)
+        leftovers = {
+            p: ([] if p == winner else [deck.pop() for _ in range(rng.randint(1, 8))])
+            for p in players
+        }
+        hands.append({"leftovers": leftovers, "pressures": rng.sample(players, rng.randint(0, 2))})
+    return {"format": FORMAT, "rules": "crates", "players": players, "hands": hands}
+
+
+def report(
+    name: str, figure: tuple[float, float], floor: tuple[float, float], floor_name: str
+) -> None:
+    print(
+        f"{name:<38} p50 {figure[0]:9.1f} µs  p99 {figure[1]:9.1f} µs   "
+        f"floor ({floor_name}) p50 {floor[0]:8.1f} µs  p99 {floor[1]:8.1f} µs   "
+        f"ratio p50 {figure[0] / floor[0]:5.1f}x  p99 {figure[1] / floor[1]:5.1f}x"
+    )
+
+
+def bench_replay() -> None:
+    record = full_game_record()
+    text = json.dumps(record)
+    parsed = parse_record(record)
+    report(
+        "replay a 15-hand 5-player game",
+        timed(lambda: load_record(text).score()),
+        timed(lambda: json.loads(text)),
+        "json.loads of the record",
+    )
+    report(
+        "score the parsed game only",
+        timed(parsed.score),
+        timed(lambda: json.loads(text)),
+        "json.loads of the record",
+    )
+
+
+def main() -> None:
+    print("Scorekeeper benchmarks (one run; ratios to floors from the same run)")
+    bench_replay()
+
+
+if __name__ == "__main__":
+    main()
