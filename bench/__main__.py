@@ -38,17 +38,12 @@ def full_game_record(seed: int = 7) -> dict[str, object]:
         deck = [rank for rank in ranks for _ in range(4)]
         rng.shuffle(deck)
         winner = rng.choice(players)
-        leftovers = {
-            p: ([] if p == winner else [deck.pop() for _ in range(rng.randint(1, 8))])
-            for p in players
-        }
+        leftovers = {p: ([] if p == winner else [deck.pop() for _ in range(rng.randint(1, 8))]) for p in players}
         hands.append({"leftovers": leftovers, "pressures": rng.sample(players, rng.randint(0, 2))})
     return {"format": FORMAT, "rules": "crates", "players": players, "hands": hands}
 
 
-def report(
-    name: str, figure: tuple[float, float], floor: tuple[float, float], floor_name: str
-) -> None:
+def report(name: str, figure: tuple[float, float], floor: tuple[float, float], floor_name: str) -> None:
     print(
         f"{name:<38} p50 {figure[0]:9.1f} µs  p99 {figure[1]:9.1f} µs   "
         f"floor ({floor_name}) p50 {floor[0]:8.1f} µs  p99 {floor[1]:8.1f} µs   "

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+from flask_wtf import CSRFProtect
 
 from .instance import ensure_secret_key
 
@@ -22,7 +23,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         instance_relative_config=True,
         instance_path=os.environ.get("SCOREKEEPER_INSTANCE") or None,
     )
-    app.config.from_mapping(MAX_CONTENT_LENGTH=256 * 1024)
+    app.config.from_mapping(
+        MAX_CONTENT_LENGTH=256 * 1024,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
+    )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
     else:
@@ -31,9 +37,27 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = ensure_secret_key(app.instance_path)
 
-    from . import errors, home, security
+    from . import db, errors, home, security, spectator, start, table
+    from .forms import new_idem_key
 
+    CSRFProtect(app)
     security.init_app(app)
     errors.init_app(app)
-    app.register_blueprint(home.bp)
+    db.init_app(app)
+    for blueprint in (home.bp, start.bp, table.bp, spectator.bp):
+        app.register_blueprint(blueprint)
+    app.jinja_env.globals["new_idem_key"] = new_idem_key
+    app.context_processor(_saved_message)
     return app
+
+
+def _saved_message() -> dict[str, object]:
+    """The confirmation of this phone's last save (with its Undo), shown once on the next page."""
+    from flask import request, session
+
+    saved = session.get("saved")
+    token = (request.view_args or {}).get("token")
+    if saved and token and saved.get("token") == token and request.method == "GET":
+        session.pop("saved")
+        return {"saved": saved}
+    return {"saved": None}

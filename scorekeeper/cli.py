@@ -43,9 +43,7 @@ def cli() -> None:
     type=click.Choice(sorted(RULE_SETS)),
     help="Rule set to score by.",
 )
-@click.option(
-    "--jokers", is_flag=True, help="Jokers are in play (Standig adjunct): JK is worth 40."
-)
+@click.option("--jokers", is_flag=True, help="Jokers are in play (Standig adjunct): JK is worth 40.")
 @click.option(
     "--decks",
     type=click.IntRange(1, 2),

@@ -15,18 +15,13 @@ def local_addresses() -> list[str]:
     """This machine's IPv4 addresses that another device on the network could reach."""
     found: list[str] = []
     try:
-        output = subprocess.run(
-            ["hostname", "-I"], capture_output=True, text=True, timeout=2, check=False
-        ).stdout
+        output = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=2, check=False).stdout
         found = [part for part in output.split() if "." in part]
     except (OSError, subprocess.SubprocessError):
         pass
     if not found:
         try:
-            found = [
-                info[4][0]
-                for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-            ]
+            found = [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
         except OSError:
             found = []
     addresses = [address for address in dict.fromkeys(found) if not address.startswith("127.")]

@@ -42,11 +42,7 @@ def leftover_line(scored: LeftoverScore) -> str:
         note = "only threes"
     else:
         note = scored.compact
-    return (
-        f"{_cards(scored)}  ({note})  = {scored.total}"
-        if note
-        else f"{_cards(scored)}  = {scored.total}"
-    )
+    return f"{_cards(scored)}  ({note})  = {scored.total}" if note else f"{_cards(scored)}  = {scored.total}"
 
 
 def score_table(result: GameScore) -> str:
@@ -71,9 +67,7 @@ def score_table(result: GameScore) -> str:
 
     def line(cells: list[str]) -> str:
         first = cells[0].ljust(widths[0])
-        return "  ".join(
-            [first, *(c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=False))]
-        ).rstrip()
+        return "  ".join([first, *(c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=False))]).rstrip()
 
     out = [f"{game.rules.name} · {status}", line(headers), *map(line, rows)]
     taken = [p for hand in result.hands for p in hand.pressures]

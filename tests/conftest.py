@@ -7,9 +7,7 @@ from scorekeeper import create_app
 
 @pytest.fixture
 def app(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "test"})
-    app.instance_path = str(tmp_path)
-    return app
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "test.db")})
 
 
 @pytest.fixture

@@ -18,8 +18,6 @@ def hand(pressures: tuple[str, ...] = (), **leftovers: str) -> Hand:
     return Hand({name: cards(text) for name, text in leftovers.items()}, tuple(pressures))
 
 
-def game(
-    players: str = "Ann Bob Cy Di", partnerships: str | None = None, rules=None, **kwargs
-) -> Game:
+def game(players: str = "Ann Bob Cy Di", partnerships: str | None = None, rules=None, **kwargs) -> Game:
     teams = tuple(tuple(team.split("+")) for team in partnerships.split()) if partnerships else ()
     return Game(rules or crates(), tuple(players.split()), teams, **kwargs)

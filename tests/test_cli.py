@@ -135,9 +135,7 @@ def bad_record(**changes):
                     "format": "scorekeeper-game/1",
                     "rules": "crates-world-series",
                     "players": ["A", "Figgy", "B"],
-                    "hands": [
-                        {"leftovers": {"A": [], "Figgy": [], "B": []}, "pressures": ["Figgy"]}
-                    ],
+                    "hands": [{"leftovers": {"A": [], "Figgy": [], "B": []}, "pressures": ["Figgy"]}],
                 }
             ),
             "Figgy never takes a pressure",

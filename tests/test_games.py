@@ -81,9 +81,7 @@ def test_broken_partnerships_are_refused(players, partnerships, problem):
         game(players, partnerships)
 
 
-@pytest.mark.parametrize(
-    "players, problem", [("Ann ann", "two players"), ("Ann Ann", "two players")]
-)
+@pytest.mark.parametrize("players, problem", [("Ann ann", "two players"), ("Ann Ann", "two players")])
 def test_player_names_must_differ(players, problem):
     with pytest.raises(InvalidSeating, match=problem):
         game(players)
@@ -197,9 +195,7 @@ def test_the_world_series_is_two_players_and_the_dummy():
 
 def test_the_dummy_can_have_another_name():
     rules = configure("crates-world-series", {"dummy": "Fighdij"})
-    result = score_game(
-        game("Ann Fighdij Bob", rules=rules), [hand(Ann="K", Fighdij="", Bob="3 3")]
-    )
+    result = score_game(game("Ann Fighdij Bob", rules=rules), [hand(Ann="K", Fighdij="", Bob="3 3")])
     assert [side.total for side in result.sides] == [10, -50, -100]
 
 

@@ -17,9 +17,7 @@ def test_capped_increase_of_twenty():
     assert pressure_ladder(7, cap=20) == [5, 10, 20, 40, 60, 80, 100]
 
 
-@pytest.mark.parametrize(
-    "cap, expected", [(5, [5, 10, 15, 20]), (1, [5, 6, 7, 8]), (1000, [5, 10, 20, 40])]
-)
+@pytest.mark.parametrize("cap, expected", [(5, [5, 10, 15, 20]), (1, [5, 6, 7, 8]), (1000, [5, 10, 20, 40])])
 def test_other_caps(cap, expected):
     assert pressure_ladder(4, cap=cap) == expected
 

@@ -43,6 +43,6 @@ def test_scoring_imports_nothing_outside_the_core():
         for module in imported_modules(path):
             top = module.split(".")[0]
             assert top not in FORBIDDEN, f"{path.name} imports {module}"
-            assert not (
-                module.startswith("scorekeeper") and not module.startswith("scorekeeper.scoring")
-            ), f"{path.name} imports {module}"
+            assert not (module.startswith("scorekeeper") and not module.startswith("scorekeeper.scoring")), (
+                f"{path.name} imports {module}"
+            )

@@ -142,9 +142,7 @@ def test_round_trip_keeps_the_record_and_unknown_keys():
             "Hand 1, Di: no leftovers given",
         ),
         (
-            with_changes(
-                hands=[{"leftovers": {"Ann": [], "Bob": [], "Cy": [], "Di": [], "Ed": []}}]
-            ),
+            with_changes(hands=[{"leftovers": {"Ann": [], "Bob": [], "Cy": [], "Di": [], "Ed": []}}]),
             RefereeError,
             "Hand 1: 'Ed' is not a player",
         ),

@@ -16,9 +16,7 @@ def refusal(hands, table=None) -> str:
 
 def test_five_kings_with_one_deck_names_who_holds_them():
     message = refusal([hand(Ann="", Bob="K K K", Cy="", Di="K K")])
-    assert message == (
-        "Hand 1: 5 × K in the leftovers, but one deck has only 4. Check Bob's and Di's cards."
-    )
+    assert message == ("Hand 1: 5 × K in the leftovers, but one deck has only 4. Check Bob's and Di's cards.")
 
 
 def test_the_count_is_per_hand_not_per_game():
@@ -29,9 +27,7 @@ def test_the_count_is_per_hand_not_per_game():
 def test_two_decks_hold_eight_of_a_rank():
     table = game(rules=crates(decks=2))
     score_game(table, [hand(Ann="K K K K", Bob="K K K K", Cy="", Di="")])
-    assert "2 decks have only 8" in refusal(
-        [hand(Ann="K K K K K", Bob="K K K K", Cy="", Di="")], table
-    )
+    assert "2 decks have only 8" in refusal([hand(Ann="K K K K K", Bob="K K K K", Cy="", Di="")], table)
 
 
 def test_the_same_suited_card_twice_in_one_deck():

@@ -28,9 +28,7 @@ def exhaustive_minimum(hand: list[Card]) -> int:
     if threes == len(hand):
         return -50 * threes
     eights = sum(1 for card in hand if card.rank is Rank.EIGHT)
-    eligible = tuple(
-        sorted(CARD_POINTS[c.rank] for c in hand if c.rank not in (Rank.THREE, Rank.EIGHT))
-    )
+    eligible = tuple(sorted(CARD_POINTS[c.rank] for c in hand if c.rank not in (Rank.THREE, Rank.EIGHT)))
 
     @cache
     def best(bare: int, items: tuple[int, ...]) -> int:
@@ -49,9 +47,7 @@ def exhaustive_minimum(hand: list[Card]) -> int:
 
 
 ranks = st.sampled_from([rank for rank in Rank])
-threes_heavy = st.sampled_from(
-    [Rank.THREE] * 4 + [Rank.EIGHT, Rank.ACE, Rank.SIX, Rank.JOKER, Rank.KING]
-)
+threes_heavy = st.sampled_from([Rank.THREE] * 4 + [Rank.EIGHT, Rank.ACE, Rank.SIX, Rank.JOKER, Rank.KING])
 hands = st.one_of(st.lists(ranks, max_size=12), st.lists(threes_heavy, max_size=12)).map(
     lambda picked: [Card(rank) for rank in picked]
 )

@@ -79,8 +79,7 @@ class Card:
             if rank is not None and rank is not Rank.JOKER:
                 return cls(rank, Suit(text[-1]))
         raise InvalidCard(
-            f"unknown card {token!r}: use A, 2-10, J, Q, K or JK, "
-            "optionally with a suit S, H, D or C (e.g. 10h, QS)"
+            f"unknown card {token!r}: use A, 2-10, J, Q, K or JK, optionally with a suit S, H, D or C (e.g. 10h, QS)"
         )
 
     @property

@@ -34,9 +34,7 @@ class Game:
         _check_names(self.players)
         _check_partnerships(self.players, self.partnerships)
         if self.first_dealer is not None and self.first_dealer not in self.players:
-            raise InvalidSeating(
-                f"the first dealer {self.first_dealer!r} is not a player of this game"
-            )
+            raise InvalidSeating(f"the first dealer {self.first_dealer!r} is not a player of this game")
         self.rules.check_seating(self)
 
     @property
@@ -98,9 +96,7 @@ def _check_names(players: tuple[str, ...]) -> None:
         seen[key] = name
 
 
-def _check_partnerships(
-    players: tuple[str, ...], partnerships: tuple[tuple[str, ...], ...]
-) -> None:
+def _check_partnerships(players: tuple[str, ...], partnerships: tuple[tuple[str, ...], ...]) -> None:
     if not partnerships:
         return
     placed: list[str] = []
@@ -113,6 +109,4 @@ def _check_partnerships(
             placed.append(name)
     missing = [name for name in players if name not in placed]
     if missing:
-        raise InvalidSeating(
-            f"{missing[0]} is in no partnership: each player must be in exactly one"
-        )
+        raise InvalidSeating(f"{missing[0]} is in no partnership: each player must be in exactly one")

@@ -38,9 +38,7 @@ def load_record(text: str) -> GameRecord:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise InvalidRecord(
-            f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
-        ) from None
+        raise InvalidRecord(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
     return parse_record(data)
 
 
@@ -76,9 +74,7 @@ def parse_record(data: object) -> GameRecord:
     return parsed
 
 
-def record_to_dict(
-    game: Game, hands: Sequence[Hand], extra: Mapping[str, object] | None = None
-) -> dict[str, object]:
+def record_to_dict(game: Game, hands: Sequence[Hand], extra: Mapping[str, object] | None = None) -> dict[str, object]:
     """The record of a game, ready for ``json.dumps``; ``extra`` keys go beside the standard."""
     record: dict[str, object] = {
         "format": FORMAT,
@@ -91,9 +87,7 @@ def record_to_dict(
     record["first_dealer"] = game.dealer(1)
     record["hands"] = [
         {
-            "leftovers": {
-                player: [card.token for card in hand.leftovers[player]] for player in game.players
-            },
+            "leftovers": {player: [card.token for card in hand.leftovers[player]] for player in game.players},
             "pressures": list(hand.pressures),
         }
         for hand in hands

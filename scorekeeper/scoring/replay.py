@@ -82,9 +82,7 @@ class GameScore:
 
     def standings(self) -> list[tuple[int, SideScore]]:
         """Sides best first with their places; tied sides share a place (1, 1, 3)."""
-        ordered = sorted(
-            self.sides, key=lambda s: s.total if self.game.rules.lowest_wins else -s.total
-        )
+        ordered = sorted(self.sides, key=lambda s: s.total if self.game.rules.lowest_wins else -s.total)
         places, previous = [], None
         for index, side in enumerate(ordered):
             if previous is None or side.total != previous[1].total:
@@ -123,9 +121,7 @@ class GameScore:
 def score_game(game: Game, hands: Sequence[Hand]) -> GameScore:
     """Referee and score every hand in order; the first broken rule refuses the whole game."""
     if len(hands) > game.hand_count:
-        raise RefereeError(
-            f"Hand {game.hand_count + 1}: {game.rules.name} has only {game.hand_count} hands"
-        )
+        raise RefereeError(f"Hand {game.hand_count + 1}: {game.rules.name} has only {game.hand_count} hands")
     taken: Counter[str] = Counter()
     scored = []
     for number, hand in enumerate(hands, start=1):
@@ -152,9 +148,7 @@ def check_hand(game: Game, number: int, hand: Hand) -> None:
             raise RefereeError(f"Hand {number}: {player!r} is not a player of this game")
     for player in game.players:
         if player not in hand.leftovers:
-            raise RefereeError(
-                f"Hand {number}, {player}: no leftovers given (an empty list if {player} went out)"
-            )
+            raise RefereeError(f"Hand {number}, {player}: no leftovers given (an empty list if {player} went out)")
     try:
         game.rules.check_leftovers(hand.leftovers)
     except RefereeError as error:
@@ -165,23 +159,17 @@ def check_hand(game: Game, number: int, hand: Hand) -> None:
 
 def check_pressure(game: Game, number: int, player: str) -> None:
     if player not in game.players:
-        raise RefereeError(
-            f"Hand {number}: pressure to {player!r}, who is not a player of this game"
-        )
+        raise RefereeError(f"Hand {number}: pressure to {player!r}, who is not a player of this game")
     game.rules.check_pressure(game, number, player)
 
 
 def _score_hand(game: Game, number: int, hand: Hand, taken: Counter[str]) -> HandScore:
-    leftovers = {
-        player: game.rules.score_leftovers(hand.leftovers[player]) for player in game.players
-    }
+    leftovers = {player: game.rules.score_leftovers(hand.leftovers[player]) for player in game.players}
     pressures = []
     for player in hand.pressures:
         side = game.side_of(player).name
         taken[side] += 1
-        pressures.append(
-            PressureTaken(player, side, taken[side], game.rules.pressure_value(taken[side]))
-        )
+        pressures.append(PressureTaken(player, side, taken[side], game.rules.pressure_value(taken[side])))
     sides = {
         side.name: SideHand(
             cards=sum(leftovers[member].total for member in side.members),

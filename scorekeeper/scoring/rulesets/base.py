@@ -41,9 +41,7 @@ class OptionSpec:
 
 def option(default: object, kind: str, label: str, help: str, **limits: Any) -> Any:
     """Declare a rule-set option as a dataclass field that carries its spec."""
-    return dataclasses.field(
-        default=default, metadata={"kind": kind, "label": label, "help": help, **limits}
-    )
+    return dataclasses.field(default=default, metadata={"kind": kind, "label": label, "help": help, **limits})
 
 
 @dataclass(frozen=True)

@@ -61,8 +61,7 @@ _FEW_PLAYER_ACTIONS = {
 }
 _JOKER_ACTION = (
     "JK",
-    "previous player plays again, direction unchanged; transparent to suit and rank; "
-    "adds 0 to the count",
+    "previous player plays again, direction unchanged; transparent to suit and rank; adds 0 to the count",
 )
 
 
@@ -71,8 +70,7 @@ class Crates(RuleSet):
     id = "crates"
     name = "Crates"
     summary = (
-        "15 hands dealt 8 down to 1 and back to 8; 2 to 5 players alone, or 4 in two "
-        "partnerships; lowest total wins."
+        "15 hands dealt 8 down to 1 and back to 8; 2 to 5 players alone, or 4 in two partnerships; lowest total wins."
     )
 
     jokers: bool = option(
@@ -85,8 +83,7 @@ class Crates(RuleSet):
         None,
         "optional_int",
         "Pressure increase cap",
-        "Blank: each pressure doubles (5, 10, 20, 40, 80). "
-        "20: the increase stops at 20 (5, 10, 20, 40, 60, 80).",
+        "Blank: each pressure doubles (5, 10, 20, 40, 80). 20: the increase stops at 20 (5, 10, 20, 40, 60, 80).",
         minimum=1,
     )
     decks: int = option(1, "int", "Decks", "One deck, or two shuffled together.", choices=(1, 2))
@@ -117,32 +114,25 @@ class Crates(RuleSet):
         """No joker unless jokers are on; no more copies of a card than the decks hold."""
         for player, cards in leftovers.items():
             if not self.jokers and any(card.rank is Rank.JOKER for card in cards):
-                who = f"{player} has" if len(leftovers) > 1 else "there is"
+                who = "there is" if player == SINGLE_HAND else f"{player} has"
                 raise RefereeError(f"{who} a joker, but jokers are off in this game")
         by_rank = Counter(card.rank for cards in leftovers.values() for card in cards)
         for rank, count in by_rank.items():
             limit = self.decks * (JOKERS_PER_DECK if rank is Rank.JOKER else CARDS_PER_RANK)
             if count > limit:
-                holders = [
-                    p for p, cards in leftovers.items() if any(c.rank is rank for c in cards)
-                ]
+                holders = [p for p, cards in leftovers.items() if any(c.rank is rank for c in cards)]
                 raise RefereeError(_too_many(f"{count} × {rank.value}", limit, self.decks, holders))
-        by_card = Counter(
-            card for cards in leftovers.values() for card in cards if card.suit is not None
-        )
+        by_card = Counter(card for cards in leftovers.values() for card in cards if card.suit is not None)
         for card, count in by_card.items():
             if count > self.decks:
                 holders = [p for p, cards in leftovers.items() if card in cards]
-                raise RefereeError(
-                    _too_many(f"{count} × {card.label}", self.decks, self.decks, holders)
-                )
+                raise RefereeError(_too_many(f"{count} × {card.label}", self.decks, self.decks, holders))
 
     def card_actions(self, game: Game) -> tuple[CardAction, ...]:
         """000's table of card actions; with two or three players 7 and J change (000)."""
         few = len(game.players) <= 3
         actions = [
-            CardAction(card, _FEW_PLAYER_ACTIONS.get(card, action) if few else action)
-            for card, action in _ACTIONS
+            CardAction(card, _FEW_PLAYER_ACTIONS.get(card, action) if few else action) for card, action in _ACTIONS
         ]
         if self.jokers:
             actions.append(CardAction(*_JOKER_ACTION))
@@ -189,8 +179,7 @@ class CratesWorldSeries(Crates):
     def check_pressure(self, game: Game, number: int, player: str) -> None:
         if player == self.dummy:
             raise RefereeError(
-                f"Hand {number}: {self.dummy} never takes a pressure: "
-                "it goes to the next player to play"
+                f"Hand {number}: {self.dummy} never takes a pressure: it goes to the next player to play"
             )
 
 
@@ -201,17 +190,11 @@ def _coverable(card: Card) -> bool:
 
 def _check_opposite_partners(game: Game) -> None:
     players = game.players
-    if (
-        len(players) != 4
-        or len(game.partnerships) != 2
-        or any(len(t) != 2 for t in game.partnerships)
-    ):
+    if len(players) != 4 or len(game.partnerships) != 2 or any(len(t) != 2 for t in game.partnerships):
         raise InvalidSeating("partnerships are for four players, in two pairs")
     for first, second in game.partnerships:
         if (players.index(first) - players.index(second)) % 4 != 2:
-            raise InvalidSeating(
-                f"partners sit opposite: {first} and {second} are seated next to each other"
-            )
+            raise InvalidSeating(f"partners sit opposite: {first} and {second} are seated next to each other")
 
 
 def _too_many(what: str, limit: int, decks: int, holders: list[str]) -> str:

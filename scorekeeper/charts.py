@@ -1,0 +1,107 @@
+"""The running-total chart as inline SVG: one line per side, told apart by dash and label, not colour alone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .scoring import GameScore
+
+WIDTH, HEIGHT = 340, 200
+PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 40, 70, 12, 26
+DASHES = ("", "8 4", "2 3", "10 3 2 3", "1 6")
+MARKERS = ("circle", "square", "diamond", "triangle", "cross")
+
+
+@dataclass(frozen=True)
+class Line:
+    name: str
+    points: str
+    css: str
+    dash: str
+    label_x: float
+    label_y: float
+    last: int
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: int
+    height: int
+    lines: tuple[Line, ...]
+    y_ticks: tuple[tuple[float, int], ...]
+    x_ticks: tuple[tuple[float, int], ...]
+    zero_y: float | None
+    plot_left: int
+    plot_right: int
+    plot_top: int
+    plot_bottom: int
+
+
+def running_total_chart(score: GameScore) -> Chart | None:
+    """None before the first hand: there is nothing to draw."""
+    if not score.hands:
+        return None
+    series = [(side.side.name, (side.start, *side.running_totals())) for side in score.sides]
+    values = [value for _, totals in series for value in totals]
+    low, high = min(values + [0]), max(values + [0])
+    if high == low:
+        high = low + 10
+    hands = score.game.hand_count
+    left, right = PAD_LEFT, WIDTH - PAD_RIGHT
+    top, bottom = PAD_TOP, HEIGHT - PAD_BOTTOM
+
+    def x(hand: int) -> float:
+        return round(left + (right - left) * hand / hands, 1)
+
+    def y(value: float) -> float:
+        return round(bottom - (bottom - top) * (value - low) / (high - low), 1)
+
+    lines = []
+    for index, (name, totals) in enumerate(series):
+        points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(totals))
+        lines.append(
+            Line(
+                name,
+                points,
+                f"s{index}",
+                DASHES[index % len(DASHES)],
+                x(len(totals) - 1) + 6,
+                y(totals[-1]) + 4,
+                totals[-1],
+            )
+        )
+    _spread_labels(lines)
+    step = _nice_step(high - low)
+    first_tick = (low // step) * step
+    ticks = [(y(v), v) for v in range(first_tick, high + step, step) if low <= v <= high]
+    x_ticks = tuple((x(h), h) for h in range(0, hands + 1, max(1, hands // 5)))
+    return Chart(
+        WIDTH,
+        HEIGHT,
+        tuple(lines),
+        tuple(ticks),
+        x_ticks,
+        y(0) if low <= 0 <= high else None,
+        left,
+        right,
+        top,
+        bottom,
+    )
+
+
+def _nice_step(span: int) -> int:
+    for step in (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000):
+        if span / step <= 5:
+            return step
+    return int(10 ** len(str(span)))
+
+
+def _spread_labels(lines: list[Line]) -> None:
+    """Keep end labels at least a line apart so that names never overprint."""
+    order = sorted(range(len(lines)), key=lambda i: lines[i].label_y)
+    previous = -1e9
+    for i in order:
+        line = lines[i]
+        label_y = max(line.label_y, previous + 14)
+        lines[i] = Line(line.name, line.points, line.css, line.dash, line.label_x, label_y, line.last)
+        previous = label_y

@@ -1,0 +1,217 @@
+"""Every form of the app: Flask-WTF, so each carries its CSRF token; validation lives here."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import (
+    BooleanField,
+    Field,
+    FieldList,
+    HiddenField,
+    IntegerField,
+    SelectChoice,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
+
+from .scoring import RULE_SETS, Card, Game, InvalidCard, InvalidOptions, InvalidSeating, configure
+from .scoring.rulesets import DEFAULT_RULE_SET, OptionSpec
+from .table_log import NOTE_MAX_LENGTH
+
+MAX_PLAYERS = 5
+NAME_MAX_LENGTH = 24
+
+
+def new_idem_key() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class ChangeForm(FlaskForm):
+    """A form that appends to a game's log: it carries a key so a retry is recorded once."""
+
+    idem = HiddenField(default=new_idem_key)
+
+
+def _all_option_specs() -> dict[str, OptionSpec]:
+    specs: dict[str, OptionSpec] = {}
+    for rules in RULE_SETS.values():
+        for spec in rules.option_specs():
+            specs.setdefault(spec.name, spec)
+    return specs
+
+
+def _option_field(spec: OptionSpec) -> Field:
+    if spec.kind == "bool":
+        return BooleanField(spec.label, default=spec.default, description=spec.help)
+    if spec.kind in ("int", "optional_int") and spec.choices:
+        choices = [SelectChoice(str(choice), str(choice)) for choice in spec.choices]
+        return SelectField(spec.label, choices=choices, default=str(spec.default), description=spec.help)
+    if spec.kind in ("int", "optional_int"):
+        return IntegerField(
+            spec.label,
+            validators=[Optional(), NumberRange(min=spec.minimum)],
+            description=spec.help,
+        )
+    return StringField(
+        spec.label,
+        default=spec.default,
+        validators=[Optional(), Length(max=NAME_MAX_LENGTH)],
+        description=spec.help,
+    )
+
+
+class NewGameForm(FlaskForm):
+    """Start a game: rule set and options, players in seating order, partnerships, first dealer."""
+
+    title = StringField("Table or game name", validators=[Optional(), Length(max=60)])
+    rules = SelectField(
+        "Game",
+        choices=[SelectChoice(rs.id, rs.name) for rs in RULE_SETS.values()],
+        default=DEFAULT_RULE_SET,
+    )
+    players = FieldList(
+        StringField(validators=[Optional(), Length(max=NAME_MAX_LENGTH)]),
+        min_entries=MAX_PLAYERS,
+        max_entries=MAX_PLAYERS,
+    )
+    partnerships = BooleanField(
+        "Play in partnerships",
+        description="Four players: 1st & 3rd against 2nd & 4th (partners opposite).",
+    )
+    first_dealer = SelectField(
+        "First dealer",
+        choices=[SelectChoice(str(i), f"Player {i + 1}") for i in range(MAX_PLAYERS)],
+        default="0",
+    )
+
+    OPTION_SPECS = _all_option_specs()
+    game: Game | None = None
+
+    def option_fields(self) -> list[Field]:
+        return [getattr(self, f"option_{name}") for name in self.OPTION_SPECS]
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Field checks, then the rule set's own: seating, options, dealer."""
+        if not super().validate(extra_validators):
+            return False
+        names = [name.strip() for name in self.players.data]
+        seated = [name for name in names if name]
+        if len(seated) < 2:
+            self.players.errors = ["Enter the names of at least two players."]
+            return False
+        rules_cls = RULE_SETS[self.rules.data]
+        try:
+            options = {spec.name: self._option_value(spec) for spec in rules_cls.option_specs()}
+            rules = configure(rules_cls.id, options)
+        except InvalidOptions as error:
+            self._error_on_option(str(error))
+            return False
+        dealer_index = int(self.first_dealer.data or 0)
+        if dealer_index >= len(names) or not names[dealer_index]:
+            self.first_dealer.errors = ["Choose a seat that has a player."]
+            return False
+        teams: tuple[tuple[str, ...], ...] = ()
+        if self.partnerships.data:
+            if len(seated) != 4:
+                self.partnerships.errors = ["Partnerships need exactly four players."]
+                return False
+            teams = ((seated[0], seated[2]), (seated[1], seated[3]))
+        try:
+            self.game = Game(rules, tuple(seated), teams, names[dealer_index])
+        except InvalidSeating as error:
+            message = str(error)
+            target = self.first_dealer if "deal" in message else self.players
+            target.errors = [message[0].upper() + message[1:] + "."]
+            return False
+        return True
+
+    def _option_value(self, spec: OptionSpec) -> object:
+        data = getattr(self, f"option_{spec.name}").data
+        if spec.kind == "bool":
+            return bool(data)
+        if spec.kind in ("int", "optional_int"):
+            if data in (None, ""):
+                return None if spec.kind == "optional_int" else spec.default
+            return int(data)
+        return (data or "").strip() or spec.default
+
+    def _error_on_option(self, message: str) -> None:
+        for name in self.OPTION_SPECS:
+            if f"'{name}'" in message:
+                getattr(self, f"option_{name}").errors = [message]
+                return
+        self.rules.errors = [message]
+
+
+for _name, _spec in NewGameForm.OPTION_SPECS.items():
+    setattr(NewGameForm, f"option_{_name}", _option_field(_spec))
+
+
+class JoinForm(FlaskForm):
+    code = StringField("Game code", validators=[DataRequired(message="Type the code shown on the table's phone.")])
+
+
+class LeftoversForm(ChangeForm):
+    """One player's cards left at the end of a hand; ``replaces`` is the entry being corrected."""
+
+    cards = StringField("Cards left", validators=[Length(max=200)])
+    went_out = BooleanField("Went out (no cards left)")
+    replaces = HiddenField()
+
+    parsed: tuple[Card, ...] = ()
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        if not super().validate(extra_validators):
+            return False
+        tokens = (self.cards.data or "").replace(",", " ").split()
+        if self.went_out.data and tokens:
+            self.cards.errors = ["Either tap the cards left or OUT, not both."]
+            return False
+        if not self.went_out.data and not tokens:
+            self.cards.errors = ["Tap the cards left in the hand, or OUT if the player went out."]
+            return False
+        try:
+            self.parsed = tuple(Card.parse(token) for token in tokens)
+        except InvalidCard as error:
+            self.cards.errors = [str(error)[0].upper() + str(error)[1:] + "."]
+            return False
+        return True
+
+    @property
+    def replaces_id(self) -> int | None:
+        return int(self.replaces.data) if (self.replaces.data or "").isdigit() else None
+
+
+class PressureForm(ChangeForm):
+    player = HiddenField(validators=[InputRequired()])
+    hand = IntegerField(validators=[InputRequired()])
+    ends_hand = BooleanField("Both piles empty: the hand ends now")
+
+
+class NoteForm(ChangeForm):
+    hand = IntegerField(validators=[InputRequired()])
+    text = TextAreaField(
+        "Ruling note",
+        validators=[DataRequired(message="Write the ruling first."), Length(max=NOTE_MAX_LENGTH)],
+    )
+
+
+class OneCardForm(ChangeForm):
+    hand = IntegerField(validators=[InputRequired()])
+    player = HiddenField(validators=[InputRequired()])
+    owes = HiddenField(validators=[InputRequired()])
+
+
+class UndoForm(ChangeForm):
+    target = IntegerField(validators=[InputRequired()])
+
+
+class ImportForm(FlaskForm):
+    file = FileField("Game record file (.json)")
+    text = TextAreaField("…or paste the record", validators=[Optional(), Length(max=200_000)])

@@ -1,0 +1,41 @@
+"""The read-only pages behind a game's view link: scores, history, export. No forms at all."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, render_template
+
+from .access import viewing_game
+from .db import get_db
+from .pages import export_response, history_lines, scores_context
+from .storage import load_state
+
+bp = Blueprint("view", __name__, url_prefix="/v/<token>")
+
+REFRESH_SECONDS = 10
+
+
+@bp.get("/")
+def scores(token: str) -> str:
+    stored = viewing_game(token)
+    state = load_state(get_db(), stored)
+    return render_template("scores.html", **scores_context(stored, state), can_edit=False, refresh=REFRESH_SECONDS)
+
+
+@bp.get("/history")
+def history(token: str) -> str:
+    stored = viewing_game(token)
+    state = load_state(get_db(), stored)
+    return render_template(
+        "history.html",
+        stored=stored,
+        state=state,
+        game=state.game,
+        lines=history_lines(state),
+        can_edit=False,
+    )
+
+
+@bp.get("/export.json")
+def export(token: str) -> Response:
+    stored = viewing_game(token)
+    return export_response(stored, load_state(get_db(), stored))

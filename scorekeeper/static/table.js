@@ -1,0 +1,110 @@
+/* Scorekeeper at the table: the count helper and the leftovers pad. No framework.
+   Everything works without this file; it only makes tapping faster. */
+(function () {
+  "use strict";
+
+  /* The count (2-sequence): kept per game and hand in this phone's storage, so a refresh loses nothing. */
+  function setUpCount(section) {
+    var key = "count:" + section.getAttribute("data-count-key");
+    var total = section.querySelector(".count-total");
+    var draw = section.querySelector(".count-draw");
+    function read() { try { return parseInt(localStorage.getItem(key) || "0", 10) || 0; } catch (e) { return 0; } }
+    function write(value) {
+      try { localStorage.setItem(key, String(value)); } catch (e) { /* private mode: keep it on screen only */ }
+      total.textContent = String(value);
+      draw.textContent = String(value);
+    }
+    section.hidden = false;
+    write(read());
+    section.querySelectorAll(".count-add").forEach(function (button) {
+      button.addEventListener("click", function () { write(read() + parseInt(button.getAttribute("data-add"), 10)); });
+    });
+    section.querySelector(".count-reset").addEventListener("click", function () { write(0); });
+  }
+
+  /* Leftovers: tap ranks to add chips, tap a chip to remove it; the score comes from the server's engine. */
+  function setUpPad(form) {
+    var input = form.querySelector("input[name=cards]");
+    var wentOut = form.querySelector("input[name=went_out]");
+    var chips = form.querySelector("[data-chips]");
+    var live = form.querySelector("[data-live]");
+    var pad = form.querySelector("[data-pad]");
+    var url = form.getAttribute("data-preview");
+    var pending = null;
+
+    function tokens() { return input.value.replace(/,/g, " ").split(/\s+/).filter(Boolean); }
+    function setTokens(list) { input.value = list.join(" "); render(); }
+
+    function render() {
+      var list = tokens();
+      chips.textContent = "";
+      if (wentOut.checked && !list.length) {
+        var out = document.createElement("span");
+        out.className = "chip out";
+        out.textContent = "OUT";
+        chips.appendChild(out);
+      }
+      list.forEach(function (token, index) {
+        var chip = document.createElement("button");
+        chip.type = "button";
+        chip.className = "chip";
+        chip.textContent = token.toUpperCase();
+        chip.setAttribute("aria-label", "Remove " + token.toUpperCase());
+        chip.addEventListener("click", function () {
+          var next = tokens();
+          next.splice(index, 1);
+          setTokens(next);
+        });
+        chips.appendChild(chip);
+      });
+      clearTimeout(pending);
+      pending = setTimeout(preview, 120);
+    }
+
+    function preview() {
+      var list = tokens();
+      if (!list.length) {
+        live.className = "live";
+        live.textContent = wentOut.checked ? "Went out: 0" : "Tap the cards left, or OUT.";
+        return;
+      }
+      fetch(url + "?cards=" + encodeURIComponent(list.join(" ")), { credentials: "same-origin" })
+        .then(function (response) { return response.json(); })
+        .then(function (data) {
+          if (data.error) {
+            live.className = "live bad";
+            live.textContent = data.error;
+            return;
+          }
+          live.className = "live";
+          live.textContent = "";
+          var strong = document.createElement("span");
+          strong.className = "total";
+          strong.textContent = "= " + data.total;
+          live.appendChild(strong);
+          if (data.covering) { live.appendChild(document.createTextNode("  (" + data.covering + ")")); }
+        })
+        .catch(function () { live.className = "live"; live.textContent = "Score shown after saving (offline)."; });
+    }
+
+    pad.hidden = false;
+    pad.querySelectorAll("button[data-card]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        wentOut.checked = false;
+        setTokens(tokens().concat([button.getAttribute("data-card")]));
+      });
+    });
+    pad.querySelector("[data-out]").addEventListener("click", function () {
+      wentOut.checked = true;
+      setTokens([]);
+    });
+    wentOut.addEventListener("change", function () { if (wentOut.checked) { setTokens([]); } else { render(); } });
+    input.addEventListener("input", render);
+    render();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-count-key]").forEach(setUpCount);
+    document.querySelectorAll("form[data-preview]").forEach(setUpPad);
+  });
+})();

@@ -1,0 +1,223 @@
+"""Everything the app stores, and the only place SQL lives.
+
+A game row holds who plays under which rules and its three capabilities (the
+record token, the view token, the short join code); everything that happens is an
+entry appended to the game's log. Rows become domain objects at this edge.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import sqlite_utils
+
+from .db import immediate
+from .scoring import Game, configure
+from .table_log import Change, Entry, TableError, TableState
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: int
+    record_token: str
+    view_token: str
+    code: str
+    title: str
+    created_at: str
+    game: Game
+
+    @property
+    def code_display(self) -> str:
+        return f"{self.code[:4]}-{self.code[4:]}"
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalise_code(text: str) -> str:
+    """What a player typed, as stored: capitals, no dashes or spaces, O read as 0 is not ours."""
+    return "".join(ch for ch in text.upper() if ch.isalnum())
+
+
+def create_game(db: sqlite_utils.Database, game: Game, title: str = "") -> StoredGame:
+    with immediate(db):
+        return _insert_game(db, game, title)
+
+
+def _insert_game(db: sqlite_utils.Database, game: Game, title: str) -> StoredGame:
+    for _ in range(5):
+        row = {
+            "record_token": secrets.token_urlsafe(18),
+            "view_token": secrets.token_urlsafe(18),
+            "code": new_code(),
+            "rules": game.rules.id,
+            "options": json.dumps(game.rules.options()),
+            "players": json.dumps(list(game.players)),
+            "partnerships": json.dumps([list(team) for team in game.partnerships]),
+            "first_dealer": game.dealer(1),
+            "title": title.strip(),
+            "version": 0,
+            "created_at": now(),
+        }
+        try:
+            db.conn.execute("SAVEPOINT new_game")
+            cursor = db.conn.execute(
+                f"INSERT INTO games ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                list(row.values()),
+            )
+            db.conn.execute("RELEASE SAVEPOINT new_game")
+        except sqlite3.IntegrityError:
+            db.conn.execute("ROLLBACK TO SAVEPOINT new_game")
+            db.conn.execute("RELEASE SAVEPOINT new_game")
+            continue
+        return _game_from_row({**row, "id": cursor.lastrowid})
+    raise RuntimeError("could not draw a unique game code")
+
+
+def _game_from_row(row: dict[str, object]) -> StoredGame:
+    rules = configure(str(row["rules"]), json.loads(str(row["options"])))
+    game = Game(
+        rules,
+        tuple(json.loads(str(row["players"]))),
+        tuple(tuple(team) for team in json.loads(str(row["partnerships"]))),
+        str(row["first_dealer"]),
+    )
+    return StoredGame(
+        id=int(str(row["id"])),
+        record_token=str(row["record_token"]),
+        view_token=str(row["view_token"]),
+        code=str(row["code"]),
+        title=str(row["title"]),
+        created_at=str(row["created_at"]),
+        game=game,
+    )
+
+
+def _find_game(db: sqlite_utils.Database, column: str, value: str) -> StoredGame | None:
+    if not value:
+        return None
+    rows = list(db.query(f"SELECT * FROM games WHERE {column} = ?", [value]))
+    return _game_from_row(rows[0]) if rows else None
+
+
+def game_by_record_token(db: sqlite_utils.Database, token: str) -> StoredGame | None:
+    return _find_game(db, "record_token", token)
+
+
+def game_by_view_token(db: sqlite_utils.Database, token: str) -> StoredGame | None:
+    return _find_game(db, "view_token", token)
+
+
+def game_by_code(db: sqlite_utils.Database, code: str) -> StoredGame | None:
+    return _find_game(db, "code", normalise_code(code))
+
+
+def _entries(db: sqlite_utils.Database, game_id: int) -> list[Entry]:
+    return [
+        Entry(
+            id=row["id"],
+            seq=row["seq"],
+            kind=row["kind"],
+            hand=row["hand"],
+            player=row["player"],
+            data=json.loads(row["data"]),
+            target=row["target"],
+            source=row["source"],
+            created_at=row["created_at"],
+            idem_key=row["idem_key"],
+        )
+        for row in db.query("SELECT * FROM entries WHERE game_id = ? ORDER BY seq", [game_id])
+    ]
+
+
+def load_state(db: sqlite_utils.Database, stored: StoredGame) -> TableState:
+    return TableState.fold(stored.game, _entries(db, stored.id))
+
+
+@dataclass(frozen=True)
+class Appended:
+    entry: Entry
+    state: TableState
+    duplicate: bool
+
+
+def append(db: sqlite_utils.Database, stored: StoredGame, change: Change, idem_key: str, source: str) -> Appended:
+    """Check and append one change, exactly once per idempotency key, in one transaction.
+
+    A repeated key with the same change answers with what was saved the first time;
+    with a different change it is refused.
+    """
+    if not idem_key or len(idem_key) > 100:
+        raise TableError("this form is missing its submission key: reload the page and try again")
+    with immediate(db):
+        state = load_state(db, stored)
+        for entry in state.entries:
+            if entry.idem_key == idem_key:
+                if change.same_as(entry):
+                    return Appended(entry, state, duplicate=True)
+                raise TableError("this submission was already used for a different change")
+        state.check(change)
+        entry = _insert_entry(db, stored.id, state.version + 1, change, idem_key, source)
+        return Appended(entry, TableState.fold(stored.game, [*state.entries, entry]), duplicate=False)
+
+
+def _insert_entry(
+    db: sqlite_utils.Database, game_id: int, seq: int, change: Change, idem_key: str, source: str
+) -> Entry:
+    created = now()
+    cursor = db.conn.execute(
+        "INSERT INTO entries (game_id, seq, kind, hand, player, data, target, idem_key, source, "
+        "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            game_id,
+            seq,
+            change.kind,
+            change.hand,
+            change.player,
+            json.dumps(dict(change.data)),
+            change.target,
+            idem_key,
+            source,
+            created,
+        ],
+    )
+    db.conn.execute("UPDATE games SET version = ? WHERE id = ?", [seq, game_id])
+    return Entry(
+        id=int(cursor.lastrowid or 0),
+        seq=seq,
+        kind=change.kind,
+        hand=change.hand,
+        player=change.player,
+        data=dict(change.data),
+        target=change.target,
+        source=source,
+        created_at=created,
+        idem_key=idem_key,
+    )
+
+
+def import_game(
+    db: sqlite_utils.Database, game: Game, changes: Iterable[Change], source: str, title: str = ""
+) -> StoredGame:
+    """A new game with its log, in one transaction: all of it or none of it."""
+    with immediate(db):
+        stored = _insert_game(db, game, title)
+        state = TableState.fold(game, [])
+        for change in changes:
+            state.check(change)
+            entry = _insert_entry(db, stored.id, state.version + 1, change, f"import-{state.version + 1}", source)
+            state = TableState.fold(game, [*state.entries, entry])
+        return stored

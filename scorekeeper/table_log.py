@@ -1,0 +1,296 @@
+"""A game's append-only log, folded into what stands now. Pure: no web, no SQL.
+
+Every change at the table is an entry: leftovers (new, or a correction naming the
+entry it replaces), a pressure, a ruling note, a one-card reminder, or a void that
+undoes an earlier entry. Nothing is ever updated or deleted; the scores are the
+complete hands replayed through the scoring engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from .scoring import Card, Game, GameRecord, GameScore, Hand, RefereeError, ScoringError, score_game
+
+LEFTOVERS = "leftovers"
+PRESSURE = "pressure"
+NOTE = "note"
+ONE_CARD = "one_card"
+VOID = "void"
+KINDS = (LEFTOVERS, PRESSURE, NOTE, ONE_CARD, VOID)
+NOTE_MAX_LENGTH = 500
+
+
+class TableError(ValueError):
+    """A change the table's state refuses; ``field`` names the form field it concerns."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class StaleEdit(TableError):
+    """The form was built from a value that has changed since: ``current`` is what stands now."""
+
+    def __init__(self, message: str, current: Entry | None) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a request asks to append."""
+
+    kind: str
+    hand: int | None = None
+    player: str | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+    target: int | None = None
+
+    def same_as(self, entry: Entry) -> bool:
+        return (self.kind, self.hand, self.player, dict(self.data), self.target) == (
+            entry.kind,
+            entry.hand,
+            entry.player,
+            dict(entry.data),
+            entry.target,
+        )
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the log as stored."""
+
+    id: int
+    seq: int
+    kind: str
+    hand: int | None
+    player: str | None
+    data: Mapping[str, Any]
+    target: int | None
+    source: str
+    created_at: str
+    idem_key: str = ""
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(Card.parse(token) for token in self.data.get("cards", ()))
+
+    @property
+    def cards_text(self) -> str:
+        return " ".join(card.label for card in self.cards) or "went out"
+
+
+@dataclass
+class TableState:
+    """The log folded: each player's leftovers per hand, pressures, notes, reminders."""
+
+    game: Game
+    entries: tuple[Entry, ...]
+    leftovers: dict[tuple[int, str], Entry] = field(default_factory=dict)
+    pressures: dict[int, list[Entry]] = field(default_factory=dict)
+    notes: dict[int, list[Entry]] = field(default_factory=dict)
+    owes_two: dict[int, dict[str, bool]] = field(default_factory=dict)
+    voided: set[int] = field(default_factory=set)
+    by_id: dict[int, Entry] = field(default_factory=dict)
+
+    @classmethod
+    def fold(cls, game: Game, entries: Sequence[Entry]) -> TableState:
+        """Replay the log in order: for each player and hand the latest leftovers not undone
+        stand (so undoing a correction brings back the value it replaced)."""
+        state = cls(game, tuple(entries))
+        state.by_id = {entry.id: entry for entry in entries}
+        state.voided = {e.target for e in entries if e.kind == VOID and e.target is not None}
+        for entry in entries:
+            if entry.id in state.voided or entry.hand is None:
+                continue
+            if entry.kind == LEFTOVERS and entry.player is not None:
+                state.leftovers[(entry.hand, entry.player)] = entry
+            elif entry.kind == PRESSURE:
+                state.pressures.setdefault(entry.hand, []).append(entry)
+            elif entry.kind == NOTE:
+                state.notes.setdefault(entry.hand, []).append(entry)
+            elif entry.kind == ONE_CARD and entry.player is not None:
+                state.owes_two.setdefault(entry.hand, {})[entry.player] = bool(entry.data.get("owes"))
+        return state
+
+    # What stands now -------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        return len(self.entries)
+
+    @cached_property
+    def complete_hands(self) -> int:
+        """How many hands, from the first, have every player's leftovers."""
+        count = 0
+        while count < self.game.hand_count and self.hand_is_complete(count + 1):
+            count += 1
+        return count
+
+    def hand_is_complete(self, number: int) -> bool:
+        return all((number, player) in self.leftovers for player in self.game.players)
+
+    @property
+    def finished(self) -> bool:
+        return self.complete_hands == self.game.hand_count
+
+    @property
+    def current_hand(self) -> int | None:
+        """The hand being played, or None when the game is over."""
+        return None if self.finished else self.complete_hands + 1
+
+    def hand_leftovers(self, number: int) -> dict[str, Entry]:
+        return {p: self.leftovers[(number, p)] for p in self.game.players if (number, p) in self.leftovers}
+
+    def hand_pressures(self, number: int) -> list[Entry]:
+        return self.pressures.get(number, [])
+
+    def owing(self, number: int) -> list[str]:
+        marks = self.owes_two.get(number, {})
+        return [player for player in self.game.players if marks.get(player)]
+
+    @cached_property
+    def hands(self) -> tuple[Hand, ...]:
+        return tuple(
+            Hand(
+                {p: self.leftovers[(n, p)].cards for p in self.game.players},
+                tuple(entry.player or "" for entry in self.hand_pressures(n)),
+            )
+            for n in range(1, self.complete_hands + 1)
+        )
+
+    @cached_property
+    def score(self) -> GameScore:
+        return score_game(self.game, self.hands)
+
+    def record(self, extra: Mapping[str, object] | None = None) -> GameRecord:
+        return GameRecord(self.game, self.hands, dict(extra or {}))
+
+    def pending_pressures(self) -> list[tuple[Entry, str, int]]:
+        """Pressures of the hand in play, each with its side and what it costs."""
+        number = self.current_hand
+        if number is None:
+            return []
+        taken = {side.side.name: side.pressures_taken for side in self.score.sides}
+        pending = []
+        for entry in self.hand_pressures(number):
+            side = self.game.side_of(entry.player or "").name
+            taken[side] += 1
+            pending.append((entry, side, self.game.rules.pressure_value(taken[side])))
+        return pending
+
+    def next_pressure(self, side: str) -> int:
+        """What the side's next pressure costs, counting those of the hand in play."""
+        taken = self.score.side(side).pressures_taken
+        taken += sum(1 for _, name, _ in self.pending_pressures() if name == side)
+        return self.game.rules.pressure_value(taken + 1)
+
+    # Checking a change before it is appended --------------------------------
+
+    def check(self, change: Change) -> None:
+        """Refuse a change the game's state does not allow; the message says what to do."""
+        checker = {
+            LEFTOVERS: self._check_leftovers,
+            PRESSURE: self._check_pressure,
+            NOTE: self._check_note,
+            ONE_CARD: self._check_one_card,
+            VOID: self._check_void,
+        }.get(change.kind)
+        if checker is None:
+            raise TableError(f"unknown change {change.kind!r}")
+        checker(change)
+
+    def _check_hand_number(self, number: int | None, latest: int | None = None) -> int:
+        limit = latest or self.current_hand or self.game.hand_count
+        if number is None or not 1 <= number <= min(limit, self.game.hand_count):
+            raise TableError(f"hand {number} is not open: hands 1 to {limit} are", "hand")
+        return number
+
+    def _check_player(self, player: str | None) -> str:
+        if player not in self.game.players:
+            raise TableError(f"{player!r} is not a player of this game", "player")
+        return player
+
+    def _check_leftovers(self, change: Change) -> None:
+        number = self._check_hand_number(change.hand)
+        player = self._check_player(change.player)
+        current = self.leftovers.get((number, player))
+        if (current.id if current else None) != change.target:
+            if current is None:
+                raise StaleEdit(f"{player}'s leftovers for hand {number} were undone meanwhile", None)
+            raise StaleEdit(
+                f"{player}'s leftovers for hand {number} were entered meanwhile "
+                f"({current.cards_text}). Check them, and correct them if they are wrong.",
+                current,
+            )
+        try:
+            cards = tuple(Card.parse(token) for token in change.data.get("cards", ()))
+            trial = {p: entry.cards for p, entry in self.hand_leftovers(number).items()}
+            trial[player] = cards
+            self.game.rules.check_leftovers(trial)
+        except ScoringError as error:
+            raise TableError(f"Hand {number}: {error}", "cards") from None
+
+    def _check_pressure(self, change: Change) -> None:
+        number = self._check_hand_number(change.hand)
+        player = self._check_player(change.player)
+        try:
+            self.game.rules.check_pressure(self.game, number, player)
+        except RefereeError as error:
+            raise TableError(str(error), "player") from None
+
+    def _check_note(self, change: Change) -> None:
+        self._check_hand_number(change.hand)
+        text = str(change.data.get("text", "")).strip()
+        if not text:
+            raise TableError("write the ruling first", "text")
+        if len(text) > NOTE_MAX_LENGTH:
+            raise TableError(f"a note holds at most {NOTE_MAX_LENGTH} characters", "text")
+
+    def _check_one_card(self, change: Change) -> None:
+        if change.hand != self.current_hand:
+            raise TableError("one-card reminders are for the hand in play", "hand")
+        self._check_player(change.player)
+
+    def _check_void(self, change: Change) -> None:
+        target = self.by_id.get(change.target or -1)
+        if target is None or target.kind == VOID:
+            raise TableError("there is no such change to undo")
+        if target.id in self.voided:
+            raise StaleEdit("that change was already undone", target)
+        if target.kind == LEFTOVERS:
+            current = self.leftovers.get((target.hand or 0, target.player or ""))
+            if current is None or current.id != target.id:
+                raise StaleEdit("those leftovers were corrected since: undo the correction instead", current)
+            if (target.hand or 0) < self.complete_hands:
+                raise TableError(f"hand {target.hand} is followed by complete hands: correct it instead of undoing it")
+
+
+def describe(entry: Entry, state: TableState) -> tuple[str, str, str]:
+    """A history line: (what, old value, new value)."""
+    hand = f"Hand {entry.hand}" if entry.hand else "Game"
+    if entry.kind == LEFTOVERS:
+        previous = state.by_id.get(entry.target) if entry.target else None
+        if previous is not None:
+            return (
+                f"{hand} · {entry.player}'s leftovers corrected",
+                previous.cards_text,
+                entry.cards_text,
+            )
+        return f"{hand} · {entry.player}'s leftovers", "", entry.cards_text
+    if entry.kind == PRESSURE:
+        return f"{hand} · pressure", "", str(entry.player)
+    if entry.kind == NOTE:
+        return f"{hand} · ruling note", "", str(entry.data.get("text", ""))
+    if entry.kind == ONE_CARD:
+        owes = "owes two cards" if entry.data.get("owes") else "reminder cleared"
+        return f"{hand} · one card: {entry.player}", "", owes
+    target = state.by_id.get(entry.target or -1)
+    if target is None:
+        return "Undo", "", ""
+    what, _, value = describe(target, state)
+    return f"Undone: {what}", value, "removed"

@@ -1,0 +1,101 @@
+"""Links and permissions: the token is the permission; a view link changes nothing."""
+
+import re
+
+import pytest
+
+from scorekeeper.security import HEADERS
+
+from .web import start
+
+POST_ROUTES = ["/pressure", "/note", "/one-card", "/undo", "/hand/1/seat/0"]
+GET_ROUTES = [
+    "/",
+    "/scores",
+    "/history",
+    "/share",
+    "/export.json",
+    "/hand/1",
+    "/hand/1/seat/0",
+    "/preview?cards=K",
+]
+
+
+@pytest.fixture
+def table(client):
+    return start(client, ["Ann", "Bob"])
+
+
+def view_token(table) -> str:
+    return re.search(r"/v/([\w-]+)/", table.page("/share")).group(1)
+
+
+@pytest.mark.parametrize("path", GET_ROUTES)
+def test_a_wrong_record_token_finds_nothing(client, table, path):
+    wrong = table.token[:-2] + ("AA" if not table.token.endswith("AA") else "BB")
+    assert client.get(f"/t/{wrong}{path}").status_code == 404
+
+
+@pytest.mark.parametrize("path", POST_ROUTES)
+def test_posting_with_a_wrong_token_changes_nothing(client, table, path):
+    other = start(client, ["Cy", "Di"])
+    token = re.search(r'name="csrf_token" value="([^"]+)"', other.page("/")).group(1)
+    response = client.post(
+        f"/t/not-a-real-token{path}",
+        data={
+            "csrf_token": token,
+            "idem": "k",
+            "hand": 1,
+            "player": "Cy",
+            "target": 1,
+            "cards": "K",
+        },
+    )
+    assert response.status_code == 404
+    assert "Pressure: <strong>" not in other.page("/")
+
+
+def test_the_view_token_does_not_open_the_record_pages(client, table):
+    token = view_token(table)
+    assert client.get(f"/t/{token}/").status_code == 404
+    assert client.get(f"/v/{table.token}/").status_code == 404
+
+
+def test_view_pages_have_no_forms_and_no_record_link(client, table):
+    table.pressure("Ann", 1)
+    for path in ("/", "/history"):
+        page = client.get(f"/v/{view_token(table)}{path}").get_data(as_text=True)
+        assert "<form" not in page
+        assert table.token not in page
+        assert "view only" in page
+
+
+def test_view_pages_cannot_be_posted_to(client, table):
+    assert client.post(f"/v/{view_token(table)}/", data={}).status_code in (400, 405)
+
+
+def test_the_numeric_game_id_opens_nothing(client, table):
+    for path in ("/t/1/", "/v/1/", "/games/1", "/t/1/export.json"):
+        assert client.get(path).status_code == 404
+
+
+@pytest.mark.parametrize("path", POST_ROUTES)
+def test_every_table_post_needs_the_csrf_token(client, table, path):
+    response = client.post(f"{table.base}{path}", data={"idem": "k", "hand": 1, "player": "Ann", "cards": "K"})
+    assert response.status_code == 400
+    assert "Pressure: <strong>Ann</strong>" not in table.page("/")
+
+
+def test_security_headers_on_game_pages(client, table):
+    for path in ("/", "/scores", "/share"):
+        response = client.get(f"{table.base}{path}")
+        for name, value in HEADERS.items():
+            assert response.headers[name] == value
+    page = table.page("/")
+    assert "<script>" not in page and " style=" not in page  # nothing inline: the CSP would block it
+
+
+def test_the_join_code_and_tokens_are_long_and_random(client):
+    tokens = {start(client, ["Ann", "Bob"]).token for _ in range(5)}
+    assert len(tokens) == 5
+    assert all(len(token) >= 24 for token in tokens)

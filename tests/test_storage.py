@@ -1,0 +1,86 @@
+"""Storage on a real SQLite file: durability settings, migrations, all-or-nothing writes."""
+
+import sqlite3
+
+import pytest
+
+from scorekeeper import storage
+from scorekeeper.db import connect, migrate, migrations
+from scorekeeper.scoring import Game, configure
+from scorekeeper.table_log import LEFTOVERS, PRESSURE, Change, TableError
+
+
+@pytest.fixture
+def db(tmp_path):
+    path = str(tmp_path / "game.db")
+    migrate(path)
+    database = connect(path)
+    yield database
+    database.conn.close()
+
+
+@pytest.fixture
+def stored(db):
+    return storage.create_game(db, Game(configure("crates"), ("Ann", "Bob")))
+
+
+def test_every_connection_is_wal_with_full_sync_and_a_busy_timeout(db):
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert db.execute("PRAGMA busy_timeout").fetchone()[0] >= 5000
+
+
+def test_migrations_are_named_and_run_once(tmp_path):
+    path = str(tmp_path / "m.db")
+    migrate(path)
+    migrate(path)
+    database = connect(path)
+    names = [row[0] for row in database.execute("SELECT name FROM _sqlite_migrations")]
+    assert names == ["0001_games_and_entries"]
+    assert not migrations.pending(database)
+
+
+def test_the_log_is_append_only_with_a_version_per_game(db, stored):
+    storage.append(db, stored, Change(PRESSURE, 1, "Ann"), "k1", "test")
+    storage.append(db, stored, Change(LEFTOVERS, 1, "Ann", {"cards": ["K"]}), "k2", "test")
+    state = storage.load_state(db, stored)
+    assert state.version == 2
+    assert [entry.seq for entry in state.entries] == [1, 2]
+    assert db.execute("SELECT version FROM games WHERE id = ?", [stored.id]).fetchone()[0] == 2
+
+
+def test_a_refused_change_writes_nothing(db, stored):
+    with pytest.raises(TableError):
+        storage.append(db, stored, Change(LEFTOVERS, 1, "Ann", {"cards": ["K"] * 5}), "k1", "test")
+    assert db.execute("SELECT count(*) FROM entries").fetchone()[0] == 0
+    assert not db.conn.in_transaction
+
+
+def test_an_import_that_fails_halfway_leaves_no_game(db):
+    game = Game(configure("crates"), ("Ann", "Bob"))
+    changes = [
+        Change(LEFTOVERS, 1, "Ann", {"cards": ["K"]}),
+        Change(LEFTOVERS, 1, "Zed", {"cards": []}),
+    ]
+    with pytest.raises(TableError):
+        storage.import_game(db, game, changes, "import")
+    assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+    assert db.execute("SELECT count(*) FROM entries").fetchone()[0] == 0
+
+
+def test_the_database_refuses_a_second_entry_with_the_same_key(db, stored):
+    storage.append(db, stored, Change(PRESSURE, 1, "Ann"), "k1", "test")
+    with pytest.raises(sqlite3.IntegrityError):
+        db.execute(
+            "INSERT INTO entries (game_id, seq, kind, idem_key, source, created_at) "
+            "VALUES (?, 9, 'note', 'k1', 'x', 'now')",
+            [stored.id],
+        )
+
+
+def test_games_are_found_by_their_capabilities_only(db, stored):
+    assert storage.game_by_record_token(db, stored.record_token).id == stored.id
+    assert storage.game_by_view_token(db, stored.view_token).id == stored.id
+    assert storage.game_by_code(db, stored.code_display.lower()).id == stored.id
+    assert storage.game_by_record_token(db, stored.view_token) is None
+    assert storage.game_by_code(db, "") is None

@@ -1,0 +1,271 @@
+"""At the table, through the record link: every action, every refusal, CSRF on."""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .web import Table, csrf_token, start
+
+FOUR = ["Ann", "Bob", "Cy", "Di"]
+
+
+@pytest.fixture
+def table(client) -> Table:
+    return start(client, FOUR, partnerships="y")
+
+
+def play_hand(table: Table, hand: int, leftovers: list[str]) -> None:
+    for seat, cards in enumerate(leftovers):
+        response = table.leftovers(hand, seat, cards, went_out=(cards == ""))
+        assert response.status_code == 302, response.get_data(as_text=True)
+
+
+def scores(table: Table) -> dict:
+    record = table.client.get(f"{table.base}/export.json").get_json()
+    path = Path(table.client.application.instance_path) / "export-for-replay.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record))
+    script = Path(sys.executable).parent / "scorekeeper"
+    result = subprocess.run([str(script), "replay", "--json", str(path)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_the_hand_page_shows_deal_dealer_and_first_player(table):
+    page = table.page("/")
+    assert "Hand 1" in page and "8 cards each" in page
+    assert "Dealer: <strong>Ann</strong>" in page and "<strong>Bob</strong> plays first" in page
+
+
+def test_a_pressure_is_recorded_at_once_with_its_cost_and_the_next(table):
+    response = table.pressure("Bob", 1)
+    assert response.status_code == 302
+    page = table.page("/")
+    assert "Pressure to Bob: 5. Bob &amp; Di&#39;s next costs 10." in page
+    table.pressure("Di", 1)
+    page = table.page("/")
+    assert "next pressure: <strong>20</strong>" in page
+
+
+def test_a_capped_game_shows_capped_next_pressures(client):
+    table = start(client, ["Ann", "Bob"], option_pressure_increase_cap="20")
+    for _ in range(4):
+        table.pressure("Ann", 1)
+    assert "next pressure: <strong>60</strong>" in table.page("/")
+
+
+def test_a_doubled_submission_is_recorded_once(table):
+    first = table.pressure("Bob", 1, idem="same-key")
+    again = table.pressure("Bob", 1, idem="same-key")
+    assert first.status_code == again.status_code == 302
+    assert table.page("/").count("Pressure: <strong>Bob</strong>") == 1
+
+
+def test_the_same_key_for_a_different_change_is_refused(table):
+    table.pressure("Bob", 1, idem="key-1")
+    table.pressure("Cy", 1, idem="key-1")
+    page = table.page("/")
+    assert "already used for a different change" in page
+    assert "Pressure: <strong>Cy</strong>" not in page
+
+
+def test_a_pressure_to_figgy_is_refused_with_the_rule(client):
+    table = start(client, ["Ann", "Figgy", "Bob"], rules="crates-world-series")
+    table.pressure("Figgy", 1)
+    page = table.page("/").replace("&#39;", "'")
+    assert "Figgy never takes a pressure: it goes to the next player to play" in page
+
+
+def test_shuffle_pressure_with_empty_piles_goes_straight_to_the_leftovers(table):
+    response = table.pressure("Cy", 1, ends_hand="y")
+    assert response.headers["Location"].endswith(f"{table.base}/hand/1/seat/0")
+
+
+def test_leftovers_entered_one_by_one_complete_the_hand(table):
+    response = table.leftovers(1, 0, "A 2 3 3 6 8 K")
+    assert response.headers["Location"].endswith("/hand/1/seat/1")
+    assert "Ann&#39;s leftovers saved (67)" in table.page("/hand/1/seat/1")
+    table.leftovers(1, 1, went_out=True)
+    table.leftovers(1, 2, "3 3 8")
+    response = table.leftovers(1, 3, "K 10h")
+    assert response.headers["Location"].endswith(f"{table.base}/")
+    page = table.page("/")
+    assert "Hand 2" in page and "7 cards each" in page
+    assert "Hand 1 is complete: Ann &amp; Cy 120, Bob &amp; Di 35" in page
+
+
+@pytest.mark.parametrize(
+    "cards, went_out, error",
+    [
+        ("", False, "Tap the cards left in the hand, or OUT"),
+        ("K", True, "Either tap the cards left or OUT, not both"),
+        ("K Z", False, "Unknown card &#39;Z&#39;"),
+        ("JK", False, "Ann has a joker, but jokers are off"),
+        ("8 8 8 8 8", False, "5 × 8 in the leftovers, but one deck has only 4"),
+    ],
+)
+def test_refused_leftovers_show_the_error_and_keep_the_cards(table, cards, went_out, error):
+    response = table.leftovers(1, 0, cards, went_out=went_out)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert error in page
+    if cards:
+        assert f'value="{cards}"' in page
+
+
+def test_a_deck_limit_across_players_names_who_to_check(table):
+    table.leftovers(1, 0, "K K K")
+    response = table.leftovers(1, 1, "K K")
+    assert response.status_code == 422
+    assert "Check Ann&#39;s and Bob&#39;s cards" in response.get_data(as_text=True)
+
+
+def test_two_phones_entering_the_same_player_get_a_conflict_not_an_overwrite(table, app):
+    other = Table(app.test_client(), table.token)
+    form_page = other.client.get(f"{table.base}/hand/1/seat/0")
+    assert form_page.status_code == 200
+    table.leftovers(1, 0, "K")
+    response = other.leftovers(1, 0, "Q Q")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 409
+    assert "Now recorded for Ann: <strong>K</strong>" in page
+    assert 'value="Q Q"' in page
+    replaces = re.search(r'name="replaces" type="hidden" value="(\d+)"', page).group(1)
+    response = other.leftovers(1, 0, "Q Q", replaces=replaces)
+    assert response.status_code == 302
+    assert "(Q Q)" not in table.page("/history") or "K → Q Q" in table.page("/history")
+    assert re.search(r"<del>K</del> → <ins>Q Q</ins>", table.page("/history"))
+
+
+def test_a_saved_hand_is_corrected_from_its_row_and_the_history_keeps_both(table):
+    play_hand(table, 1, ["K", "", "Q", "J"])
+    before = scores(table)
+    page = table.page("/hand/1/seat/2")
+    assert 'value="Q"' in page
+    replaces = re.search(r'name="replaces" type="hidden" value="(\d+)"', page).group(1)
+    response = table.leftovers(1, 2, "8", replaces=replaces)
+    assert response.status_code == 302 and response.headers["Location"].endswith("/hand/1")
+    after = scores(table)
+    assert before["sides"][0]["total"] == 20 and after["sides"][0]["total"] == 60
+    history = table.page("/history")
+    assert "Hand 1 · Cy&#39;s leftovers corrected" in history
+    assert "<del>Q</del> → <ins>8</ins>" in history
+    assert "record link · phone" in history
+
+
+def test_undo_right_after_a_save(table):
+    table.pressure("Bob", 1)
+    page = table.page("/")
+    target = re.search(r'name="target" value="(\d+)"', page).group(1)
+    table.post("/undo", target=target)
+    page = table.page("/")
+    assert "Undone: Hand 1 · pressure (Bob)" in page
+    assert "Pressure: <strong>Bob</strong>" not in page
+    table.post("/undo", target=target)
+    assert "already undone" in table.page("/")
+
+
+def test_undoing_a_correction_brings_back_the_value_it_replaced(table):
+    play_hand(table, 1, ["K", "", "Q", "J"])
+    replaces = re.search(r'name="replaces" type="hidden" value="(\d+)"', table.page("/hand/1/seat/0")).group(1)
+    table.leftovers(1, 0, "8", replaces=replaces)
+    correction = re.search(r'name="target" value="(\d+)"', table.page("/hand/1")).group(1)
+    table.post("/undo", target=correction)
+    assert scores(table)["sides"][0]["total"] == 20
+
+
+def test_a_ruling_note_is_kept_beside_the_hand(table):
+    table.post("/note", hand=1, text="A 7 played out of turn stands.")
+    assert "A 7 played out of turn stands." in table.page("/")
+    play_hand(table, 1, ["K", "", "Q", "J"])
+    assert "A 7 played out of turn stands." in table.page("/hand/1")
+    assert "✎" in table.page("/scores")
+
+
+def test_an_empty_note_is_refused_beside_the_field(table):
+    response = table.post("/note", hand=1, text="   ")
+    assert response.status_code == 422
+    assert "Write the ruling first." in response.get_data(as_text=True)
+
+
+def test_one_card_reminders_last_until_the_hand_ends(table):
+    table.post("/one-card", hand=1, player="Cy", owes="1")
+    assert "Cy · owes 2" in table.page("/")
+    play_hand(table, 1, ["K", "", "Q", "J"])
+    assert "owes 2" not in table.page("/")
+
+
+def test_scores_match_the_replay_of_the_export(table):
+    table.pressure("Bob", 1)
+    play_hand(table, 1, ["A 2 3 3 6 8 K", "", "3 3 8", "K 10h"])
+    table.pressure("Ann", 2)
+    table.pressure("Cy", 2)
+    play_hand(table, 2, ["", "5", "3", "3 3"])
+    replay = scores(table)
+    page = table.page("/scores")
+    for side in replay["sides"]:
+        assert f'<td class="num big">{side["total"]}</td>' in page
+    # Hand 1: Ann 67 + Cy 53; Di 35 + Bob's pressure 5. Hand 2: Cy's lone three is
+    # "only threes" (-50), Ann & Cy's pressures 5 + 10; Bob's 5 is 30, Di's two threes -100.
+    assert [side["total"] for side in replay["sides"]] == [67 + 53 - 50 + 15, 35 + 5 + 30 - 100]
+
+
+def test_a_whole_game_ends_with_final_standings(client):
+    table = start(client, ["Ann", "Bob"])
+    for hand in range(1, 16):
+        play_hand(table, hand, ["", "A"])
+    response = client.get(f"{table.base}/")
+    assert response.status_code == 302 and response.headers["Location"].endswith("/scores")
+    page = table.page("/scores")
+    assert "Final standings" in page
+    assert re.search(
+        r'<span class="place">1</span> <span class="name">Ann</span> <span class="num big">0</span>',
+        page,
+    )
+    assert re.search(
+        r'<span class="place">2</span> <span class="name">Bob</span> <span class="num big">15</span>',
+        page,
+    )
+    assert client.get(f"{table.base}/hand/16/seat/0").status_code == 302  # there is no hand 16
+
+
+def test_the_preview_scores_live_with_the_covering(table):
+    data = table.client.get(f"{table.base}/preview?cards=A+2+3+3+6+8+K").get_json()
+    assert data["total"] == 67 and data["covering"] == "3→6 3→2"
+    assert "error" in table.client.get(f"{table.base}/preview?cards=Z").get_json()
+
+
+def test_export_import_round_trip_replays_to_the_same_totals(table, client):
+    table.pressure("Bob", 1)
+    play_hand(table, 1, ["A 2 3 3 6 8 K", "", "3 3 8", "K 10h"])
+    table.post("/note", hand=2, text="Misdeal redealt.")
+    table.pressure("Di", 2)
+    original = scores(table)
+    record = client.get(f"{table.base}/export.json").get_data(as_text=True)
+    token = csrf_token(client, "/import")
+    response = client.post("/import", data={"csrf_token": token, "text": record})
+    assert response.status_code == 302
+    imported = Table(client, response.headers["Location"].split("/t/")[1].split("/")[0])
+    assert imported.token != table.token
+    assert scores(imported)["sides"] == original["sides"]
+    page = imported.page("/")
+    assert "Misdeal redealt." in page and "Pressure: <strong>Di</strong>" in page
+
+
+@pytest.mark.parametrize(
+    "text, error",
+    [
+        ("{broken", "Not JSON"),
+        ('{"format": "x"}', "unknown format"),
+        ("[]", "must be a JSON object"),
+    ],
+)
+def test_a_bad_import_is_refused_and_creates_nothing(client, text, error):
+    token = csrf_token(client, "/import")
+    response = client.post("/import", data={"csrf_token": token, "text": text})
+    assert response.status_code == 422
+    assert error in response.get_data(as_text=True)
