@@ -6,7 +6,9 @@ STAMP := $(VENV)/.installed
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: install run test lint bench clean
+CHROMIUM := /usr/lib/chromium/chromium
+
+.PHONY: install run test lint bench clean system-deps
 
 install: $(STAMP)
 
@@ -20,10 +22,17 @@ run: install
 	$(BIN)/scorekeeper serve --host $(HOST) --port $(PORT)
 
 lint: install
-	$(BIN)/ruff check scorekeeper tests
+	$(BIN)/ruff check scorekeeper tests bench
 	$(BIN)/mypy --strict scorekeeper/scoring
 
-test: install lint
+# The browser tests drive Debian's Chromium; pdftoppm reads PDFs back. Installed when missing.
+system-deps:
+	@if [ ! -x $(CHROMIUM) ] || ! command -v pdftoppm >/dev/null; then \
+		echo "Installing chromium and poppler-utils (apt-get)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils; \
+	fi
+
+test: install lint system-deps
 	$(BIN)/python -m pytest
 
 bench: install

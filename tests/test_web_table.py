@@ -48,14 +48,14 @@ def test_a_pressure_is_recorded_at_once_with_its_cost_and_the_next(table):
     assert "Pressure to Bob: 5. Bob &amp; Di&#39;s next costs 10." in page
     table.pressure("Di", 1)
     page = table.page("/")
-    assert "next pressure: <strong>20</strong>" in page
+    assert "next: <strong>20</strong>" in page
 
 
 def test_a_capped_game_shows_capped_next_pressures(client):
     table = start(client, ["Ann", "Bob"], option_pressure_increase_cap="20")
     for _ in range(4):
         table.pressure("Ann", 1)
-    assert "next pressure: <strong>60</strong>" in table.page("/")
+    assert "next: <strong>60</strong>" in table.page("/")
 
 
 def test_a_doubled_submission_is_recorded_once(table):

@@ -1,0 +1,104 @@
+"""A real server (what `make run` runs) and Debian's Chromium at a phone's size, through Playwright.
+
+Under CI (``CI=true``) a missing browser is a failure, never a skip.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/lib/chromium/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+SHOTS = Path(os.environ.get("SCOREKEEPER_SHOTS", "/tmp/scorekeeper-shots"))
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """`scorekeeper serve` (gunicorn, workers and threads) on a loopback port, with its own instance."""
+    instance = tmp_path_factory.mktemp("instance")
+    port = _free_port()
+    script = Path(sys.executable).parent / "scorekeeper"
+    process = subprocess.Popen(
+        [str(script), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env={**os.environ, "SCOREKEEPER_INSTANCE": str(instance)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(base + "/", timeout=2).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                pytest.fail("the server did not start")
+            time.sleep(0.1)
+    yield base
+    process.terminate()
+    process.wait(timeout=15)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        message = f"Chromium is missing at {CHROMIUM}: `make test` installs it (apt-get install chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """Open a new phone (its own cookies and storage); ``phone(color_scheme='dark')`` too."""
+    contexts = []
+
+    def open_phone(**overrides):
+        context = browser.new_context(**{**PHONE, **overrides})
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def shot():
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name: str) -> None:
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+    return take

@@ -1,0 +1,64 @@
+"""Every screen at 360 px: no horizontal scrolling, every tap target at least 44 px, light and dark."""
+
+import re
+
+import pytest
+
+TAP_TARGETS = "main button, main .button, main .seat-tab, main summary, main input[type=checkbox], .gamenav a"
+MIN_TAP = 44
+
+
+def start_game(page, server) -> tuple[str, str]:
+    page.goto(server + "/new")
+    for seat, name in enumerate(["Annabelle", "Bartholomew", "Cy", "Di", "Ed"]):
+        page.fill(f"#players-{seat}", name)
+    page.click("button:has-text('Start the game')")
+    view_url = page.locator(".link a").get_attribute("href")
+    page.click("text=Go to hand 1")
+    record_url = page.url
+    page.click("button.pressure:has-text('Cy')")
+    for seat, cards in enumerate(["A 3 3 6", "", "K", "8 8", "10"]):
+        page.goto(f"{record_url}hand/1/seat/{seat}")
+        if cards:
+            page.fill("#cards", cards)
+        else:
+            page.check("#went_out")
+        page.click("button[type=submit]:has-text('Save')")
+    return record_url, view_url
+
+
+def screens(record_url: str, view_url: str, server: str) -> dict[str, str]:
+    return {
+        "home": server + "/",
+        "new": server + "/new",
+        "join": server + "/join",
+        "share": record_url + "share",
+        "hand": record_url,
+        "leftovers": record_url + "hand/2/seat/1",
+        "hand-detail": record_url + "hand/1",
+        "scores": record_url + "scores",
+        "history": record_url + "history",
+        "view": view_url,
+    }
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_screen_fits_a_small_phone_with_big_tap_targets(server, phone, shot, scheme):
+    setup = phone()
+    record_url, view_url = start_game(setup, server)
+    page = phone(viewport={"width": 360, "height": 740}, color_scheme=scheme)
+    for name, url in screens(record_url, view_url, server).items():
+        page.goto(url)
+        for summary in page.locator("details summary").all():
+            summary.click()
+        overflow = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert overflow[0] <= overflow[1], f"{name} scrolls sideways: {overflow}"
+        for target in page.locator(TAP_TARGETS).all():
+            if not target.is_visible():
+                continue
+            box = target.bounding_box()
+            label = re.sub(r"\s+", " ", target.inner_text() or target.get_attribute("name") or "")[:30]
+            if target.evaluate("el => el.type === 'checkbox'"):
+                box = target.evaluate("el => el.closest('label').getBoundingClientRect().toJSON()")
+            assert box["height"] >= MIN_TAP and box["width"] >= MIN_TAP, f"{name}: '{label}' is {box}"
+        shot(page, f"{scheme}-{name}")
