@@ -9,6 +9,7 @@ from typing import Any
 from gunicorn.app.base import BaseApplication
 
 from . import create_app
+from .qr import qr_terminal
 
 
 def local_addresses() -> list[str]:
@@ -30,9 +31,12 @@ def local_addresses() -> list[str]:
 
 def announce(host: str, port: int) -> None:
     addresses = local_addresses() if host in ("0.0.0.0", "") else [host]
+    urls = [f"http://{address}:{port}/" for address in addresses]
     print("\nScorekeeper is running. On a phone on the same Wi-Fi, open:", flush=True)
-    for address in addresses:
-        print(f"    http://{address}:{port}/", flush=True)
+    for url in urls:
+        print(f"    {url}", flush=True)
+    print("or scan this with the phone's camera:", flush=True)
+    qr_terminal(urls[0])
     print("Stop it with Ctrl-C.\n", flush=True)
 
 

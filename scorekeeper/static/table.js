@@ -31,6 +31,22 @@
     var pad = form.querySelector("[data-pad]");
     var url = form.getAttribute("data-preview");
     var pending = null;
+    var draftKey = "draft:" + location.pathname;
+    var base = input.value + "|" + wentOut.checked;
+
+    /* A half-entered hand survives a refresh or a trip back, unless what is recorded changed meanwhile. */
+    function saveDraft() {
+      try { localStorage.setItem(draftKey, JSON.stringify({ base: base, cards: input.value, out: wentOut.checked })); } catch (e) { /* no storage */ }
+    }
+    function restoreDraft() {
+      try {
+        var draft = JSON.parse(localStorage.getItem(draftKey) || "null");
+        if (draft && draft.base === base && !form.querySelector(".error")) {
+          input.value = draft.cards;
+          wentOut.checked = draft.out;
+        }
+      } catch (e) { /* no storage */ }
+    }
 
     function tokens() { return input.value.replace(/,/g, " ").split(/\s+/).filter(Boolean); }
     function setTokens(list) { input.value = list.join(" "); render(); }
@@ -57,6 +73,7 @@
         });
         chips.appendChild(chip);
       });
+      saveDraft();
       clearTimeout(pending);
       pending = setTimeout(preview, 120);
     }
@@ -100,6 +117,8 @@
     });
     wentOut.addEventListener("change", function () { if (wentOut.checked) { setTokens([]); } else { render(); } });
     input.addEventListener("input", render);
+    form.addEventListener("submit", function () { try { localStorage.removeItem(draftKey); } catch (e) { /* no storage */ } });
+    restoreDraft();
     render();
   }
 

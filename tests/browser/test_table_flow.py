@@ -122,3 +122,16 @@ def test_a_table_plays_a_game_end_to_end(server, phone, shot):
         assert f"{side['name']} {side['total']}" in standings
     bob.goto(record_url + "scores")
     assert " ".join(bob.inner_text(".standings").split()) == standings
+
+
+def test_a_half_entered_hand_survives_a_refresh(server, phone):
+    page = phone()
+    record_url, _ = start_game(page, server)
+    page.goto(f"{record_url}hand/1/seat/0")
+    tap(page, "K 3 8")
+    page.reload()
+    expect(page.locator("#cards")).to_have_value("K 3 8")
+    expect(page.locator("[data-live]")).to_contain_text("= 53")
+    page.click("button[type=submit]:has-text('Save')")
+    page.goto(f"{record_url}hand/1/seat/0")
+    expect(page.locator("#cards")).to_have_value("K 3 8")  # the saved value, now shown for correcting
