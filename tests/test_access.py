@@ -99,3 +99,30 @@ def test_the_join_code_and_tokens_are_long_and_random(client):
     tokens = {start(client, ["Ann", "Bob"]).token for _ in range(5)}
     assert len(tokens) == 5
     assert all(len(token) >= 24 for token in tokens)
+
+
+def test_a_record_link_cannot_undo_another_games_entry_by_its_number(client, table):
+    other = start(client, ["Cy", "Di"])
+    other.pressure("Cy", 1)
+    target = re.search(r'name="target" value="(\d+)"', other.page("/")).group(1)
+    table.post("/undo", target=target)
+    assert "there is no such change to undo" in table.page("/")
+    assert "Pressure: <strong>Cy</strong>" in other.page("/")
+
+
+def test_a_correction_cannot_replace_another_games_entry(client, table):
+    other = start(client, ["Cy", "Di"])
+    other.leftovers(1, 0, "K")
+    entry = re.search(r'name="replaces" type="hidden" value="(\d+)"', other.page("/hand/1/seat/0")).group(1)
+    response = table.leftovers(1, 0, "Q", replaces=entry)
+    assert response.status_code == 409
+    assert 'value="K"' in other.page("/hand/1/seat/0")
+
+
+def test_the_view_link_exports_the_same_record(client, table):
+    table.pressure("Ann", 1)
+    table.leftovers(1, 0, "K")
+    table.leftovers(1, 1, went_out=True)
+    viewed = client.get(f"/v/{view_token(table)}/export.json").get_json()
+    assert viewed == client.get(f"{table.base}/export.json").get_json()
+    assert viewed["hands"][0]["leftovers"] == {"Ann": ["K"], "Bob": []}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .cards import Card
 from .errors import InvalidCard, InvalidRecord
@@ -26,8 +27,13 @@ class GameRecord:
     hands: tuple[Hand, ...]
     extra: Mapping[str, object] = field(default_factory=dict)
 
-    def score(self) -> GameScore:
+    @cached_property
+    def _score(self) -> GameScore:
         return score_game(self.game, self.hands)
+
+    def score(self) -> GameScore:
+        """The replay, computed once (reading the record already needed it, to check it)."""
+        return self._score
 
     def to_dict(self) -> dict[str, object]:
         return record_to_dict(self.game, self.hands, self.extra)
