@@ -12,7 +12,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from scorekeeper.scoring import FORMAT, Rank, load_record, parse_record
+from scorekeeper.scoring import FORMAT, Rank, load_record, parse_record, score_game
 
 REPEATS = 300
 
