@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import secrets
 
-from flask import abort, session
+from flask import Response, abort, jsonify, request, session
 
 from .db import get_db
-from .storage import StoredGame, game_by_record_token, game_by_view_token
+from .storage import StoredGame, game_by_record_token, game_by_view_token, game_version
 
 
 def recording_game(token: str) -> StoredGame:
@@ -35,3 +35,23 @@ def device_label() -> str:
 
 def record_source() -> str:
     return f"record link · phone {device_label()}"
+
+
+def wants_json() -> bool:
+    """A submission from the phone's outbox (JavaScript) rather than a plain form post."""
+    return request.headers.get("X-Requested-With") == "outbox"
+
+
+def version_response(column: str, token: str) -> Response:
+    """The game's version for live polling: 304 when the phone already has it."""
+    version = game_version(get_db(), column, token)
+    if version is None:
+        abort(404)
+    etag = str(version)
+    if request.if_none_match.contains(etag):
+        response = Response(status=304)
+    else:
+        response = jsonify({"version": version})
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response

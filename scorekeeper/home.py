@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, Response, jsonify, render_template
+from flask_wtf.csrf import generate_csrf
 
 from .scoring import RULE_SETS
 
@@ -12,3 +13,11 @@ bp = Blueprint("home", __name__)
 @bp.get("/")
 def index() -> str:
     return render_template("home.html", rule_sets=RULE_SETS.values())
+
+
+@bp.get("/csrf")
+def csrf() -> Response:
+    """A fresh CSRF token, for an outbox replaying submissions after the old one expired."""
+    response = jsonify({"token": generate_csrf()})
+    response.headers["Cache-Control"] = "no-store"
+    return response

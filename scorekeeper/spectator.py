@@ -4,21 +4,27 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, render_template
 
-from .access import viewing_game
+from .access import version_response, viewing_game
 from .db import get_db
 from .pages import export_response, history_lines, scores_context
 from .storage import load_state
 
 bp = Blueprint("view", __name__, url_prefix="/v/<token>")
 
-REFRESH_SECONDS = 10
+REFRESH_SECONDS = 30
 
 
 @bp.get("/")
 def scores(token: str) -> str:
+    """Scores for spectators and wall screens: followed live, with a slow refresh as a fallback."""
     stored = viewing_game(token)
     state = load_state(get_db(), stored)
     return render_template("scores.html", **scores_context(stored, state), can_edit=False, refresh=REFRESH_SECONDS)
+
+
+@bp.get("/version")
+def version(token: str) -> Response:
+    return version_response("view_token", token)
 
 
 @bp.get("/history")

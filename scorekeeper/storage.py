@@ -125,6 +125,14 @@ def game_by_code(db: sqlite_utils.Database, code: str) -> StoredGame | None:
     return _find_game(db, "code", normalise_code(code))
 
 
+def game_version(db: sqlite_utils.Database, column: str, token: str) -> int | None:
+    """A game's version (the number of entries in its log), by one of its tokens: cheap, for polling."""
+    if column not in ("record_token", "view_token") or not token:
+        return None
+    row = db.execute(f"SELECT version FROM games WHERE {column} = ?", [token]).fetchone()
+    return int(row[0]) if row else None
+
+
 def _entries(db: sqlite_utils.Database, game_id: int) -> list[Entry]:
     return [
         Entry(

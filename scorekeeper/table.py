@@ -7,6 +7,7 @@ from flask import (
     Response,
     flash,
     jsonify,
+    make_response,
     redirect,
     render_template,
     request,
@@ -14,7 +15,7 @@ from flask import (
     url_for,
 )
 
-from .access import record_source, recording_game
+from .access import record_source, recording_game, version_response, wants_json
 from .db import get_db
 from .forms import LeftoversForm, NoteForm, OneCardForm, PressureForm, UndoForm
 from .pages import export_response, history_lines, scores_context
@@ -47,10 +48,40 @@ def _saved(token: str, text: str, appended: Appended) -> None:
     session["saved"] = {"token": token, "text": text, "undo": appended.entry.id}
 
 
-def _back(token: str, hand: int | None = None) -> Response:
+def _back_url(token: str, hand: int | None = None) -> str:
     if request.form.get("back") == "detail" and hand:
-        return redirect(url_for("table.hand_detail", token=token, number=hand))
-    return redirect(url_for("table.hand", token=token))
+        return url_for("table.hand_detail", token=token, number=hand)
+    return url_for("table.hand", token=token)
+
+
+def _done(token: str, appended: Appended, message: str, next_url: str) -> Response:
+    """A change committed: the outbox gets JSON, a plain form a redirect; both see the confirmation."""
+    _saved(token, message, appended)
+    if wants_json():
+        return jsonify(
+            {
+                "ok": True,
+                "entry": appended.entry.id,
+                "version": appended.state.version,
+                "duplicate": appended.duplicate,
+                "message": message,
+                "redirect": next_url,
+            }
+        )
+    return redirect(next_url)
+
+
+def _refused(error: TableError | str, next_url: str, field: str | None = None) -> Response:
+    """A change refused: the outbox gets the reason (and what stands now), a plain form a flash."""
+    if wants_json():
+        body: dict[str, object] = {"ok": False, "error": str(error), "field": getattr(error, "field", field)}
+        current = getattr(error, "current", None)
+        if current is not None:
+            body["current"] = {"entry": current.id, "cards": list(current.data.get("cards", []))}
+        status = 409 if isinstance(error, StaleEdit) else 422
+        return make_response(jsonify(body), status)
+    flash(str(error), "error")
+    return redirect(next_url)
 
 
 def _append(stored: StoredGame, change: Change, idem: str | None) -> Appended:
@@ -91,83 +122,84 @@ def pressure(token: str) -> Response:
     stored = recording_game(token)
     form = PressureForm()
     if not form.validate_on_submit():
-        flash("That pressure could not be recorded: reload the page and tap again.", "error")
-        return _back(token)
+        return _refused("That pressure could not be recorded: reload the page and tap again.", _back_url(token))
     number = form.hand.data
     try:
         appended = _append(stored, Change(PRESSURE, number, form.player.data, {}), form.idem.data)
     except TableError as error:
-        flash(str(error), "error")
-        return _back(token, number)
+        return _refused(error, _back_url(token, number))
     state = appended.state
     side = state.game.side_of(appended.entry.player or "").name
     cost = next((v for e, _, v in state.pending_pressures() if e.id == appended.entry.id), None)
     cost_text = f": {cost}" if cost is not None else ""
-    _saved(
-        token,
-        f"Pressure to {appended.entry.player}{cost_text}. {side}'s next costs {state.next_pressure(side)}.",
-        appended,
-    )
+    message = f"Pressure to {appended.entry.player}{cost_text}. {side}'s next costs {state.next_pressure(side)}."
+    next_url = _back_url(token, number)
     if form.ends_hand.data and number == state.current_hand:
-        return redirect(url_for("table.leftovers", token=token, number=number, seat=0))
-    return _back(token, number)
+        next_url = url_for("table.leftovers", token=token, number=number, seat=0)
+    return _done(token, appended, message, next_url)
 
 
 @bp.post("/note")
-def note(token: str) -> str | Response:
+def note(token: str) -> str | Response | tuple[str, int]:
     stored = recording_game(token)
     form = NoteForm()
     if form.validate_on_submit():
+        text = (form.text.data or "").strip()
         try:
-            appended = _append(
-                stored,
-                Change(NOTE, form.hand.data, None, {"text": form.text.data.strip()}),
-                form.idem.data,
-            )
+            appended = _append(stored, Change(NOTE, form.hand.data, None, {"text": text}), form.idem.data)
         except TableError as error:
+            if wants_json():
+                return _refused(error, _back_url(token, form.hand.data))
             form.text.errors = [str(error)]
         else:
-            _saved(token, f"Ruling noted on hand {form.hand.data}.", appended)
-            return _back(token, form.hand.data)
+            return _done(token, appended, f"Ruling noted on hand {form.hand.data}.", _back_url(token, form.hand.data))
+    elif wants_json():
+        return _refused(_first_error(form), _back_url(token), "text")
     state = _state(stored)
     return render_template("hand.html", **_hand_context(stored, state), note_form=form), 422
+
+
+def _first_error(form: NoteForm | LeftoversForm) -> str:
+    for errors in form.errors.values():
+        return str(errors[0])
+    return "the form is incomplete: reload the page"
 
 
 @bp.post("/one-card")
 def one_card(token: str) -> Response:
     stored = recording_game(token)
     form = OneCardForm()
-    if form.validate_on_submit():
-        owes = form.owes.data == "1"
-        try:
-            _append(
-                stored,
-                Change(ONE_CARD, form.hand.data, form.player.data, {"owes": owes}),
-                form.idem.data,
-            )
-        except TableError as error:
-            flash(str(error), "error")
-    return _back(token)
+    if not form.validate_on_submit():
+        return _refused("That reminder could not be recorded: reload the page.", _back_url(token))
+    owes = form.owes.data == "1"
+    try:
+        change = Change(ONE_CARD, form.hand.data, form.player.data, {"owes": owes})
+        appended = _append(stored, change, form.idem.data)
+    except TableError as error:
+        return _refused(error, _back_url(token))
+    message = f"{form.player.data} owes two cards." if owes else f"{form.player.data}'s reminder cleared."
+    return _done(token, appended, message, _back_url(token))
 
 
 @bp.post("/undo")
 def undo(token: str) -> Response:
     stored = recording_game(token)
     form = UndoForm()
-    hand_number = None
-    if form.validate_on_submit():
-        state = _state(stored)
-        target = state.by_id.get(form.target.data or -1)
-        hand_number = target.hand if target else None
-        try:
-            appended = _append(stored, Change(VOID, target=form.target.data), form.idem.data)
-        except TableError as error:
-            flash(str(error), "error")
-        else:
-            what, old, _ = describe(appended.entry, appended.state)
-            flash(f"{what}{f' ({old})' if old else ''}.", "ok")
-            session.pop("saved", None)
-    return _back(token, hand_number)
+    if not form.validate_on_submit():
+        return _refused("That undo could not be recorded: reload the page.", _back_url(token))
+    target = _state(stored).by_id.get(form.target.data or -1)
+    hand_number = target.hand if target else None
+    try:
+        appended = _append(stored, Change(VOID, target=form.target.data), form.idem.data)
+    except TableError as error:
+        return _refused(error, _back_url(token, hand_number))
+    what, old, _ = describe(appended.entry, appended.state)
+    message = f"{what}{f' ({old})' if old else ''}."
+    response = _done(token, appended, message, _back_url(token, hand_number))
+    session.pop("saved", None)
+    if not wants_json():
+        flash(message, "ok")
+    return response
 
 
 @bp.route("/hand/<int:number>/seat/<int:seat>", methods=["GET", "POST"])
@@ -187,6 +219,9 @@ def leftovers(token: str, number: int, seat: int) -> str | Response | tuple[str,
         form.cards.data = " ".join(card.token for card in existing.cards)
         form.went_out.data = not existing.cards
         form.replaces.data = str(existing.id)
+    if request.method == "GET" and "cards" in request.args:
+        form.cards.data = request.args["cards"][:200]
+        form.went_out.data = not form.cards.data
     if form.validate_on_submit():
         change = Change(
             LEFTOVERS,
@@ -197,15 +232,20 @@ def leftovers(token: str, number: int, seat: int) -> str | Response | tuple[str,
         )
         try:
             appended = _append(stored, change, form.idem.data)
-        except StaleEdit as error:
-            conflict, status = error, 409
-            form.replaces.data = str(error.current.id) if error.current else ""
         except TableError as error:
-            form.cards.errors = [str(error)]
-            status = 422
+            if wants_json():
+                return _refused(error, request.path)
+            if isinstance(error, StaleEdit):
+                conflict, status = error, 409
+                form.replaces.data = str(error.current.id) if error.current else ""
+            else:
+                form.cards.errors = [str(error)]
+                status = 422
         else:
             return _after_leftovers(token, appended, number, player)
     elif form.is_submitted():
+        if wants_json():
+            return _refused(_first_error(form), request.path, "cards")
         status = 422
     return render_template(
         "leftovers.html",
@@ -224,25 +264,25 @@ def leftovers(token: str, number: int, seat: int) -> str | Response | tuple[str,
 
 
 def _after_leftovers(token: str, appended: Appended, number: int, player: str) -> Response:
+    """Next: the next player still to enter, or the next hand once this one is complete."""
     state = appended.state
     points = state.game.rules.score_leftovers(appended.entry.cards).total
-    corrected = "corrected" if appended.entry.target else "saved"
+    message = f"{player}'s leftovers {'corrected' if appended.entry.target else 'saved'} ({points})."
     if state.hand_is_complete(number):
-        hand_score = state.score.hands[number - 1] if number <= len(state.score.hands) else None
-        summary = ""
-        if hand_score is not None:
-            summary = ": " + ", ".join(f"{name} {side.total}" for name, side in hand_score.sides.items())
-        _saved(
-            token,
-            f"{player}'s leftovers {corrected} ({points}). Hand {number} is complete{summary}.",
-            appended,
-        )
-        if appended.entry.target:
-            return redirect(url_for("table.hand_detail", token=token, number=number))
-        return redirect(url_for("table.hand", token=token))
-    _saved(token, f"{player}'s leftovers {corrected} ({points}).", appended)
+        if number <= len(state.score.hands):
+            sides = state.score.hands[number - 1].sides.items()
+            message += f" Hand {number} is complete: " + ", ".join(f"{name} {side.total}" for name, side in sides) + "."
+        if appended.entry.target is not None:
+            return _done(token, appended, message, url_for("table.hand_detail", token=token, number=number))
+        return _done(token, appended, message, url_for("table.hand", token=token))
     missing = [seat for seat, p in enumerate(state.game.players) if (number, p) not in state.leftovers]
-    return redirect(url_for("table.leftovers", token=token, number=number, seat=missing[0]))
+    return _done(token, appended, message, url_for("table.leftovers", token=token, number=number, seat=missing[0]))
+
+
+@bp.get("/version")
+def version(token: str) -> Response:
+    """The game's version, for phones following it live (ETag: a 304 when nothing changed)."""
+    return version_response("record_token", token)
 
 
 @bp.get("/preview")

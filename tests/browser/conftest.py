@@ -102,3 +102,9 @@ def shot():
         page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
     return take
+
+
+def submit(page, selector: str) -> None:
+    """Tap a button that saves: the outbox sends it, then the page moves on."""
+    with page.expect_navigation():
+        page.click(selector)

@@ -4,6 +4,8 @@ import re
 
 import pytest
 
+from .conftest import submit
+
 TAP_TARGETS = "main button, main .button, main .seat-tab, main summary, main input[type=checkbox], .gamenav a"
 MIN_TAP = 44
 
@@ -16,14 +18,14 @@ def start_game(page, server) -> tuple[str, str]:
     view_url = page.locator(".link a").get_attribute("href")
     page.click("text=Go to hand 1")
     record_url = page.url
-    page.click("button.pressure:has-text('Cy')")
+    submit(page, "button.pressure:has-text('Cy')")
     for seat, cards in enumerate(["A 3 3 6", "", "K", "8 8", "10"]):
         page.goto(f"{record_url}hand/1/seat/{seat}")
         if cards:
             page.fill("#cards", cards)
         else:
             page.check("#went_out")
-        page.click("button[type=submit]:has-text('Save')")
+        submit(page, "button[type=submit]:has-text('Save')")
     return record_url, view_url
 
 

@@ -8,6 +8,8 @@ from playwright.sync_api import expect
 
 from scorekeeper.scoring import parse_record
 
+from .conftest import submit
+
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 
 
@@ -36,7 +38,7 @@ def enter_hand(page, record_url: str, hand: int, leftovers: list[str]) -> None:
             page.fill("#cards", cards)
         else:
             page.check("#went_out")
-        page.click("button[type=submit]:has-text('Save')")
+        submit(page, "button[type=submit]:has-text('Save')")
         assert "Not saved" not in page.content()
 
 
@@ -51,7 +53,7 @@ def test_a_table_plays_a_game_end_to_end(server, phone, shot):
     assert "Dealer: Ann" in bob.inner_text(".deal")
 
     # A pressure: one tap, recorded at once, with what it cost and what the next will cost.
-    bob.click("button.pressure:has-text('Bob')")
+    submit(bob, "button.pressure:has-text('Bob')")
     assert "Pressure to Bob: 5. Bob & Di's next costs 10." in bob.inner_text(".saved")
     ann.reload()
     assert "Pressure: Bob (Bob & Di) +5" in ann.inner_text(".pending")
@@ -63,11 +65,11 @@ def test_a_table_plays_a_game_end_to_end(server, phone, shot):
     ann.reload()
     assert ann.inner_text(".count-total") == "5"
 
-    ann.click("button.toggle:has-text('Cy')")
+    submit(ann, "button.toggle:has-text('Cy')")
     assert "Cy · owes 2" in ann.inner_text(".toggle-row")
     ann.click("summary:has-text('Ruling note')")
     ann.fill("#text", "Di's 7 out of turn stands.")
-    ann.click("button:has-text('Save note')")
+    submit(ann, "button:has-text('Save note')")
     shot(ann, "flow-hand-1")
 
     # Leftovers by tapping, with the live score and the covering before saving.
@@ -76,19 +78,19 @@ def test_a_table_plays_a_game_end_to_end(server, phone, shot):
     expect(ann.locator("[data-live]")).to_contain_text("= 67")
     expect(ann.locator("[data-live]")).to_contain_text("3→6 3→2")
     shot(ann, "flow-leftovers")
-    ann.click("button[type=submit]:has-text('Save')")
+    submit(ann, "button[type=submit]:has-text('Save')")
     assert "Ann's leftovers saved (67)" in ann.inner_text(".saved")
 
     bob.goto(f"{record_url}hand/1/seat/1")
     bob.click(".pad button[data-out]")
-    bob.click("button[type=submit]:has-text('Save')")
+    submit(bob, "button[type=submit]:has-text('Save')")
     ann.goto(f"{record_url}hand/1/seat/2")
     tap(ann, "3 3 8")
     ann.click(".chip >> nth=2")  # a wrong tap, removed
     tap(ann, "8")
-    ann.click("button[type=submit]:has-text('Save')")
+    submit(ann, "button[type=submit]:has-text('Save')")
     tap(ann, "K 10")
-    ann.click("button[type=submit]:has-text('Save')")
+    submit(ann, "button[type=submit]:has-text('Save')")
     assert "Hand 1 is complete" in ann.inner_text(".saved")
     assert "Hand 2" in ann.inner_text("h1") and "7 cards each" in ann.inner_text("h1")
     assert "owes 2" not in ann.inner_text(".toggle-row")
@@ -97,7 +99,7 @@ def test_a_table_plays_a_game_end_to_end(server, phone, shot):
     for hand in range(2, 16):
         if hand % 4 == 0:
             ann.goto(record_url)
-            ann.click("button.pressure:has-text('Cy')")
+            submit(ann, "button.pressure:has-text('Cy')")
         enter_hand(ann, record_url, hand, ["", "K", "3", "A 9"])
 
     # A correction of hand 1 from its row, kept in the history.
@@ -106,7 +108,7 @@ def test_a_table_plays_a_game_end_to_end(server, phone, shot):
     ann.click(".grid a:has-text('1')")
     ann.click("a:has-text('Correct') >> nth=3")
     ann.click(".chip >> nth=1")  # remove the 10, leaving the K
-    ann.click("button[type=submit]:has-text('Save')")
+    submit(ann, "button[type=submit]:has-text('Save')")
     ann.goto(record_url + "history")
     assert "Di's leftovers corrected" in ann.inner_text(".history")
     assert "K 10 → K" in ann.inner_text(".history").replace("\n", " ")
@@ -132,6 +134,6 @@ def test_a_half_entered_hand_survives_a_refresh(server, phone):
     page.reload()
     expect(page.locator("#cards")).to_have_value("K 3 8")
     expect(page.locator("[data-live]")).to_contain_text("= 53")
-    page.click("button[type=submit]:has-text('Save')")
+    submit(page, "button[type=submit]:has-text('Save')")
     page.goto(f"{record_url}hand/1/seat/0")
     expect(page.locator("#cards")).to_have_value("K 3 8")  # the saved value, now shown for correcting

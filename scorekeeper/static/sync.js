@@ -1,0 +1,266 @@
+/* Scorekeeper on flaky Wi-Fi: every change goes through an outbox kept in this phone's storage,
+   sent in order (after a reload too), each with its idempotency key so a retry counts once;
+   and the page follows changes made on other phones. No framework. Without JavaScript the
+   forms still post as plain forms. */
+(function () {
+  "use strict";
+
+  var OUTBOX = "scorekeeper:outbox";
+  var REFUSED = "scorekeeper:refused";
+  var POLL_MS = 2000;
+  var body = document.body;
+  var statusEl = document.querySelector("[data-live-status]");
+  var flushing = false;
+  var navigating = false;
+  var inFlight = null;
+  var failures = 0;
+  var etag = null;
+
+  function load(key) { try { return JSON.parse(localStorage.getItem(key) || "[]"); } catch (e) { return []; } }
+  function save(key, value) { try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* no storage */ } }
+  function newKey() {
+    var bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  function setStatus(state) {
+    if (!statusEl) { return; }
+    var text = { live: "● Live", reconnecting: "Reconnecting…", offline: "Offline: changes kept on this phone" }[state];
+    statusEl.hidden = false;
+    statusEl.className = "live-status " + state;
+    statusEl.textContent = text;
+  }
+
+  /* --- the outbox ------------------------------------------------------------------------ */
+
+  function render() {
+    var list = document.querySelector("[data-outbox-list]");
+    if (list) {
+      var box = load(OUTBOX);
+      list.hidden = !box.length;
+      list.textContent = "";
+      if (box.length) {
+        var title = document.createElement("strong");
+        title.textContent = box.length + (box.length === 1 ? " change" : " changes") + " waiting to be sent:";
+        list.appendChild(title);
+        var ul = document.createElement("ul");
+        box.forEach(function (item) {
+          var li = document.createElement("li");
+          li.textContent = "⏳ " + item.label;
+          ul.appendChild(li);
+        });
+        list.appendChild(ul);
+      }
+    }
+    var refusedEl = document.querySelector("[data-refused]");
+    if (refusedEl) {
+      var refused = load(REFUSED);
+      refusedEl.hidden = !refused.length;
+      refusedEl.textContent = "";
+      refused.forEach(function (item, index) {
+        var p = document.createElement("p");
+        p.textContent = "Not saved: " + item.label + ". " + item.error + " ";
+        if (item.reapply) {
+          var a = document.createElement("a");
+          a.href = item.reapply;
+          a.textContent = "Open it to re-apply";
+          p.appendChild(a);
+          p.appendChild(document.createTextNode(" "));
+        }
+        var dismiss = document.createElement("button");
+        dismiss.type = "button";
+        dismiss.className = "secondary small";
+        dismiss.textContent = "Dismiss";
+        dismiss.addEventListener("click", function () {
+          var all = load(REFUSED);
+          all.splice(index, 1);
+          save(REFUSED, all);
+          render();
+        });
+        p.appendChild(dismiss);
+        refusedEl.appendChild(p);
+      });
+    }
+  }
+
+  function enqueue(form) {
+    var data = new URLSearchParams(new FormData(form));
+    var item = {
+      id: data.get("idem"), url: form.action, body: data.toString(), from: location.pathname,
+      label: form.getAttribute("data-outbox"), replace: form.hasAttribute("data-outbox-replace")
+    };
+    var box = load(OUTBOX);
+    if (!box.some(function (queued) { return queued.id === item.id; })) {
+      if (item.replace) {
+        box = box.filter(function (queued) { return !(queued.replace && queued.url === item.url && queued.id !== inFlight); });
+      }
+      box.push(item);
+      save(OUTBOX, box);
+    }
+    var idem = form.querySelector("input[name=idem]");
+    if (idem) { idem.value = newKey(); }
+    render();
+    return item;
+  }
+
+  function remove(id) {
+    save(OUTBOX, load(OUTBOX).filter(function (item) { return item.id !== id; }));
+  }
+
+  function freshCsrf() {
+    return fetch(body.getAttribute("data-csrf-url"), { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) { return response.json(); })
+      .then(function (data) { return data.token; });
+  }
+
+  /* Send one item: resolves to the server's answer, or "later" when it could not be delivered. */
+  function send(item, retried) {
+    return fetch(item.url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json", "X-Requested-With": "outbox" },
+      body: item.body
+    }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        if (response.status === 400 && data.csrf && !retried) {
+          return freshCsrf().then(function (token) {
+            var params = new URLSearchParams(item.body);
+            params.set("csrf_token", token);
+            item.body = params.toString();
+            var box = load(OUTBOX).map(function (queued) { return queued.id === item.id ? item : queued; });
+            save(OUTBOX, box);
+            return send(item, true);
+          });
+        }
+        if (response.ok) { return data; }
+        if (response.status >= 500 || response.status === 0) { return "later"; }
+        data.ok = false;
+        data.status = response.status;
+        if (!data.error) { data.error = "refused by the server (" + response.status + ")"; }
+        return data;
+      });
+    }, function () { return "later"; });
+  }
+
+  function flush(justSent, form) {
+    if (flushing) { return; }
+    flushing = true;
+    var delivered = 0;
+    function step() {
+      var box = load(OUTBOX);
+      if (!box.length) { return Promise.resolve(); }
+      var item = box[0];
+      inFlight = item.id;
+      return send(item).then(function (result) {
+        inFlight = null;
+        if (result === "later") { setStatus(navigator.onLine ? "reconnecting" : "offline"); return null; }
+        remove(item.id);
+        failures = 0;
+        setStatus("live");
+        if (result.ok) {
+          delivered += 1;
+          if (justSent && item.id === justSent.id) {
+            navigating = true;
+            location.assign(result.redirect);
+            return null;
+          }
+        } else if (justSent && item.id === justSent.id && form) {
+          showRefusal(form, result);
+        } else {
+          var refused = load(REFUSED);
+          var reapply = null;
+          var cards = new URLSearchParams(item.body).get("cards");
+          if (result.status === 409 && item.from.indexOf("/seat/") !== -1) {
+            reapply = item.from + "?cards=" + encodeURIComponent(cards || "");
+          }
+          refused.push({ label: item.label, error: result.error, reapply: reapply });
+          save(REFUSED, refused);
+        }
+        render();
+        return step();
+      });
+    }
+    step().then(function () {
+      flushing = false;
+      render();
+      if (delivered && !navigating) { followChange(); }
+    }, function () { flushing = false; });
+  }
+
+  /* A refusal of what this page just sent: shown beside the field, the entry kept, a way to re-apply. */
+  function showRefusal(form, result) {
+    form.querySelectorAll(".js-error").forEach(function (el) { el.remove(); });
+    var message = document.createElement("p");
+    message.className = "error js-error";
+    message.setAttribute("role", "alert");
+    message.textContent = result.error;
+    if (result.current) {
+      message.textContent += " Now recorded: " + (result.current.cards.join(" ") || "went out") +
+        ". Save again to replace it with your entry.";
+      var replaces = form.querySelector("input[name=replaces]");
+      if (replaces) { replaces.value = String(result.current.entry); }
+    }
+    var field = result.field && form.querySelector("[name=" + result.field + "]");
+    var anchor = field ? field.closest(".field") || field : form.firstElementChild;
+    anchor.appendChild(message);
+    message.scrollIntoView({ block: "center" });
+  }
+
+  /* --- following the game live ------------------------------------------------------------ */
+
+  function busy() {
+    var active = document.activeElement;
+    if (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && active.type !== "hidden") { return true; }
+    if (document.querySelector("form[data-dirty]")) { return true; }
+    return load(OUTBOX).length > 0;
+  }
+
+  function followChange() {
+    if (!busy()) { location.reload(); return; }
+    var stale = document.querySelector("[data-stale]");
+    if (stale) { stale.hidden = false; }
+  }
+
+  function poll() {
+    var url = body.getAttribute("data-version-url");
+    if (!url) { return; }
+    var headers = etag ? { "If-None-Match": etag } : {};
+    fetch(url, { credentials: "same-origin", headers: headers, cache: "no-store" }).then(function (response) {
+      failures = 0;
+      setStatus("live");
+      if (load(OUTBOX).length) { flush(); }
+      if (response.status === 304) { return; }
+      etag = response.headers.get("ETag");
+      return response.json().then(function (data) {
+        if (String(data.version) !== body.getAttribute("data-version")) { followChange(); }
+      });
+    }, function () {
+      failures += 1;
+      setStatus(!navigator.onLine || failures > 2 ? "offline" : "reconnecting");
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    render();
+    document.querySelectorAll("form[data-outbox]").forEach(function (form) {
+      form.addEventListener("input", function () { form.setAttribute("data-dirty", ""); });
+      form.addEventListener("submit", function (event) {
+        if (!window.fetch || !window.crypto) { return; }
+        event.preventDefault();
+        var item = enqueue(form);
+        form.removeAttribute("data-dirty");
+        flush(item, form);
+      });
+    });
+    var stale = document.querySelector("[data-stale] button");
+    if (stale) { stale.addEventListener("click", function () { location.reload(); }); }
+    if (body.getAttribute("data-version-url")) {
+      setStatus(navigator.onLine ? "live" : "offline");
+      setInterval(poll, POLL_MS);
+    }
+    window.addEventListener("online", function () { flush(); poll(); });
+    window.addEventListener("offline", function () { setStatus("offline"); });
+    if (load(OUTBOX).length) { flush(); }
+  });
+})();
