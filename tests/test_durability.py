@@ -1,0 +1,171 @@
+"""The server may die: kill -9 the real `make run` server while phones post; several processes write at once."""
+
+import multiprocessing
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from bench.phone import Phone, Unreachable
+from scorekeeper import storage
+from scorekeeper.db import connect, migrate
+from scorekeeper.scoring import Game, configure
+from scorekeeper.table_log import PRESSURE, Change
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = ("Ann", "Bob", "Cy", "Di", "Ed")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def new_game(path: str) -> storage.StoredGame:
+    migrate(path)
+    db = connect(path)
+    try:
+        return storage.create_game(db, Game(configure("crates"), PLAYERS))
+    finally:
+        db.conn.close()
+
+
+def start_server(instance: Path, port: int) -> subprocess.Popen:
+    """`make run`, as a player would start it, in its own process group (so kill -9 takes all of it)."""
+    process = subprocess.Popen(
+        ["make", "-s", "run", "HOST=127.0.0.1", f"PORT={port}"],
+        cwd=ROOT,
+        env={**os.environ, "SCOREKEEPER_INSTANCE": str(instance)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    phone = Phone(f"http://127.0.0.1:{port}")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            phone.get_json("/csrf", timeout=1)
+            return process
+        except Unreachable:
+            time.sleep(0.1)
+    os.killpg(process.pid, signal.SIGKILL)
+    raise AssertionError("the server did not start")
+
+
+def kill_9(process: subprocess.Popen) -> None:
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=10)
+
+
+class Poster(threading.Thread):
+    """A phone posting pressures; a submission not acknowledged is retried with the same key."""
+
+    def __init__(self, name: str, port: int, token: str, stop: threading.Event) -> None:
+        super().__init__(daemon=True)
+        self.name_, self.port, self.token, self.stop = name, port, token, stop
+        self.phone = Phone(f"http://127.0.0.1:{port}")
+        self.acked: list[str] = []
+        self.pending: str | None = None
+        self.count = 0
+        self.errors: list[str] = []
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            if self.pending is None:
+                self.count += 1
+                self.pending = f"{self.name_}-{self.count}"
+            try:
+                status, body = self.phone.post(
+                    f"/t/{self.token}/pressure", {"idem": self.pending, "hand": 1, "player": "Ann"}, timeout=3
+                )
+            except Unreachable:
+                time.sleep(0.05)
+                continue
+            if status != 200:
+                self.errors.append(f"{status} {body}")
+                return
+            self.acked.append(self.pending)
+            self.pending = None
+
+
+def test_kill_9_the_server_repeatedly_loses_nothing_and_doubles_nothing(tmp_path):
+    database = tmp_path / "scorekeeper.db"
+    game = new_game(str(database))
+    port = free_port()
+    stop = threading.Event()
+    posters = [Poster(f"phone{i}", port, game.record_token, stop) for i in range(4)]
+    server = start_server(tmp_path, port)
+    for poster in posters:
+        poster.start()
+    try:
+        for _ in range(4):
+            time.sleep(0.8)
+            kill_9(server)
+            time.sleep(0.2)
+            server = start_server(tmp_path, port)
+        time.sleep(0.8)
+        stop.set()
+        for poster in posters:
+            poster.join(timeout=30)
+        for poster in posters:  # what was in flight when the phones stopped is sent once more
+            if poster.pending:
+                status, _ = poster.phone.post(
+                    f"/t/{game.record_token}/pressure", {"idem": poster.pending, "hand": 1, "player": "Ann"}
+                )
+                assert status == 200
+                poster.acked.append(poster.pending)
+    finally:
+        kill_9(server)
+    assert not [error for poster in posters for error in poster.errors]
+    acked = [key for poster in posters for key in poster.acked]
+    assert len(acked) > 20, "too few submissions got through to prove anything"
+    print(f"{len(acked)} acknowledged submissions across 4 kill -9 restarts")
+    conn = sqlite3.connect(database)
+    try:
+        keys = [row[0] for row in conn.execute("SELECT idem_key FROM entries")]
+        seqs = [row[0] for row in conn.execute("SELECT seq FROM entries ORDER BY seq")]
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        version = conn.execute("SELECT version FROM games").fetchone()[0]
+    finally:
+        conn.close()
+    assert sorted(keys) == sorted(acked)  # every acknowledged submission, each exactly once
+    assert seqs == list(range(1, len(seqs) + 1)) and version == len(seqs)
+
+
+def _writer(path: str, game_id_token: str, worker: int, count: int, errors) -> None:
+    db = connect(path)
+    try:
+        stored = storage.game_by_record_token(db, game_id_token)
+        for n in range(count):
+            storage.append(db, stored, Change(PRESSURE, 1, PLAYERS[worker % 5]), f"w{worker}-{n}", f"worker {worker}")
+    except Exception as error:  # reported to the parent, which fails the test
+        errors.put(f"{type(error).__name__}: {error}")
+    finally:
+        db.conn.close()
+
+
+def test_several_processes_writing_to_one_game_lose_nothing_and_never_lock_out(tmp_path):
+    path = str(tmp_path / "shared.db")
+    game = new_game(path)
+    context = multiprocessing.get_context("spawn")
+    errors = context.Queue()
+    workers = [context.Process(target=_writer, args=(path, game.record_token, w, 60, errors)) for w in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=120)
+    found = []
+    while not errors.empty():
+        found.append(errors.get())
+    assert not found, found
+    db = connect(path)
+    state = storage.load_state(db, game)
+    db.conn.close()
+    assert state.version == 240
+    assert [entry.seq for entry in state.entries] == list(range(1, 241))
+    assert len({entry.idem_key for entry in state.entries}) == 240

@@ -1,0 +1,100 @@
+"""What the outbox and the live pages rely on: JSON answers, exactly once, versions with ETags."""
+
+import re
+
+import pytest
+
+from .web import csrf_token, start
+
+OUTBOX = {"X-Requested-With": "outbox", "Accept": "application/json"}
+
+
+@pytest.fixture
+def table(client):
+    return start(client, ["Ann", "Bob", "Cy", "Di"], partnerships="y")
+
+
+def send(table, path, idem, **data):
+    token = csrf_token(table.client, table.base + "/")
+    return table.client.post(table.base + path, data={"csrf_token": token, "idem": idem, **data}, headers=OUTBOX)
+
+
+def test_a_change_is_answered_in_json_with_the_new_version(table):
+    response = send(table, "/pressure", "k1", hand=1, player="Bob")
+    data = response.get_json()
+    assert response.status_code == 200
+    assert data["ok"] and not data["duplicate"] and data["version"] == 1
+    assert data["redirect"].endswith(f"/t/{table.token}/")
+    assert "Pressure to Bob: 5" in data["message"]
+
+
+def test_a_retry_with_the_same_key_is_recorded_once_and_answered_with_the_same_entry(table):
+    first = send(table, "/pressure", "k1", hand=1, player="Bob").get_json()
+    again = send(table, "/pressure", "k1", hand=1, player="Bob").get_json()
+    assert again["ok"] and again["duplicate"]
+    assert again["entry"] == first["entry"] and again["version"] == 1
+
+
+def test_the_same_key_with_different_content_is_refused(table):
+    send(table, "/pressure", "k1", hand=1, player="Bob")
+    response = send(table, "/pressure", "k1", hand=1, player="Cy")
+    assert response.status_code == 422
+    assert "already used for a different change" in response.get_json()["error"]
+
+
+def test_a_stale_edit_is_refused_with_what_stands_now(table):
+    send(table, "/hand/1/seat/0", "a", cards="K", replaces="")
+    response = send(table, "/hand/1/seat/0", "b", cards="Q Q", replaces="")
+    data = response.get_json()
+    assert response.status_code == 409
+    assert data["current"]["cards"] == ["K"]
+    retried = send(table, "/hand/1/seat/0", "c", cards="Q Q", replaces=str(data["current"]["entry"]))
+    assert retried.status_code == 200
+
+
+def test_a_referee_refusal_names_the_field(table):
+    response = send(table, "/hand/1/seat/0", "a", cards="JK", replaces="")
+    assert response.status_code == 422
+    assert response.get_json()["field"] == "cards"
+    response = send(table, "/hand/1/seat/0", "b", cards="", replaces="")
+    assert response.get_json()["error"].startswith("Tap the cards left")
+
+
+def test_a_missing_or_stale_csrf_token_is_answered_in_json(table):
+    response = table.client.post(
+        f"{table.base}/pressure", data={"idem": "k", "hand": 1, "player": "Bob"}, headers=OUTBOX
+    )
+    assert response.status_code == 400
+    assert response.get_json()["csrf"] is True
+
+
+def test_a_fresh_csrf_token_lets_the_outbox_replay(table):
+    fresh = table.client.get("/csrf").get_json()["token"]
+    response = table.client.post(
+        f"{table.base}/pressure", data={"csrf_token": fresh, "idem": "k", "hand": 1, "player": "Bob"}, headers=OUTBOX
+    )
+    assert response.get_json()["ok"]
+
+
+def test_the_version_has_an_etag_and_answers_304_when_nothing_changed(table):
+    first = table.client.get(f"{table.base}/version")
+    assert first.get_json() == {"version": 0}
+    etag = first.headers["ETag"]
+    assert table.client.get(f"{table.base}/version", headers={"If-None-Match": etag}).status_code == 304
+    send(table, "/pressure", "k1", hand=1, player="Bob")
+    changed = table.client.get(f"{table.base}/version", headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.get_json() == {"version": 1}
+
+
+def test_spectators_follow_the_version_too(table):
+    view = re.search(r"/v/([\w-]+)/", table.page("/share")).group(1)
+    send(table, "/pressure", "k1", hand=1, player="Bob")
+    assert table.client.get(f"/v/{view}/version").get_json() == {"version": 1}
+    assert table.client.get("/v/nope/version").status_code == 404
+    assert table.client.get("/t/nope/version").status_code == 404
+
+
+def test_pages_carry_their_version_for_the_live_script(table):
+    send(table, "/pressure", "k1", hand=1, player="Bob")
+    assert 'data-version="1"' in table.page("/")
+    assert f'data-version-url="/t/{table.token}/version"' in table.page("/scores")
