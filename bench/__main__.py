@@ -14,6 +14,8 @@ from collections.abc import Callable
 
 from scorekeeper.scoring import FORMAT, Rank, load_record, parse_record, score_game
 
+from . import load
+
 REPEATS = 300
 
 
@@ -72,6 +74,7 @@ def bench_replay() -> None:
 def main() -> None:
     print("Scorekeeper benchmarks (one run; ratios to floors from the same run)")
     bench_replay()
+    load.main()
 
 
 if __name__ == "__main__":

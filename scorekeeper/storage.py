@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 import sqlite_utils
 
 from .db import immediate
+from .memo import Memo
 from .scoring import Game, configure
 from .table_log import Change, Entry, TableError, TableState
 
@@ -106,9 +107,22 @@ def _game_from_row(row: dict[str, object]) -> StoredGame:
     )
 
 
+#: Game rows never change once written (the version column is read separately), nor do
+#: a game's first N entries: so a game by token, and its state at a version, can be kept.
+_GAMES: Memo[StoredGame] = Memo(1024)
+_STATES: Memo[TableState] = Memo(256)
+
+
 def _find_game(db: sqlite_utils.Database, column: str, value: str) -> StoredGame | None:
     if not value:
         return None
+    found = _GAMES.lookup((column, value)) or _load_game(db, column, value)
+    if found is not None:  # a missing game is not remembered: it may be created a moment later
+        _GAMES.put((column, value), found)
+    return found
+
+
+def _load_game(db: sqlite_utils.Database, column: str, value: str) -> StoredGame | None:
     rows = list(db.query(f"SELECT * FROM games WHERE {column} = ?", [value]))
     return _game_from_row(rows[0]) if rows else None
 
@@ -152,7 +166,10 @@ def _entries(db: sqlite_utils.Database, game_id: int) -> list[Entry]:
 
 
 def load_state(db: sqlite_utils.Database, stored: StoredGame) -> TableState:
-    return TableState.fold(stored.game, _entries(db, stored.id))
+    """The game's state now: its log folded, or the same state kept from an earlier request."""
+    row = db.execute("SELECT version FROM games WHERE id = ?", [stored.id]).fetchone()
+    key = stored.record_token
+    return _STATES.get((key, row[0]), lambda: TableState.fold(stored.game, _entries(db, stored.id), key))
 
 
 @dataclass(frozen=True)
@@ -179,7 +196,9 @@ def append(db: sqlite_utils.Database, stored: StoredGame, change: Change, idem_k
                 raise TableError("this submission was already used for a different change")
         state.check(change)
         entry = _insert_entry(db, stored.id, state.version + 1, change, idem_key, source)
-        return Appended(entry, TableState.fold(stored.game, [*state.entries, entry]), duplicate=False)
+        after = TableState.fold(stored.game, [*state.entries, entry], stored.record_token)
+    _STATES.put((stored.record_token, after.version), after)
+    return Appended(entry, after, duplicate=False)
 
 
 def _insert_entry(

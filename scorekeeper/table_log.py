@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from .memo import Memo
 from .scoring import Card, Game, GameRecord, GameScore, Hand, RefereeError, ScoringError, score_game
 
 LEFTOVERS = "leftovers"
@@ -22,6 +23,8 @@ ONE_CARD = "one_card"
 VOID = "void"
 KINDS = (LEFTOVERS, PRESSURE, NOTE, ONE_CARD, VOID)
 NOTE_MAX_LENGTH = 500
+
+_SCORES: Memo[GameScore] = Memo(512)
 
 
 class TableError(ValueError):
@@ -96,12 +99,14 @@ class TableState:
     owes_two: dict[int, dict[str, bool]] = field(default_factory=dict)
     voided: set[int] = field(default_factory=set)
     by_id: dict[int, Entry] = field(default_factory=dict)
+    #: A key unique to this game across every database (its record token), to share replays.
+    memo_key: str | None = None
 
     @classmethod
-    def fold(cls, game: Game, entries: Sequence[Entry]) -> TableState:
+    def fold(cls, game: Game, entries: Sequence[Entry], memo_key: str | None = None) -> TableState:
         """Replay the log in order: for each player and hand the latest leftovers not undone
         stand (so undoing a correction brings back the value it replaced)."""
-        state = cls(game, tuple(entries))
+        state = cls(game, tuple(entries), memo_key=memo_key)
         state.by_id = {entry.id: entry for entry in entries}
         state.voided = {e.target for e in entries if e.kind == VOID and e.target is not None}
         for entry in entries:
@@ -165,29 +170,42 @@ class TableState:
 
     @cached_property
     def score(self) -> GameScore:
-        return score_game(self.game, self.hands)
+        """The complete hands replayed; a pressure in the hand in play does not replay them again."""
+        if self.memo_key is None:
+            return score_game(self.game, self.hands)
+        return _SCORES.get((self.memo_key, self._complete_signature()), lambda: score_game(self.game, self.hands))
+
+    def _complete_signature(self) -> tuple[int, ...]:
+        """The entries the complete hands stand on."""
+        ids: list[int] = []
+        for number in range(1, self.complete_hands + 1):
+            ids += [self.leftovers[(number, player)].id for player in self.game.players]
+            ids += [entry.id for entry in self.hand_pressures(number)]
+            ids.append(-1)
+        return tuple(ids)
 
     def record(self, extra: Mapping[str, object] | None = None) -> GameRecord:
         return GameRecord(self.game, self.hands, dict(extra or {}))
 
-    def pending_pressures(self) -> list[tuple[Entry, str, int]]:
-        """Pressures of the hand in play, each with its side and what it costs."""
-        number = self.current_hand
-        if number is None:
-            return []
+    @cached_property
+    def _pending(self) -> tuple[list[tuple[Entry, str, int]], dict[str, int]]:
         taken = {side.side.name: side.pressures_taken for side in self.score.sides}
         pending = []
-        for entry in self.hand_pressures(number):
-            side = self.game.side_of(entry.player or "").name
-            taken[side] += 1
-            pending.append((entry, side, self.game.rules.pressure_value(taken[side])))
-        return pending
+        if self.current_hand is not None:
+            side_of = {member: side.name for side in self.game.sides for member in side.members}
+            for entry in self.hand_pressures(self.current_hand):
+                side = side_of[entry.player or ""]
+                taken[side] += 1
+                pending.append((entry, side, self.game.rules.pressure_value(taken[side])))
+        return pending, taken
+
+    def pending_pressures(self) -> list[tuple[Entry, str, int]]:
+        """Pressures of the hand in play, each with its side and what it costs."""
+        return self._pending[0]
 
     def next_pressure(self, side: str) -> int:
         """What the side's next pressure costs, counting those of the hand in play."""
-        taken = self.score.side(side).pressures_taken
-        taken += sum(1 for _, name, _ in self.pending_pressures() if name == side)
-        return self.game.rules.pressure_value(taken + 1)
+        return self.game.rules.pressure_value(self._pending[1][side] + 1)
 
     # Checking a change before it is appended --------------------------------
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .cards import Card
 from .errors import InvalidSeating
@@ -41,7 +42,7 @@ class Game:
     def has_partnerships(self) -> bool:
         return any(len(team) > 1 for team in self.partnerships)
 
-    @property
+    @cached_property
     def sides(self) -> tuple[Side, ...]:
         if not self.has_partnerships:
             return tuple(Side(player, (player,)) for player in self.players)

@@ -16,7 +16,10 @@ def pressure_value(number: int, cap: int | None = None) -> int:
     """The value of a side's ``number``-th pressure of the game (1 is the first)."""
     if number < 1:
         raise ValueError("pressures are numbered from 1")
-    return pressure_ladder(number, cap)[-1]
+    value = FIRST_PRESSURE
+    for _ in range(number - 1):
+        value += value if cap is None else min(value, cap)
+    return value
 
 
 def pressure_ladder(count: int, cap: int | None = None) -> list[int]:
