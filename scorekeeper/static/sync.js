@@ -216,10 +216,46 @@
     return load(OUTBOX).length > 0;
   }
 
+  /* Bring in what changed: the page is fetched again and its content swapped in place. */
   function followChange() {
-    if (!busy()) { location.reload(); return; }
-    var stale = document.querySelector("[data-stale]");
-    if (stale) { stale.hidden = false; }
+    if (busy()) {
+      var stale = document.querySelector("[data-stale]");
+      if (stale) { stale.hidden = false; }
+      return;
+    }
+    fetch(location.href, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+      if (response.redirected || !response.ok) { location.assign(response.url); return null; }
+      return response.text();
+    }).then(function (html) {
+      if (html === null || busy()) { return; }
+      var fresh = new DOMParser().parseFromString(html, "text/html");
+      var main = document.querySelector("main");
+      var freshMain = fresh.querySelector("main");
+      if (!main || !freshMain) { return; }
+      main.replaceWith(freshMain);
+      ["data-version", "data-version-url"].forEach(function (name) {
+        var value = fresh.body.getAttribute(name);
+        if (value !== null) { body.setAttribute(name, value); }
+      });
+      document.title = fresh.title;
+      document.dispatchEvent(new CustomEvent("scorekeeper:content", { detail: freshMain }));
+    }).catch(function () { /* the next poll tries again */ });
+  }
+
+  function bindForms(root) {
+    render();
+    root.querySelectorAll("form[data-outbox]").forEach(function (form) {
+      form.addEventListener("input", function () { form.setAttribute("data-dirty", ""); });
+      form.addEventListener("submit", function (event) {
+        if (!window.fetch || !window.crypto) { return; }
+        event.preventDefault();
+        var item = enqueue(form);
+        form.removeAttribute("data-dirty");
+        flush(item, form);
+      });
+    });
+    var stale = root.querySelector("[data-stale] button");
+    if (stale) { stale.addEventListener("click", function () { location.reload(); }); }
   }
 
   function poll() {
@@ -241,20 +277,9 @@
     });
   }
 
+  document.addEventListener("scorekeeper:content", function (event) { bindForms(event.detail); });
   document.addEventListener("DOMContentLoaded", function () {
-    render();
-    document.querySelectorAll("form[data-outbox]").forEach(function (form) {
-      form.addEventListener("input", function () { form.setAttribute("data-dirty", ""); });
-      form.addEventListener("submit", function (event) {
-        if (!window.fetch || !window.crypto) { return; }
-        event.preventDefault();
-        var item = enqueue(form);
-        form.removeAttribute("data-dirty");
-        flush(item, form);
-      });
-    });
-    var stale = document.querySelector("[data-stale] button");
-    if (stale) { stale.addEventListener("click", function () { location.reload(); }); }
+    bindForms(document);
     if (body.getAttribute("data-version-url")) {
       setStatus(navigator.onLine ? "live" : "offline");
       setInterval(poll, POLL_MS);

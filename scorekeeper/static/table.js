@@ -122,8 +122,11 @@
     render();
   }
 
-  document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("[data-count-key]").forEach(setUpCount);
-    document.querySelectorAll("form[data-preview]").forEach(setUpPad);
-  });
+  function setUp(root) {
+    root.querySelectorAll("[data-count-key]").forEach(setUpCount);
+    root.querySelectorAll("form[data-preview]").forEach(setUpPad);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { setUp(document); });
+  document.addEventListener("scorekeeper:content", function (event) { setUp(event.detail); });
 })();

@@ -64,3 +64,16 @@ def test_offline_pressure_and_leftovers_arrive_once_and_both_phones_agree(server
         assert json.loads(response.read())["version"] == 5  # two pressures, three leftovers: nothing doubled
     ann.goto(record_url + "scores")
     assert ann.inner_text(".grid") == bob.inner_text(".grid")
+
+
+def test_the_scoreboard_follows_another_phone_without_reloading(server, phone):
+    ann = phone()
+    record_url = start_three(ann, server)
+    bob = phone()
+    bob.goto(record_url)
+    bob.evaluate("() => { window.sameDocument = true; }")
+    submit(ann, "button.pressure:has-text('Cy')")
+    expect(bob.locator(".pending")).to_contain_text("Pressure: Cy", timeout=10_000)
+    assert bob.evaluate("() => window.sameDocument === true"), "the page reloaded instead of updating in place"
+    bob.click(".count-add[data-add='2']")  # the page's scripts still work on the swapped content
+    expect(bob.locator(".count-total")).to_have_text("2")
