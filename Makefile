@@ -8,7 +8,11 @@ PORT ?= 5000
 
 CHROMIUM := /usr/lib/chromium/chromium
 
-.PHONY: install run test lint bench clean system-deps
+.PHONY: install run test lint bench clean system-deps fonts
+
+# The sheets need DejaVu (suit symbols) to look the same on every machine.
+fonts:
+	@fc-list 2>/dev/null | grep -q "DejaVu Sans" || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-dejavu-core fontconfig)
 
 install: $(STAMP)
 
@@ -18,24 +22,25 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-run: install
+run: install fonts
 	$(BIN)/scorekeeper serve --host $(HOST) --port $(PORT)
 
 lint: install
 	$(BIN)/ruff check scorekeeper tests bench
 	$(BIN)/mypy --strict scorekeeper/scoring
 
-# The browser tests drive Debian's Chromium; pdftoppm reads PDFs back. Installed when missing.
+# The browser tests drive Debian's Chromium; pdftoppm reads PDFs back; the sheets print in
+# DejaVu (it has the suit symbols). Installed when missing.
 system-deps:
-	@if [ ! -x $(CHROMIUM) ] || ! command -v pdftoppm >/dev/null; then \
-		echo "Installing chromium and poppler-utils (apt-get)"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils; \
+	@if [ ! -x $(CHROMIUM) ] || ! command -v pdftoppm >/dev/null || ! fc-list | grep -q "DejaVu Sans"; then \
+		echo "Installing chromium, poppler-utils and fonts-dejavu-core (apt-get)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils fonts-dejavu-core fontconfig; \
 	fi
 
 test: install lint system-deps
 	$(BIN)/python -m pytest
 
-bench: install
+bench: install system-deps
 	$(BIN)/python -m bench
 
 clean:

@@ -7,14 +7,14 @@ of the same work, not absolute timings to compare across runs.
 from __future__ import annotations
 
 import json
-import random
 import statistics
 import time
 from collections.abc import Callable
 
-from scorekeeper.scoring import FORMAT, Rank, load_record, parse_record, score_game
+from scorekeeper.scoring import load_record, parse_record, score_game
 
-from . import load
+from . import load, printing
+from .games import full_game_record
 
 REPEATS = 300
 
@@ -28,21 +28,6 @@ def timed(work: Callable[[], object], repeats: int = REPEATS) -> tuple[float, fl
         samples.append((time.perf_counter() - start) * 1e6)
     samples.sort()
     return statistics.median(samples), samples[min(len(samples) - 1, int(len(samples) * 0.99))]
-
-
-def full_game_record(seed: int = 7) -> dict[str, object]:
-    """A finished 5-player game: 15 hands of plausible leftovers and pressures."""
-    rng = random.Random(seed)
-    players = ["Ann", "Bob", "Cy", "Di", "Ed"]
-    ranks = [rank.value for rank in Rank if rank is not Rank.JOKER]
-    hands = []
-    for _ in range(15):
-        deck = [rank for rank in ranks for _ in range(4)]
-        rng.shuffle(deck)
-        winner = rng.choice(players)
-        leftovers = {p: ([] if p == winner else [deck.pop() for _ in range(rng.randint(1, 8))]) for p in players}
-        hands.append({"leftovers": leftovers, "pressures": rng.sample(players, rng.randint(0, 2))})
-    return {"format": FORMAT, "rules": "crates", "players": players, "hands": hands}
 
 
 def report(name: str, figure: tuple[float, float], floor: tuple[float, float], floor_name: str) -> None:
@@ -74,6 +59,7 @@ def bench_replay() -> None:
 def main() -> None:
     print("Scorekeeper benchmarks (one run; ratios to floors from the same run)")
     bench_replay()
+    printing.main()
     load.main()
 
 

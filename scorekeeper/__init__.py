@@ -37,14 +37,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = ensure_secret_key(app.instance_path)
 
-    from . import db, errors, home, security, spectator, start, table
+    from . import db, errors, home, printing, security, spectator, start, table
     from .forms import new_idem_key
 
     CSRFProtect(app)
     security.init_app(app)
     errors.init_app(app)
     db.init_app(app)
-    for blueprint in (home.bp, start.bp, table.bp, spectator.bp):
+    for blueprint in (home.bp, start.bp, table.bp, spectator.bp, printing.bp):
         app.register_blueprint(blueprint)
     app.jinja_env.globals["new_idem_key"] = new_idem_key
     app.context_processor(_saved_message)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from .scoring import GameScore
@@ -9,6 +10,8 @@ from .scoring import GameScore
 WIDTH, HEIGHT = 340, 200
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 40, 70, 12, 26
 DASHES = ("", "8 4", "2 3", "10 3 2 3", "1 6")
+#: Print colours, as presentation attributes: the page's stylesheet overrides them (dark mode).
+COLOURS = ("#0a58a8", "#b3261e", "#17692a", "#7a3db8", "#a35a00")
 MARKERS = ("circle", "square", "diamond", "triangle", "cross")
 
 
@@ -17,6 +20,7 @@ class Line:
     name: str
     points: str
     css: str
+    colour: str
     dash: str
     label_x: float
     label_y: float
@@ -64,6 +68,7 @@ def running_total_chart(score: GameScore) -> Chart | None:
                 name,
                 points,
                 f"s{index}",
+                COLOURS[index % len(COLOURS)],
                 DASHES[index % len(DASHES)],
                 x(len(totals) - 1) + 6,
                 y(totals[-1]) + 4,
@@ -103,5 +108,5 @@ def _spread_labels(lines: list[Line]) -> None:
     for i in order:
         line = lines[i]
         label_y = max(line.label_y, previous + 14)
-        lines[i] = Line(line.name, line.points, line.css, line.dash, line.label_x, label_y, line.last)
+        lines[i] = dataclasses.replace(line, label_y=label_y)
         previous = label_y

@@ -126,6 +126,81 @@ def replay(as_json: bool, game_file: str) -> None:
         click.echo(text_output.score_table(result))
 
 
+PAPER = click.Choice(["a4", "letter"], case_sensitive=False)
+
+
+def _write_pdf(body: bytes, output: str) -> None:
+    try:
+        Path(output).write_bytes(body)
+    except OSError as error:
+        raise InvalidRecord(f"{output}: {error.strerror}") from None
+    click.echo(f"wrote {output} ({len(body) // 1024} KB)")
+
+
+@cli.command()
+@click.argument("game_file", metavar="GAME.json")
+@click.option("-o", "--output", required=True, help="Where to write the PDF.")
+@click.option("--paper", type=PAPER, default="a4", show_default=True)
+@click.option("--title", default=None, help="Event or table name (default: the record's title).")
+@click.option("--url", default=None, help="The game's read-only link, printed as a QR code.")
+def report(game_file: str, output: str, paper: str, title: str | None, url: str | None) -> None:
+    """Print a game record's score sheet to PDF, without the server: `scorekeeper report game.json -o sheet.pdf`."""
+    from . import pdf
+    from .sheets import score_sheet_html
+
+    data = _read_text(game_file)
+    record = load_record(data)
+    notes = _record_notes(json.loads(data))
+    html = score_sheet_html(
+        record,
+        title=title if title is not None else str(record.extra.get("title") or ""),
+        played_on=str(record.extra.get("created_at") or "")[:10] or None,
+        paper=paper.lower(),
+        view_url=url,
+        notes=notes,
+    )
+    _write_pdf(pdf.render_pdf(html), output)
+    click.echo(f"verification code {record.verification_code}")
+
+
+def _record_notes(record: dict[str, object]) -> dict[int, list[str]]:
+    hands = record.get("hands")
+    notes: dict[int, list[str]] = {}
+    for number, hand in enumerate(hands if isinstance(hands, list) else [], start=1):
+        if isinstance(hand, dict) and isinstance(hand.get("notes"), list):
+            notes[number] = [str(text) for text in hand["notes"]]
+    return notes
+
+
+@cli.command("blank-sheet")
+@click.option("-o", "--output", required=True, help="Where to write the PDF.")
+@click.option("--rules", "rules_id", default=DEFAULT_RULE_SET, show_default=True, type=click.Choice(sorted(RULE_SETS)))
+@click.option("--players", type=click.IntRange(2, 5), default=4, show_default=True, help="Columns: players or sides.")
+@click.option("--jokers", is_flag=True, help="Jokers in the card table.")
+@click.option("--paper", type=PAPER, default="a4", show_default=True)
+def blank_sheet(output: str, rules_id: str, players: int, jokers: bool, paper: str) -> None:
+    """A blank score sheet for tables that play on paper: `scorekeeper blank-sheet -o blank.pdf`."""
+    from . import pdf
+    from .sheets import blank_sheet_html
+
+    _write_pdf(
+        pdf.render_pdf(blank_sheet_html(configure(rules_id, {"jokers": jokers}), players, paper.lower())), output
+    )
+
+
+@cli.command("rules-card")
+@click.option("-o", "--output", required=True, help="Where to write the PDF.")
+@click.option("--rules", "rules_id", default=DEFAULT_RULE_SET, show_default=True, type=click.Choice(sorted(RULE_SETS)))
+@click.option("--jokers", is_flag=True, help="Include the Standig Joker adjunct.")
+@click.option("--paper", type=PAPER, default="a4", show_default=True)
+def rules_card(output: str, rules_id: str, jokers: bool, paper: str) -> None:
+    """A one-page rules quick-reference card: `scorekeeper rules-card -o rules.pdf`."""
+    from . import pdf
+    from .sheets import rules_card_html
+
+    _write_pdf(pdf.render_pdf(rules_card_html(configure(rules_id, {"jokers": jokers}), paper.lower())), output)
+
+
 @cli.command()
 @click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))

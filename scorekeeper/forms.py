@@ -215,3 +215,22 @@ class UndoForm(ChangeForm):
 class ImportForm(FlaskForm):
     file = FileField("Game record file (.json)")
     text = TextAreaField("…or paste the record", validators=[Optional(), Length(max=200_000)])
+
+
+class PrintForm(FlaskForm):
+    """What to print (a GET form: it changes nothing, so it carries no CSRF token)."""
+
+    rules = SelectField(
+        "Game", choices=[SelectChoice(rs.id, rs.name) for rs in RULE_SETS.values()], default=DEFAULT_RULE_SET
+    )
+    players = SelectField(
+        "Players (or sides)", choices=[SelectChoice(str(n), str(n)) for n in range(2, 6)], default="4"
+    )
+    jokers = BooleanField("Jokers (Standig adjunct)")
+    paper = SelectField("Paper", choices=[SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")], default="a4")
+
+    class Meta:
+        csrf = False
+
+    def options(self) -> dict[str, object]:
+        return {"jokers": bool(self.jokers.data)}

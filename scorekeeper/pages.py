@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 
-from flask import Response
+from flask import Response, abort, request
 
+from . import pdf
 from .charts import running_total_chart
 from .exchange import export_record
 from .scoreboard import scoreboard
+from .sheets import DEFAULT_PAPER, PAPER_SIZES, score_sheet_html
 from .storage import StoredGame
 from .table_log import TableState, describe
 
@@ -44,3 +46,30 @@ def export_response(stored: StoredGame, state: TableState) -> Response:
     response = Response(body, mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="game-{stored.code}.json"'
     return response
+
+
+def requested_paper() -> str:
+    paper = request.args.get("paper", DEFAULT_PAPER).lower()
+    if paper not in PAPER_SIZES:
+        abort(400, description=f"paper must be one of {', '.join(PAPER_SIZES)}")
+    return paper
+
+
+def pdf_response(body: bytes, filename: str) -> Response:
+    response = Response(body, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+def sheet_response(stored: StoredGame, state: TableState, view_url: str) -> Response:
+    """The game's score sheet as PDF: the same record the screen shows, laid out for paper."""
+    notes = {number: [str(e.data.get("text", "")) for e in entries] for number, entries in state.notes.items()}
+    html = score_sheet_html(
+        state.record(),
+        title=stored.title,
+        played_on=stored.created_at[:10],
+        paper=requested_paper(),
+        view_url=view_url,
+        notes=notes,
+    )
+    return pdf_response(pdf.render_pdf(html), f"sheet-{stored.code}.pdf")

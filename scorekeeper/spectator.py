@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, render_template
+from flask import Blueprint, Response, render_template, url_for
 
 from .access import version_response, viewing_game
 from .db import get_db
-from .pages import export_response, history_lines, scores_context
+from .pages import export_response, history_lines, scores_context, sheet_response
 from .storage import load_state
 
 bp = Blueprint("view", __name__, url_prefix="/v/<token>")
@@ -39,6 +39,12 @@ def history(token: str) -> str:
         lines=history_lines(state),
         can_edit=False,
     )
+
+
+@bp.get("/sheet.pdf")
+def sheet(token: str) -> Response:
+    stored = viewing_game(token)
+    return sheet_response(stored, load_state(get_db(), stored), url_for("view.scores", token=token, _external=True))
 
 
 @bp.get("/export.json")

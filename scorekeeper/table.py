@@ -18,7 +18,7 @@ from flask import (
 from .access import record_source, recording_game, version_response, wants_json
 from .db import get_db
 from .forms import LeftoversForm, NoteForm, OneCardForm, PressureForm, UndoForm
-from .pages import export_response, history_lines, scores_context
+from .pages import export_response, history_lines, scores_context, sheet_response
 from .qr import qr_svg
 from .scoreboard import scoreboard
 from .scoring import ScoringError, parse_cards
@@ -111,7 +111,7 @@ def _hand_context(stored: StoredGame, state: TableState) -> dict[str, object]:
         "owing": state.owing(number),
         "notes": state.notes.get(number, []),
         "entered": state.hand_leftovers(number),
-        "actions": game.rules.card_actions(game),
+        "actions": game.rules.card_actions(len(game.players)),
         "can_edit": True,
     }
 
@@ -372,6 +372,13 @@ def share(token: str) -> str:
         new=request.args.get("new") == "1",
         can_edit=True,
     )
+
+
+@bp.get("/sheet.pdf")
+def sheet(token: str) -> Response:
+    """The score sheet to print and sign, with a QR code to the read-only page."""
+    stored = recording_game(token)
+    return sheet_response(stored, _state(stored), url_for("view.scores", token=stored.view_token, _external=True))
 
 
 @bp.get("/export.json")

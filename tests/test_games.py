@@ -134,7 +134,7 @@ def test_no_more_hands_than_the_schedule():
 
 
 def test_card_actions_for_four_players():
-    actions = {a.card: a.action for a in crates().card_actions(game())}
+    actions = {a.card: a.action for a in crates().card_actions(4)}
     assert actions["7"] == "next player but one takes a card"
     assert actions["J"] == "none"
     assert "JK" not in actions
@@ -143,7 +143,7 @@ def test_card_actions_for_four_players():
 def test_with_two_or_three_players_seven_and_jack_change():
     # 000: "in the two-player and three-player games ... 7: next player takes a card;
     # J: previous player takes a card"
-    actions = {a.card: a.action for a in crates(jokers=True).card_actions(game("Ann Bob Cy"))}
+    actions = {a.card: a.action for a in crates(jokers=True).card_actions(3)}
     assert actions["7"] == "next player takes a card"
     assert actions["J"] == "previous player takes a card"
     assert "JK" in actions

@@ -12,7 +12,15 @@ from .errors import (
 )
 from .game import Game, Hand, Side
 from .pressures import pressure_ladder, pressure_value
-from .record import FORMAT, GameRecord, dump_record, load_record, parse_record, record_to_dict
+from .record import (
+    FORMAT,
+    GameRecord,
+    dump_record,
+    load_record,
+    parse_record,
+    record_to_dict,
+    verification_code,
+)
 from .replay import GameScore, HandScore, PressureTaken, SideScore, check_hand, score_game
 from .rulesets import RULE_SETS, RuleSet, configure, find_rule_set
 from .threes import CoverPile, LeftoverScore
@@ -52,4 +60,5 @@ __all__ = [
     "pressure_value",
     "record_to_dict",
     "score_game",
+    "verification_code",
 ]

@@ -7,6 +7,7 @@ in hand is always one the engine can score.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,6 +38,10 @@ class GameRecord:
 
     def to_dict(self) -> dict[str, object]:
         return record_to_dict(self.game, self.hands, self.extra)
+
+    @property
+    def verification_code(self) -> str:
+        return verification_code(self.game, self.hands)
 
 
 def load_record(text: str) -> GameRecord:
@@ -103,6 +108,17 @@ def record_to_dict(game: Game, hands: Sequence[Hand], extra: Mapping[str, object
     return record
 
 
+def verification_code(game: Game, hands: Sequence[Hand]) -> str:
+    """A short code for the record's content (not its extra keys): the same game, the same code.
+
+    Printed on score sheets so a paper copy can be checked against the record: export
+    the game and compare the code ``scorekeeper report`` (or the Scores page) shows.
+    """
+    canonical = json.dumps(record_to_dict(game, hands), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    digest = hashlib.sha256(canonical.encode()).hexdigest()[:12].upper()
+    return "-".join(digest[i : i + 4] for i in range(0, 12, 4))
+
+
 def dump_record(record: GameRecord) -> str:
     return json.dumps(record.to_dict(), indent=2, ensure_ascii=False) + "\n"
 
@@ -146,4 +162,5 @@ __all__ = [
     "load_record",
     "parse_record",
     "record_to_dict",
+    "verification_code",
 ]

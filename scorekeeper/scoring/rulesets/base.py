@@ -128,8 +128,12 @@ class RuleSet(ABC):
         """Refuse a pressure the rules do not let this player take."""
         return None
 
-    def card_actions(self, game: Game) -> tuple[CardAction, ...]:
-        """What each card does when played, for the number of players at this table."""
+    def card_actions(self, players: int) -> tuple[CardAction, ...]:
+        """What each card does when played, for this number of players at the table."""
+        return ()
+
+    def card_values(self) -> tuple[tuple[str, str], ...]:
+        """What each card left in hand scores, as a reference table (rank, points)."""
         return ()
 
 

@@ -128,15 +128,27 @@ class Crates(RuleSet):
                 holders = [p for p, cards in leftovers.items() if card in cards]
                 raise RefereeError(_too_many(f"{count} × {card.label}", self.decks, self.decks, holders))
 
-    def card_actions(self, game: Game) -> tuple[CardAction, ...]:
+    def card_actions(self, players: int) -> tuple[CardAction, ...]:
         """000's table of card actions; with two or three players 7 and J change (000)."""
-        few = len(game.players) <= 3
+        few = players <= 3
         actions = [
             CardAction(card, _FEW_PLAYER_ACTIONS.get(card, action) if few else action) for card, action in _ACTIONS
         ]
         if self.jokers:
             actions.append(CardAction(*_JOKER_ACTION))
         return tuple(actions)
+
+    def card_values(self) -> tuple[tuple[str, str], ...]:
+        values = [
+            (rank.value, "3, or covers a card (not an 8); only threes: −50 each")
+            if rank is Rank.THREE
+            else (rank.value, str(CARD_POINTS[rank]))
+            for rank in Rank
+            if rank is not Rank.JOKER
+        ]
+        if self.jokers:
+            values.append(("JK", str(CARD_POINTS[Rank.JOKER])))
+        return tuple(values)
 
 
 @dataclass(frozen=True)

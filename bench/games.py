@@ -1,0 +1,22 @@
+"""Games to measure with: plausible, finished, reproducible."""
+
+from __future__ import annotations
+
+import random
+
+from scorekeeper.scoring import FORMAT, Rank
+
+
+def full_game_record(seed: int = 7) -> dict[str, object]:
+    """A finished 5-player game: 15 hands of plausible leftovers and pressures."""
+    rng = random.Random(seed)
+    players = ["Ann", "Bob", "Cy", "Di", "Ed"]
+    ranks = [rank.value for rank in Rank if rank is not Rank.JOKER]
+    hands = []
+    for _ in range(15):
+        deck = [rank for rank in ranks for _ in range(4)]
+        rng.shuffle(deck)
+        winner = rng.choice(players)
+        leftovers = {p: ([] if p == winner else [deck.pop() for _ in range(rng.randint(1, 8))]) for p in players}
+        hands.append({"leftovers": leftovers, "pressures": rng.sample(players, rng.randint(0, 2))})
+    return {"format": FORMAT, "rules": "crates", "players": players, "hands": hands}

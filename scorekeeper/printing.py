@@ -1,0 +1,61 @@
+"""Printable pages that belong to no game: the blank score sheet and the rules quick-reference card."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, render_template, request
+
+from . import pdf
+from .forms import PrintForm
+from .pages import pdf_response
+from .scoring import configure, pressure_ladder
+from .sheets import LADDER_LENGTH, blank_sheet_html, options_in_force, rules_card_html
+
+bp = Blueprint("printing", __name__)
+
+
+def _form() -> tuple[PrintForm, bool]:
+    form = PrintForm(formdata=request.args)
+    return form, form.validate()
+
+
+@bp.get("/blank-sheet")
+def blank_sheet() -> str:
+    """For tables that play on paper: choose the game and the number of players, then print."""
+    form, _ = _form()
+    return render_template("blank_sheet.html", form=form)
+
+
+@bp.get("/blank-sheet.pdf")
+def blank_sheet_pdf() -> Response | tuple[str, int]:
+    form, valid = _form()
+    if not valid:
+        return render_template("blank_sheet.html", form=form), 400
+    rules = configure(form.rules.data, form.options())
+    html = blank_sheet_html(rules, int(form.players.data), form.paper.data)
+    return pdf_response(pdf.render_pdf(html), f"blank-{rules.id}.pdf")
+
+
+@bp.get("/rules")
+def rules_card() -> str:
+    form, valid = _form()
+    rules = configure(form.rules.data if valid else "crates", form.options() if valid else {})
+    return render_template(
+        "rules.html",
+        form=form,
+        rules=rules,
+        options=options_in_force(rules),
+        actions_many=rules.card_actions(4),
+        actions_few=rules.card_actions(3),
+        card_values=rules.card_values(),
+        doubling=pressure_ladder(LADDER_LENGTH),
+        capped=pressure_ladder(LADDER_LENGTH, 20),
+    )
+
+
+@bp.get("/rules.pdf")
+def rules_card_pdf() -> Response | tuple[str, int]:
+    form, valid = _form()
+    if not valid:
+        return render_template("blank_sheet.html", form=form), 400
+    rules = configure(form.rules.data, form.options())
+    return pdf_response(pdf.render_pdf(rules_card_html(rules, form.paper.data)), f"rules-{rules.id}.pdf")

@@ -1,0 +1,146 @@
+"""Printed sheets: a game's score sheet, a blank sheet for paper play, a rules quick-reference card.
+
+The print templates live beside the pages' templates and share their partials (the
+chart); they are rendered here with a plain Jinja environment so that the command line
+can print without a server, and turned into PDF by ``pdf.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from .charts import running_total_chart
+from .qr import qr_svg
+from .scoring import GameRecord, RuleSet, pressure_ladder
+
+PAPER_SIZES = {"a4": "A4", "letter": "letter"}
+DEFAULT_PAPER = "a4"
+LADDER_LENGTH = 8
+
+_env = Environment(loader=PackageLoader("scorekeeper", "templates"), autoescape=select_autoescape(["html"]))
+
+
+@dataclass(frozen=True)
+class SheetCell:
+    cards: int
+    covering: str
+    pressures: tuple[int, ...]
+    hand: int
+    running: int
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    number: int
+    cards_dealt: int
+    dealer: str
+    cells: tuple[SheetCell, ...]
+    notes: tuple[str, ...]
+
+
+def paper_size(paper: str, orientation: str = "landscape") -> str:
+    if paper not in PAPER_SIZES:
+        raise ValueError(f"paper must be one of {', '.join(PAPER_SIZES)}, not {paper!r}")
+    return f"{PAPER_SIZES[paper]} {orientation}"
+
+
+def options_in_force(rules: RuleSet) -> list[tuple[str, str]]:
+    """Every option of the rule set with its value, as a player would read it."""
+    shown = []
+    for spec in rules.option_specs():
+        value = getattr(rules, spec.name)
+        if spec.kind == "bool":
+            text = "on" if value else "off"
+        elif spec.name == "pressure_increase_cap":
+            text = "none (each pressure doubles)" if value is None else f"increase capped at {value}"
+        else:
+            text = str(value)
+        shown.append((spec.label, text))
+    return shown
+
+
+def score_sheet_html(
+    record: GameRecord,
+    *,
+    title: str = "",
+    played_on: str | None = None,
+    paper: str = DEFAULT_PAPER,
+    view_url: str | None = None,
+    notes: dict[int, list[str]] | None = None,
+) -> str:
+    """The sheet a bridge player would recognise, with the rules in force and a verification code."""
+    game, score = record.game, record.score()
+    notes = notes or {}
+    running = [side.running_totals() for side in score.sides]
+    rows = []
+    for index, hand in enumerate(score.hands):
+        cells = []
+        for s, side in enumerate(score.sides):
+            covering = [
+                (f"{member} " if len(side.side.members) > 1 else "") + hand.leftovers[member].compact
+                for member in side.side.members
+                if hand.leftovers[member].compact
+            ]
+            pressures = tuple(p.value for p in hand.pressures if p.side == side.side.name)
+            cells.append(
+                SheetCell(
+                    hand.sides[side.side.name].cards,
+                    "; ".join(covering),
+                    pressures,
+                    side.hands[index],
+                    running[s][index],
+                )
+            )
+        rows.append(
+            SheetRow(hand.number, hand.cards_dealt, hand.dealer, tuple(cells), tuple(notes.get(hand.number, [])))
+        )
+    return _env.get_template("print/score_sheet.html").render(
+        page_size=paper_size(paper),
+        title=title,
+        played_on=played_on or date.today().isoformat(),
+        rules=game.rules,
+        options=options_in_force(game.rules),
+        game=game,
+        seats=list(enumerate(game.players, start=1)),
+        sides=score.sides,
+        rows=rows,
+        standings=score.standings(),
+        finished=score.finished,
+        chart=running_total_chart(score),
+        code=record.verification_code,
+        qr=qr_svg(view_url, scale=2) if view_url else None,
+        view_url=view_url,
+    )
+
+
+def blank_sheet_html(rules: RuleSet, players: int = 4, paper: str = DEFAULT_PAPER) -> str:
+    """The grid with hand numbers and cards dealt filled in, and a reference panel."""
+    schedule = rules.schedule()
+    return _env.get_template("print/blank_sheet.html").render(
+        page_size=paper_size(paper),
+        rules=rules,
+        options=options_in_force(rules),
+        players=players,
+        rows=list(enumerate(schedule, start=1)),
+        card_values=rules.card_values(),
+        doubling=pressure_ladder(LADDER_LENGTH),
+        capped=pressure_ladder(LADDER_LENGTH, 20),
+    )
+
+
+def rules_card_html(rules: RuleSet, paper: str = DEFAULT_PAPER) -> str:
+    """One page: card actions by number of players, card points, the count, threes, pressures."""
+    return _env.get_template("print/rules_card.html").render(
+        page_size=paper_size(paper, "portrait"),
+        rules=rules,
+        options=options_in_force(rules),
+        actions_many=rules.card_actions(4),
+        actions_few=rules.card_actions(3),
+        card_values=rules.card_values(),
+        doubling=pressure_ladder(LADDER_LENGTH),
+        capped=pressure_ladder(LADDER_LENGTH, 20),
+        schedule=rules.schedule(),
+    )
