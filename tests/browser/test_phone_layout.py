@@ -41,6 +41,8 @@ def screens(record_url: str, view_url: str, server: str) -> dict[str, str]:
         "scores": record_url + "scores",
         "history": record_url + "history",
         "view": view_url,
+        "blank-sheet": server + "/blank-sheet",
+        "rules": server + "/rules?rules=crates&jokers=y",
     }
 
 
