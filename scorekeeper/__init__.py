@@ -28,23 +28,28 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
+        SESSION_COOKIE_SECURE=os.environ.get("SCOREKEEPER_HTTPS") == "1",
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
+    if os.environ.get("SCOREKEEPER_HTTPS") == "1":
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = ensure_secret_key(app.instance_path)
 
-    from . import db, errors, home, printing, security, spectator, start, table
+    from . import db, director, errors, home, printing, security, spectator, start, table, wall
     from .forms import new_idem_key
 
     CSRFProtect(app)
     security.init_app(app)
     errors.init_app(app)
     db.init_app(app)
-    for blueprint in (home.bp, start.bp, table.bp, spectator.bp, printing.bp):
+    for blueprint in (home.bp, start.bp, table.bp, spectator.bp, printing.bp, director.bp, wall.bp):
         app.register_blueprint(blueprint)
     app.jinja_env.globals["new_idem_key"] = new_idem_key
     app.context_processor(_saved_message)

@@ -201,6 +201,59 @@ def rules_card(output: str, rules_id: str, jokers: bool, paper: str) -> None:
     _write_pdf(pdf.render_pdf(rules_card_html(configure(rules_id, {"jokers": jokers}), paper.lower())), output)
 
 
+@cli.command("create-director")
+@click.option("--password-stdin", is_flag=True, help="Read the password from standard input (for scripts).")
+def create_director(password_stdin: bool) -> None:
+    """Set (or replace) the tournament director's password, stored hashed in the instance database."""
+    from werkzeug.security import generate_password_hash
+
+    from . import create_app, event_store
+    from .db import connect, database_path
+
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\n")
+    else:
+        password = click.prompt("Director password", hide_input=True, confirmation_prompt=True)
+    if len(password) < 10:
+        raise click.ClickException("the password needs at least 10 characters")
+    app = create_app()
+    db = connect(database_path(app))
+    try:
+        event_store.set_director_password_hash(db, generate_password_hash(password), replace=True)
+    finally:
+        db.conn.close()
+    click.echo("director password set")
+
+
+@cli.command()
+@click.argument("path", metavar="PATH")
+def backup(path: str) -> None:
+    """Copy the database consistently while the server runs (SQLite's online backup): `scorekeeper backup copy.db`."""
+    import sqlite3
+
+    from . import create_app
+    from .db import connect, database_path
+
+    target = Path(path)
+    if target.exists():
+        raise click.ClickException(f"{path} exists already: choose a new file")
+    app = create_app()
+    source = connect(database_path(app))
+    try:
+        copy = sqlite3.connect(target)
+        with copy:
+            source.conn.backup(copy)
+        check = copy.execute("PRAGMA integrity_check").fetchone()[0]
+        copy.close()
+    except sqlite3.Error as error:
+        raise click.ClickException(f"backup failed: {error}") from None
+    finally:
+        source.conn.close()
+    if check != "ok":
+        raise click.ClickException(f"the copy failed its integrity check: {check}")
+    click.echo(f"backed up {database_path(app)} to {path} (integrity ok)")
+
+
 @cli.command()
 @click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))

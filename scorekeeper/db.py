@@ -66,6 +66,53 @@ def _games_and_entries(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX entries_by_game ON entries (game_id, seq)")
 
 
+@migrations(name="0002_events_and_director")
+def _events_and_director(db: sqlite_utils.Database) -> None:
+    db.execute("ALTER TABLE games ADD COLUMN locked INTEGER NOT NULL DEFAULT 0")
+    db.execute("CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    db.execute("CREATE TABLE login_failures (id INTEGER PRIMARY KEY, address TEXT NOT NULL, at REAL NOT NULL)")
+    db.execute("CREATE INDEX login_failures_by_address ON login_failures (address, at)")
+    db.execute(
+        """
+        CREATE TABLE events (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            held_on TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            options TEXT NOT NULL,
+            scoring TEXT NOT NULL,
+            partnerships TEXT NOT NULL,
+            wall_token TEXT NOT NULL UNIQUE,
+            created_at TEXT NOT NULL
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE event_players (
+            id INTEGER PRIMARY KEY,
+            event_id INTEGER NOT NULL REFERENCES events(id),
+            name TEXT NOT NULL,
+            club TEXT NOT NULL DEFAULT '',
+            number TEXT NOT NULL DEFAULT '',
+            UNIQUE (event_id, name)
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE event_tables (
+            id INTEGER PRIMARY KEY,
+            event_id INTEGER NOT NULL REFERENCES events(id),
+            round INTEGER NOT NULL,
+            number INTEGER NOT NULL,
+            game_id INTEGER NOT NULL UNIQUE REFERENCES games(id),
+            UNIQUE (event_id, round, number)
+        )
+        """
+    )
+
+
 def database_path(app: Flask) -> str:
     return str(app.config.get("DATABASE") or os.path.join(app.instance_path, DATABASE_FILE))
 

@@ -13,14 +13,15 @@ from wtforms import (
     FieldList,
     HiddenField,
     IntegerField,
+    PasswordField,
     SelectChoice,
     SelectField,
     StringField,
     TextAreaField,
 )
-from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
+from wtforms.validators import DataRequired, EqualTo, InputRequired, Length, NumberRange, Optional
 
-from .scoring import RULE_SETS, Card, Game, InvalidCard, InvalidOptions, InvalidSeating, configure
+from .scoring import RULE_SETS, Card, Game, InvalidCard, InvalidOptions, InvalidSeating, RuleSet, configure
 from .scoring.rulesets import DEFAULT_RULE_SET, OptionSpec
 from .table_log import NOTE_MAX_LENGTH
 
@@ -66,70 +67,25 @@ def _option_field(spec: OptionSpec) -> Field:
     )
 
 
-class NewGameForm(FlaskForm):
-    """Start a game: rule set and options, players in seating order, partnerships, first dealer."""
+class RuleOptionsForm(FlaskForm):
+    """A form that chooses a rule set and its options (the option fields come from the rule sets)."""
 
-    title = StringField("Table or game name", validators=[Optional(), Length(max=60)])
     rules = SelectField(
-        "Game",
-        choices=[SelectChoice(rs.id, rs.name) for rs in RULE_SETS.values()],
-        default=DEFAULT_RULE_SET,
+        "Game", choices=[SelectChoice(rs.id, rs.name) for rs in RULE_SETS.values()], default=DEFAULT_RULE_SET
     )
-    players = FieldList(
-        StringField(validators=[Optional(), Length(max=NAME_MAX_LENGTH)]),
-        min_entries=MAX_PLAYERS,
-        max_entries=MAX_PLAYERS,
-    )
-    partnerships = BooleanField(
-        "Play in partnerships",
-        description="Four players: 1st & 3rd against 2nd & 4th (partners opposite).",
-    )
-    first_dealer = SelectField(
-        "First dealer",
-        choices=[SelectChoice(str(i), f"Player {i + 1}") for i in range(MAX_PLAYERS)],
-        default="0",
-    )
-
     OPTION_SPECS = _all_option_specs()
-    game: Game | None = None
 
     def option_fields(self) -> list[Field]:
         return [getattr(self, f"option_{name}") for name in self.OPTION_SPECS]
 
-    def validate(self, extra_validators: Any = None) -> bool:
-        """Field checks, then the rule set's own: seating, options, dealer."""
-        if not super().validate(extra_validators):
-            return False
-        names = [name.strip() for name in self.players.data]
-        seated = [name for name in names if name]
-        if len(seated) < 2:
-            self.players.errors = ["Enter the names of at least two players."]
-            return False
+    def configured_rules(self) -> RuleSet | None:
+        """The chosen rule set with its options, or None with the error beside the option's field."""
         rules_cls = RULE_SETS[self.rules.data]
         try:
-            options = {spec.name: self._option_value(spec) for spec in rules_cls.option_specs()}
-            rules = configure(rules_cls.id, options)
+            return configure(rules_cls.id, {spec.name: self._option_value(spec) for spec in rules_cls.option_specs()})
         except InvalidOptions as error:
             self._error_on_option(str(error))
-            return False
-        dealer_index = int(self.first_dealer.data or 0)
-        if dealer_index >= len(names) or not names[dealer_index]:
-            self.first_dealer.errors = ["Choose a seat that has a player."]
-            return False
-        teams: tuple[tuple[str, ...], ...] = ()
-        if self.partnerships.data:
-            if len(seated) != 4:
-                self.partnerships.errors = ["Partnerships need exactly four players."]
-                return False
-            teams = ((seated[0], seated[2]), (seated[1], seated[3]))
-        try:
-            self.game = Game(rules, tuple(seated), teams, names[dealer_index])
-        except InvalidSeating as error:
-            message = str(error)
-            target = self.first_dealer if "deal" in message else self.players
-            target.errors = [message[0].upper() + message[1:] + "."]
-            return False
-        return True
+            return None
 
     def _option_value(self, spec: OptionSpec) -> object:
         data = getattr(self, f"option_{spec.name}").data
@@ -149,8 +105,61 @@ class NewGameForm(FlaskForm):
         self.rules.errors = [message]
 
 
-for _name, _spec in NewGameForm.OPTION_SPECS.items():
-    setattr(NewGameForm, f"option_{_name}", _option_field(_spec))
+for _name, _spec in RuleOptionsForm.OPTION_SPECS.items():
+    setattr(RuleOptionsForm, f"option_{_name}", _option_field(_spec))
+
+
+class NewGameForm(RuleOptionsForm):
+    """Start a game: rule set and options, players in seating order, partnerships, first dealer."""
+
+    title = StringField("Table or game name", validators=[Optional(), Length(max=60)])
+    players = FieldList(
+        StringField(validators=[Optional(), Length(max=NAME_MAX_LENGTH)]),
+        min_entries=MAX_PLAYERS,
+        max_entries=MAX_PLAYERS,
+    )
+    partnerships = BooleanField(
+        "Play in partnerships",
+        description="Four players: 1st & 3rd against 2nd & 4th (partners opposite).",
+    )
+    first_dealer = SelectField(
+        "First dealer",
+        choices=[SelectChoice(str(i), f"Player {i + 1}") for i in range(MAX_PLAYERS)],
+        default="0",
+    )
+
+    game: Game | None = None
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Field checks, then the rule set's own: seating, options, dealer."""
+        if not super().validate(extra_validators):
+            return False
+        names = [name.strip() for name in self.players.data]
+        seated = [name for name in names if name]
+        if len(seated) < 2:
+            self.players.errors = ["Enter the names of at least two players."]
+            return False
+        rules = self.configured_rules()
+        if rules is None:
+            return False
+        dealer_index = int(self.first_dealer.data or 0)
+        if dealer_index >= len(names) or not names[dealer_index]:
+            self.first_dealer.errors = ["Choose a seat that has a player."]
+            return False
+        teams: tuple[tuple[str, ...], ...] = ()
+        if self.partnerships.data:
+            if len(seated) != 4:
+                self.partnerships.errors = ["Partnerships need exactly four players."]
+                return False
+            teams = ((seated[0], seated[2]), (seated[1], seated[3]))
+        try:
+            self.game = Game(rules, tuple(seated), teams, names[dealer_index])
+        except InvalidSeating as error:
+            message = str(error)
+            target = self.first_dealer if "deal" in message else self.players
+            target.errors = [message[0].upper() + message[1:] + "."]
+            return False
+        return True
 
 
 class JoinForm(FlaskForm):
@@ -234,3 +243,82 @@ class PrintForm(FlaskForm):
 
     def options(self) -> dict[str, object]:
         return {"jokers": bool(self.jokers.data)}
+
+
+class DirectorPasswordForm(FlaskForm):
+    password = PasswordField(
+        "Director password",
+        validators=[DataRequired(), Length(min=10, max=200, message="Use at least 10 characters.")],
+    )
+    confirm = PasswordField(
+        "The same password again", validators=[DataRequired(), EqualTo("password", message="The two passwords differ.")]
+    )
+
+
+class LoginForm(FlaskForm):
+    password = PasswordField("Director password", validators=[DataRequired(message="Type the director password.")])
+
+
+class EventForm(RuleOptionsForm):
+    """A new event: its rules, how standings are ranked, partnerships, and the players."""
+
+    name = StringField("Event name", validators=[DataRequired(), Length(max=80)])
+    held_on = StringField("Date", validators=[DataRequired(), Length(max=20)], description="For example 2026-11-22.")
+    scoring = SelectField(
+        "Standings by",
+        choices=[
+            SelectChoice("total", "Total points (lowest wins)"),
+            SelectChoice("placement", "Placement points per table"),
+        ],
+        default="total",
+    )
+    partnerships = SelectField(
+        "Partnerships",
+        choices=[
+            SelectChoice("none", "None: everyone plays alone"),
+            SelectChoice("fixed", "Fixed partners (listed in pairs)"),
+            SelectChoice("rotate", "Rotating partners"),
+        ],
+        default="none",
+    )
+    players = TextAreaField(
+        "Players",
+        validators=[DataRequired(message="List the players, one a line.")],
+        description="One a line: name, then optionally a club and a membership number, separated by commas. "
+        "Fixed partners: list partners one after the other.",
+    )
+
+    parsed_players: list[tuple[str, str, str]] = []
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        if not super().validate(extra_validators):
+            return False
+        rows, seen = [], set()
+        for number, line in enumerate((self.players.data or "").splitlines(), start=1):
+            if not line.strip():
+                continue
+            parts = [part.strip() for part in line.split(",")] + ["", ""]
+            name = parts[0]
+            if not name or len(name) > NAME_MAX_LENGTH:
+                self.players.errors = [f"Line {number}: a name of 1 to {NAME_MAX_LENGTH} characters first."]
+                return False
+            if name.casefold() in seen:
+                self.players.errors = [f"Line {number}: {name} is listed twice."]
+                return False
+            seen.add(name.casefold())
+            rows.append((name, parts[1][:60], parts[2][:30]))
+        if len(rows) < 2:
+            self.players.errors = ["An event needs at least two players."]
+            return False
+        self.parsed_players = rows
+        return self.configured_rules() is not None
+
+
+class SeatingForm(FlaskForm):
+    """The tables of the next round, one a line, players in clockwise seating order."""
+
+    tables = TextAreaField("Tables", validators=[DataRequired(), Length(max=20_000)])
+
+
+class EmptyForm(FlaskForm):
+    """A bare POST button: it still carries the CSRF token."""

@@ -7,10 +7,13 @@ can print without a server, and turned into PDF by ``pdf.py``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
 
 from .charts import running_total_chart
 from .qr import qr_svg
@@ -144,3 +147,32 @@ def rules_card_html(rules: RuleSet, paper: str = DEFAULT_PAPER) -> str:
         capped=pressure_ladder(LADDER_LENGTH, 20),
         schedule=rules.schedule(),
     )
+
+
+def standings_html(
+    event: Any, rows: Sequence[Any], round_: int | None, tie_breaks: str, paper: str = DEFAULT_PAPER
+) -> str:
+    """An event's standings to pin on the wall."""
+    return _env.get_template("print/standings.html").render(
+        page_size=paper_size(paper, "portrait"), event=event, rows=rows, round_=round_, tie_breaks=tie_breaks
+    )
+
+
+def table_cards_html(event: Any, round_: int, cards: Sequence[tuple[Any, Markup]], paper: str = DEFAULT_PAPER) -> str:
+    """One page per table: its number, the seats in order, and the QR code that opens its record link."""
+    return _env.get_template("print/table_cards.html").render(
+        page_size=paper_size(paper, "portrait"), event=event, round_=round_, cards=cards
+    )
+
+
+def event_sheets_html(event: Any, tables: Sequence[Any], paper: str = DEFAULT_PAPER) -> list[str]:
+    """Every table's score sheet, for the event's booklet."""
+    return [
+        score_sheet_html(
+            row.state.record(),
+            title=f"{event.name} · round {row.table.round} · table {row.table.number}",
+            played_on=event.held_on,
+            paper=paper,
+        )
+        for row in tables
+    ]

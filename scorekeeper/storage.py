@@ -179,11 +179,13 @@ class Appended:
     duplicate: bool
 
 
-def append(db: sqlite_utils.Database, stored: StoredGame, change: Change, idem_key: str, source: str) -> Appended:
+def append(
+    db: sqlite_utils.Database, stored: StoredGame, change: Change, idem_key: str, source: str, director: bool = False
+) -> Appended:
     """Check and append one change, exactly once per idempotency key, in one transaction.
 
     A repeated key with the same change answers with what was saved the first time;
-    with a different change it is refused.
+    with a different change it is refused. A locked game takes changes from the director only.
     """
     if not idem_key or len(idem_key) > 100:
         raise TableError("this form is missing its submission key: reload the page and try again")
@@ -194,6 +196,9 @@ def append(db: sqlite_utils.Database, stored: StoredGame, change: Change, idem_k
                 if change.same_as(entry):
                     return Appended(entry, state, duplicate=True)
                 raise TableError("this submission was already used for a different change")
+        locked = db.execute("SELECT locked FROM games WHERE id = ?", [stored.id]).fetchone()
+        if locked and locked[0] and not director:
+            raise TableError("This game is locked: only the tournament director can change it now.")
         state.check(change)
         entry = _insert_entry(db, stored.id, state.version + 1, change, idem_key, source)
         after = TableState.fold(stored.game, [*state.entries, entry], stored.record_token)

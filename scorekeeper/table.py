@@ -85,7 +85,12 @@ def _refused(error: TableError | str, next_url: str, field: str | None = None) -
 
 
 def _append(stored: StoredGame, change: Change, idem: str | None) -> Appended:
-    return append(get_db(), stored, change, idem or "", record_source())
+    """Append as this phone; the logged-in director may also change a locked game."""
+    from .director import is_director
+
+    director = is_director()
+    source = "director" if director else record_source()
+    return append(get_db(), stored, change, idem or "", source, director=director)
 
 
 @bp.get("/")

@@ -1,0 +1,107 @@
+"""An event seen whole: every table's progress, standings, and the event's exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+import sqlite_utils
+
+from .event_store import Event, EventTable, event_players, event_tables
+from .exchange import export_record
+from .seating import seat_round
+from .standings import PlayerStanding, TableResult, standings
+from .storage import load_state
+from .table_log import TableState
+
+
+@dataclass(frozen=True)
+class TableProgress:
+    table: EventTable
+    state: TableState
+
+    @property
+    def hands_done(self) -> int:
+        return self.state.complete_hands
+
+    @property
+    def last_change(self) -> str:
+        return self.state.entries[-1].created_at if self.state.entries else ""
+
+
+def progress(db: sqlite_utils.Database, event: Event) -> list[TableProgress]:
+    return [TableProgress(table, load_state(db, table.game)) for table in event_tables(db, event.id)]
+
+
+def rounds_played(tables: list[TableProgress]) -> list[list[list[str]]]:
+    rounds: dict[int, list[list[str]]] = {}
+    for row in tables:
+        rounds.setdefault(row.table.round, []).append(list(row.table.game.game.players))
+    return [rounds[number] for number in sorted(rounds)]
+
+
+def proposed_seating(db: sqlite_utils.Database, event: Event) -> list[list[str]]:
+    """The automatic seating of the next round: as many new opponents as possible."""
+    players = [player.name for player in event_players(db, event.id)]
+    previous = rounds_played(progress(db, event))
+    return seat_round(players, previous, event.partnerships, seed=len(previous) + 1)
+
+
+def event_standings(db: sqlite_utils.Database, event: Event, round_: int | None = None) -> list[PlayerStanding]:
+    results = [TableResult(row.table.round, row.table.number, row.state.score) for row in progress(db, event)]
+    players = [player.name for player in event_players(db, event.id)]
+    return standings(results, players, event.scoring, round_)
+
+
+def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:
+    """The whole event: its settings, players, and every table's game record."""
+    return {
+        "format": "scorekeeper-event/1",
+        "name": event.name,
+        "held_on": event.held_on,
+        "rules": event.rules,
+        "options": event.options,
+        "scoring": event.scoring,
+        "partnerships": event.partnerships,
+        "players": [{"name": p.name, "club": p.club, "number": p.number} for p in event_players(db, event.id)],
+        "tables": [
+            {
+                "round": row.table.round,
+                "table": row.table.number,
+                "locked": row.table.locked,
+                "record": export_record(row.table.game, row.state),
+            }
+            for row in progress(db, event)
+        ],
+    }
+
+
+def export_csv(db: sqlite_utils.Database, event: Event) -> str:
+    """One row per player and table: round, table, seat, side, the side's total, finished or not."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(
+        ["round", "table", "seat", "player", "club", "number", "side", "side_total", "hands_played", "finished"]
+    )
+    clubs = {p.name: p for p in event_players(db, event.id)}
+    for row in progress(db, event):
+        score = row.state.score
+        for seat, name in enumerate(row.table.game.game.players, start=1):
+            side = next(s for s in score.sides if name in s.side.members)
+            member = clubs.get(name)
+            writer.writerow(
+                [
+                    row.table.round,
+                    row.table.number,
+                    seat,
+                    name,
+                    member.club if member else "",
+                    member.number if member else "",
+                    side.side.name,
+                    side.total,
+                    len(score.hands),
+                    score.finished,
+                ]
+            )
+    return out.getvalue()

@@ -1,0 +1,153 @@
+"""Seating a round of an event so that players meet as many different opponents as possible.
+
+Pure: names in, tables (seats in clockwise order) out. Partnerships sit opposite, so a
+table of four is partners (seat 1, seat 3) against (seat 2, seat 4).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+
+ALONE, FIXED, ROTATE = "none", "fixed", "rotate"
+PARTNERSHIP_MODES = (ALONE, FIXED, ROTATE)
+TRIES = 400
+
+
+class SeatingError(ValueError):
+    """The players cannot be seated as asked."""
+
+
+def table_sizes(count: int, partnerships: str = ALONE) -> list[int]:
+    """Tables of four where possible; alone, a five or threes take up the rest."""
+    if partnerships != ALONE:
+        if count < 4 or count % 4:
+            raise SeatingError(f"partnership tables need a multiple of 4 players, not {count}")
+        return [4] * (count // 4)
+    if count < 2:
+        raise SeatingError("an event needs at least two players")
+    if count <= 5:
+        return [count]
+    fours, rest = divmod(count, 4)
+    return {0: [4] * fours, 1: [4] * (fours - 1) + [5], 2: [4] * (fours - 1) + [3, 3], 3: [4] * fours + [3]}[rest]
+
+
+def meetings(
+    rounds: Sequence[Sequence[Sequence[str]]], partnerships: str = ALONE
+) -> tuple[Counter[frozenset[str]], Counter[frozenset[str]]]:
+    """How often each pair of players met as opponents, and as partners, in earlier rounds."""
+    opponents: Counter[frozenset[str]] = Counter()
+    partners: Counter[frozenset[str]] = Counter()
+    for tables in rounds:
+        for table in tables:
+            teams = _teams(table, partnerships)
+            for a, b in combinations(table, 2):
+                pair = frozenset((a, b))
+                if any(a in team and b in team for team in teams):
+                    partners[pair] += 1
+                else:
+                    opponents[pair] += 1
+    return opponents, partners
+
+
+def seat_round(
+    players: Sequence[str],
+    previous: Sequence[Sequence[Sequence[str]]] = (),
+    partnerships: str = ALONE,
+    seed: int = 0,
+) -> list[list[str]]:
+    """The tables of the next round: fewest repeated opponents (and, rotating, repeated partners)."""
+    if partnerships not in PARTNERSHIP_MODES:
+        raise SeatingError(f"partnerships must be one of {', '.join(PARTNERSHIP_MODES)}")
+    if len(set(players)) != len(players):
+        raise SeatingError("two players have the same name")
+    sizes = table_sizes(len(players), partnerships)
+    opponents, partners = meetings(previous, partnerships)
+    rng = random.Random(seed)
+    fixed_pairs = _fixed_pairs(players, previous) if partnerships == FIXED else []
+    best: tuple[int, list[list[str]]] | None = None
+    for _ in range(TRIES):
+        if partnerships == FIXED:
+            units = fixed_pairs[:]
+            rng.shuffle(units)
+            tables = [[a[0], b[0], a[1], b[1]] for a, b in zip(units[::2], units[1::2], strict=True)]
+        else:
+            order = list(players)
+            rng.shuffle(order)
+            tables, start = [], 0
+            for size in sizes:
+                tables.append(order[start : start + size])
+                start += size
+            if partnerships == ROTATE:
+                tables = [_best_split(table, partners) for table in tables]
+        cost = sum(_cost(table, partnerships, opponents, partners) for table in tables)
+        if best is None or cost < best[0]:
+            best = (cost, tables)
+        if cost == 0:
+            break
+    assert best is not None
+    if partnerships == FIXED:
+        return best[1]
+    return _improve_by_swaps(best[1], partnerships, opponents, partners)
+
+
+def _improve_by_swaps(
+    tables: list[list[str]], partnerships: str, opponents: Counter[frozenset[str]], partners: Counter[frozenset[str]]
+) -> list[list[str]]:
+    """Swap players between tables while that lowers the cost (bounded passes)."""
+
+    def cost(table: list[str]) -> int:
+        return _cost(table, partnerships, opponents, partners)
+
+    def arranged(table: list[str]) -> list[str]:
+        return _best_split(table, partners) if partnerships == ROTATE and len(table) == 4 else table
+
+    tables = [table[:] for table in tables]
+    for _ in range(20):
+        improved = False
+        for i, j in combinations(range(len(tables)), 2):
+            for a in range(len(tables[i])):
+                for b in range(len(tables[j])):
+                    first, second = tables[i][:], tables[j][:]
+                    first[a], second[b] = second[b], first[a]
+                    first, second = arranged(first), arranged(second)
+                    if cost(first) + cost(second) < cost(tables[i]) + cost(tables[j]):
+                        tables[i], tables[j] = first, second
+                        improved = True
+        if not improved:
+            break
+    return tables
+
+
+def _teams(table: Sequence[str], partnerships: str) -> list[set[str]]:
+    if partnerships == ALONE or len(table) != 4:
+        return [{player} for player in table]
+    return [{table[0], table[2]}, {table[1], table[3]}]
+
+
+def _cost(
+    table: list[str], partnerships: str, opponents: Counter[frozenset[str]], partners: Counter[frozenset[str]]
+) -> int:
+    teams = _teams(table, partnerships)
+    cost = 0
+    for a, b in combinations(table, 2):
+        pair = frozenset((a, b))
+        together = any(a in team and b in team for team in teams)
+        cost += 2 * partners[pair] if together else opponents[pair]
+    return cost
+
+
+def _best_split(table: list[str], partners: Counter[frozenset[str]]) -> list[str]:
+    """Of the three ways to pair four players, the one that repeats the fewest partnerships."""
+    a, b, c, d = table
+    options = [[a, b, c, d], [a, c, b, d], [a, b, d, c]]  # partners are seats 1 & 3, 2 & 4
+    return min(options, key=lambda t: partners[frozenset((t[0], t[2]))] + partners[frozenset((t[1], t[3]))])
+
+
+def _fixed_pairs(players: Sequence[str], previous: Sequence[Sequence[Sequence[str]]]) -> list[tuple[str, str]]:
+    """Fixed partnerships: as first seated, or else as listed (1st with 2nd, 3rd with 4th, ...)."""
+    if previous:
+        return [(table[0], table[2]) for table in previous[0]] + [(table[1], table[3]) for table in previous[0]]
+    return [(players[i], players[i + 1]) for i in range(0, len(players), 2)]

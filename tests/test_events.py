@@ -1,0 +1,294 @@
+"""Tournament mode through the web: the director, events, rounds, locks, standings, exports."""
+
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.scoring import RULE_SETS  # noqa: F401 - the registry is what events choose from
+
+from .web import Table, csrf_token
+
+PASSWORD = "correct horse battery"
+OUTBOX = {"X-Requested-With": "outbox", "Accept": "application/json"}
+
+
+def set_up_director(client, password=PASSWORD):
+    token = csrf_token(client, "/director/setup")
+    return client.post("/director/setup", data={"csrf_token": token, "password": password, "confirm": password})
+
+
+def log_in(client, password=PASSWORD):
+    token = csrf_token(client, "/director/login")
+    return client.post("/director/login", data={"csrf_token": token, "password": password})
+
+
+def new_event(client, players, **fields):
+    token = csrf_token(client, "/director/events/new")
+    data = {
+        "csrf_token": token,
+        "name": "Club night",
+        "held_on": "2026-11-22",
+        "rules": "crates",
+        "option_decks": "1",
+        "scoring": "total",
+        "partnerships": "none",
+        "players": "\n".join(players),
+        **fields,
+    }
+    response = client.post("/director/events/new", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return response.headers["Location"]
+
+
+def seat_next_round(client, event_url):
+    page = client.get(event_url).get_data(as_text=True)
+    proposal = re.search(r'<textarea[^>]*name="tables"[^>]*>\s*(.*?)</textarea>', page, re.S).group(1)
+    token = csrf_token(client, event_url)
+    response = client.post(event_url + "/rounds", data={"csrf_token": token, "tables": proposal.replace("&#39;", "'")})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return [line.split(", ") for line in proposal.strip().splitlines()]
+
+
+@pytest.fixture
+def director(client):
+    set_up_director(client)
+    return client
+
+
+PLAYERS = [f"Player {i:02d}" for i in range(20)]
+
+
+def test_director_pages_need_a_login(client):
+    set_up_director(client)
+    other = client.application.test_client()
+    for path in (
+        "/director/",
+        "/director/events/new",
+        "/director/events/1",
+        "/director/events/1/standings",
+        "/director/events/1/export.json",
+        "/director/events/1/booklet.pdf",
+    ):
+        response = other.get(path)
+        assert response.status_code == 302 and "/director/login" in response.headers["Location"], path
+
+
+def test_first_run_asks_for_the_password_once(client):
+    assert client.get("/director/login").headers["Location"].endswith("/director/setup")
+    assert set_up_director(client).status_code == 302
+    other = client.application.test_client()
+    assert other.get("/director/setup").headers["Location"].endswith("/director/login")
+    token = csrf_token(other, "/director/login")
+    hijack = other.post("/director/setup", data={"csrf_token": token, "password": "x" * 12, "confirm": "x" * 12})
+    assert hijack.headers["Location"].endswith("/director/login")
+    assert log_in(other).status_code == 302  # the first password still holds
+
+
+def test_a_short_or_mismatched_password_is_refused(client):
+    token = csrf_token(client, "/director/setup")
+    response = client.post("/director/setup", data={"csrf_token": token, "password": "short", "confirm": "short"})
+    assert response.status_code == 200 and "at least 10" in response.get_data(as_text=True)
+
+
+def test_login_attempts_are_rate_limited(client):
+    set_up_director(client)
+    other = client.application.test_client()
+    for _ in range(5):
+        assert log_in(other, "wrong password!").status_code == 401
+    response = log_in(other)  # even the right password, until the window passes
+    assert response.status_code == 429
+    assert "Too many wrong passwords" in response.get_data(as_text=True)
+
+
+def test_the_session_cookie_is_httponly_and_samesite(client):
+    response = set_up_director(client)
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_logout_needs_the_csrf_token_and_ends_the_session(director):
+    assert director.post("/director/logout").status_code == 400
+    token = csrf_token(director, "/director/")
+    director.post("/director/logout", data={"csrf_token": token})
+    assert director.get("/director/").status_code == 302
+
+
+def test_a_refused_event_keeps_what_was_typed(director):
+    token = csrf_token(director, "/director/events/new")
+    data = {
+        "csrf_token": token,
+        "name": "Club night",
+        "held_on": "2026-11-22",
+        "rules": "crates",
+        "option_decks": "1",
+        "scoring": "total",
+        "partnerships": "none",
+        "players": "Ann, Boston BC, 123\nann",
+    }
+    response = director.post("/director/events/new", data=data)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422 and "ann is listed twice" in page and "Boston BC" in page
+
+
+def test_a_hand_seated_round_is_checked(director):
+    event_url = new_event(director, ["Ann", "Bob", "Cy", "Di"])
+    token = csrf_token(director, event_url)
+    for tables, error in [
+        ("Ann, Bob, Zed", "Zed is not a player"),
+        ("Ann, Bob\nAnn, Cy", "Ann is seated twice"),
+        ("Ann", "2 to 5 players"),
+    ]:
+        response = director.post(event_url + "/rounds", data={"csrf_token": token, "tables": tables})
+        assert response.status_code == 422 and error in response.get_data(as_text=True), tables
+    response = director.post(event_url + "/rounds", data={"csrf_token": token, "tables": "Ann, Bob\nCy, Di"})
+    assert response.status_code == 302
+    assert "Round 1 seated: 2 tables." in director.get(event_url).get_data(as_text=True)
+
+
+def record_links(client, event_url):
+    return re.findall(r'href="/t/([\w-]+)/"', client.get(event_url).get_data(as_text=True))
+
+
+def test_a_locked_game_takes_changes_from_the_director_only(director):
+    event_url = new_event(director, ["Ann", "Bob"])
+    seat_next_round(director, event_url)
+    token = record_links(director, event_url)[0]
+    player = director.application.test_client()
+    table = Table(player, token)
+    lock_token = csrf_token(director, event_url)
+    director.post(f"{event_url}/games/{token}/lock", data={"csrf_token": lock_token})
+    assert "Unlock" in director.get(event_url).get_data(as_text=True)
+    response = table.post("/pressure", hand=1, player="Ann")
+    assert "locked" in player.get(f"/t/{token}/").get_data(as_text=True)
+    assert response.status_code == 302
+    as_director = Table(director, token)
+    as_director.pressure("Ann", 1)
+    history = director.get(f"/t/{token}/history").get_data(as_text=True)
+    assert history.count("Hand 1 · pressure") == 1 and "director" in history
+
+
+def test_lock_needs_the_director_and_csrf(director, client):
+    event_url = new_event(director, ["Ann", "Bob"])
+    seat_next_round(director, event_url)
+    token = record_links(director, event_url)[0]
+    assert director.post(f"{event_url}/games/{token}/lock").status_code == 400
+    stranger = client.application.test_client()
+    response = stranger.post(f"{event_url}/games/{token}/lock", data={})
+    assert response.status_code in (302, 400)
+    assert "Unlock" not in director.get(event_url).get_data(as_text=True)
+
+
+def play_table(client, token, rng):
+    """Fifteen hands through the outbox's JSON posts: random leftovers within one deck, a few pressures."""
+    csrf = csrf_token(client, f"/t/{token}/")
+    players = json.loads(client.get(f"/t/{token}/export.json").get_data(as_text=True))["players"]
+    for hand in range(1, 16):
+        deck = [rank for rank in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"] for _ in range(4)]
+        rng.shuffle(deck)
+        winner = rng.choice(players)
+        if rng.random() < 0.3:
+            client.post(
+                f"/t/{token}/pressure",
+                headers=OUTBOX,
+                data={"csrf_token": csrf, "idem": f"p{hand}", "hand": hand, "player": rng.choice(players)},
+            )
+        for seat, name in enumerate(players):
+            cards = [] if name == winner else [deck.pop() for _ in range(rng.randint(1, 5))]
+            data = {"csrf_token": csrf, "idem": f"l{hand}-{seat}", "cards": " ".join(cards), "replaces": ""}
+            if not cards:
+                data["went_out"] = "y"
+            response = client.post(f"/t/{token}/hand/{hand}/seat/{seat}", headers=OUTBOX, data=data)
+            assert response.status_code == 200, response.get_json()
+
+
+def test_a_whole_event_of_three_rounds_and_five_tables(director, tmp_path):
+    event_url = new_event(director, PLAYERS)
+    rng = random.Random(6)
+    for _ in range(3):
+        seat_next_round(director, event_url)
+    tokens = record_links(director, event_url)
+    assert len(tokens) == 15
+    for token in tokens:
+        play_table(director.application.test_client(), token, rng)
+
+    # Each table's export, replayed by the command line, gives the totals; summed per player.
+    expected = dict.fromkeys(PLAYERS, 0)
+    script = Path(sys.executable).parent / "scorekeeper"
+    for index, token in enumerate(tokens):
+        path = tmp_path / f"table-{index}.json"
+        path.write_text(director.get(f"/t/{token}/export.json").get_data(as_text=True))
+        replay = json.loads(
+            subprocess.run(
+                [str(script), "replay", "--json", str(path)], capture_output=True, text=True, check=True
+            ).stdout
+        )
+        assert replay["finished"]
+        for side in replay["sides"]:
+            for member in side["members"]:
+                expected[member] += side["total"]
+    page = director.get(event_url + "/standings").get_data(as_text=True)
+    shown = {
+        name: int(total) for name, total in re.findall(r"<td>(Player \d\d)</td><td class=\"num\">(-?\d+)</td>", page)
+    }
+    assert shown == expected
+    places = [int(p) for p in re.findall(r"<tr><td>(\d+)</td><td>Player", page)]
+    assert places == sorted(places) and places[0] == 1
+    ordered = sorted(expected.values())
+    assert shown[re.search(r"<tr><td>1</td><td>(Player \d\d)</td>", page).group(1)] == ordered[0]
+
+    exported = director.get(event_url + "/export.json").get_json()
+    assert len(exported["tables"]) == 15 and exported["format"] == "scorekeeper-event/1"
+    csv_rows = director.get(event_url + "/export.csv").get_data(as_text=True).strip().splitlines()
+    assert len(csv_rows) == 1 + 60
+    assert "finished" in director.get(event_url).get_data(as_text=True)
+
+    wall = re.search(r'href="(http://[^"]+/e/[\w-]+/)"', director.get(event_url).get_data(as_text=True)).group(1)
+    wall_path = wall.split("localhost")[-1]
+    public = director.application.test_client()
+    wall_page = public.get(wall_path).get_data(as_text=True)
+    assert "<form" not in wall_page.split("<main>")[1] and "Player" in wall_page
+    assert public.get(wall_path + "version").get_json()["version"] > 0
+    assert public.get("/e/not-a-token/").status_code == 404
+
+
+def test_event_pdfs(director, tmp_path):
+    event_url = new_event(director, ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])
+    seat_next_round(director, event_url)
+    cards = director.get(event_url + "/table-cards.pdf")
+    path = tmp_path / "cards.pdf"
+    path.write_bytes(cards.data)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True).stdout
+    assert re.search(r"Pages:\s+2\n", info)
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True).stdout
+    assert "Table 1" in text and "Table 2" in text and "Ann" in text
+    standings = director.get(event_url + "/standings.pdf")
+    assert standings.mimetype == "application/pdf"
+    booklet = director.get(event_url + "/booklet.pdf")
+    assert booklet.mimetype == "application/pdf"
+
+
+def test_backup_makes_a_consistent_copy(tmp_path):
+    script = Path(sys.executable).parent / "scorekeeper"
+    env = {"SCOREKEEPER_INSTANCE": str(tmp_path / "instance"), "PATH": "/usr/bin:/bin"}
+    subprocess.run(
+        [str(script), "create-director", "--password-stdin"],
+        input=PASSWORD + "\n",
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    result = subprocess.run([str(script), "backup", str(tmp_path / "copy.db")], env=env, capture_output=True, text=True)
+    assert result.returncode == 0 and "integrity ok" in result.stdout
+    import sqlite3
+
+    copy = sqlite3.connect(tmp_path / "copy.db")
+    assert copy.execute("SELECT COUNT(*) FROM settings").fetchone()[0] == 1
+    copy.close()
+    again = subprocess.run([str(script), "backup", str(tmp_path / "copy.db")], env=env, capture_output=True, text=True)
+    assert again.returncode == 1 and again.stderr.count("\n") == 1

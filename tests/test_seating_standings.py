@@ -1,0 +1,91 @@
+"""Seating rounds and ranking players: the event's rules, stated and tested."""
+
+from collections import Counter
+
+import pytest
+
+from scorekeeper.scoring import Game, configure, score_game
+from scorekeeper.seating import SeatingError, meetings, seat_round, table_sizes
+from scorekeeper.standings import TableResult, standings
+
+from .helpers import hand
+
+
+@pytest.mark.parametrize(
+    "count, sizes",
+    [(2, [2]), (5, [5]), (6, [3, 3]), (8, [4, 4]), (9, [5, 4]), (10, [4, 3, 3]), (11, [4, 4, 3]), (20, [4] * 5)],
+)
+def test_tables_of_four_where_possible(count, sizes):
+    assert sorted(table_sizes(count)) == sorted(sizes)
+
+
+def test_partnership_events_need_a_multiple_of_four():
+    with pytest.raises(SeatingError, match="multiple of 4"):
+        table_sizes(10, "fixed")
+
+
+def test_twenty_players_meet_only_new_opponents_for_three_rounds():
+    players = [f"P{i}" for i in range(20)]
+    rounds: list = []
+    for number in range(3):
+        rounds.append(seat_round(players, rounds, seed=number))
+    opponents, _ = meetings(rounds)
+    assert max(opponents.values()) == 1
+    assert all(sorted(p for t in tables for p in t) == sorted(players) for tables in rounds)
+
+
+def test_fixed_partners_stay_together_and_sit_opposite():
+    players = [f"P{i}" for i in range(8)]
+    rounds: list = []
+    for number in range(3):
+        rounds.append(seat_round(players, rounds, "fixed", seed=number))
+    pairs = {frozenset((t[0], t[2])) for tables in rounds for t in tables} | {
+        frozenset((t[1], t[3])) for tables in rounds for t in tables
+    }
+    assert pairs == {frozenset(("P0", "P1")), frozenset(("P2", "P3")), frozenset(("P4", "P5")), frozenset(("P6", "P7"))}
+
+
+def test_rotating_partners_change_every_round():
+    players = [f"P{i}" for i in range(16)]
+    rounds: list = []
+    for number in range(3):
+        rounds.append(seat_round(players, rounds, "rotate", seed=number))
+    _, partners = meetings(rounds, "rotate")
+    assert max(partners.values()) == 1
+
+
+def result(round_, table, players, leftovers):
+    game = Game(configure("crates"), tuple(players))
+    return TableResult(round_, table, score_game(game, [hand(**dict(zip(players, leftovers, strict=True)))]))
+
+
+def test_total_points_lowest_wins_and_ties_share_a_place():
+    results = [result(1, 1, ["Ann", "Bob"], ["K", "Q"]), result(1, 2, ["Cy", "Di"], ["A", "8"])]
+    rows = {row.name: row for row in standings(results, ["Ann", "Bob", "Cy", "Di"], "total")}
+    assert rows["Cy"].place == 1 and rows["Cy"].total == 1
+    # Ann and Bob both have 10 and half a placement point each: tied on every key.
+    assert rows["Ann"].place == rows["Bob"].place == 2
+    assert rows["Di"].place == 4
+
+
+def test_placement_points_rank_by_places_won_then_total():
+    results = [
+        result(1, 1, ["Ann", "Bob", "Cy"], ["K", "8", "A"]),  # Cy 1st (2 pts), Ann 2nd (1), Bob 3rd (0)
+        result(2, 1, ["Ann", "Bob", "Cy"], ["A", "8", "K"]),  # Ann 1st (2), Cy 2nd (1), Bob 3rd (0)
+    ]
+    rows = standings(results, ["Ann", "Bob", "Cy"], "placement")
+    # Ann and Cy: 3 placement points, total 11, one table win each: tied, they share 1st.
+    assert [(row.name, row.placement, row.total, row.wins, row.place) for row in rows] == [
+        ("Ann", 3, 11, 1, 1),
+        ("Cy", 3, 11, 1, 1),
+        ("Bob", 0, 100, 0, 3),
+    ]
+    assert standings(results, ["Ann", "Bob", "Cy"], "placement", round_=1)[0].name == "Cy"
+
+
+def test_a_partnership_gives_both_partners_the_sides_total():
+    game = Game(configure("crates"), ("Ann", "Bob", "Cy", "Di"), (("Ann", "Cy"), ("Bob", "Di")))
+    score = score_game(game, [hand(Ann="K", Bob="", Cy="Q", Di="8")])
+    rows = {row.name: row for row in standings([TableResult(1, 1, score)], ["Ann", "Bob", "Cy", "Di"], "total")}
+    assert rows["Ann"].total == rows["Cy"].total == 20 and rows["Bob"].total == rows["Di"].total == 50
+    assert Counter(row.place for row in rows.values()) == Counter({1: 2, 3: 2})
