@@ -7,10 +7,10 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from . import event_store, pdf
+from . import booklets, event_store, pdf
 from .db import get_db
 from .event_store import Event, EventPlayer
 from .events import event_standings, export_csv, export_json, progress, proposed_seating, rounds_played
@@ -259,12 +259,43 @@ def table_cards(event_id: int) -> Response:
     return pdf_response(pdf.render_pdf(table_cards_html(found, round_, cards)), f"tables-round-{round_}.pdf")
 
 
-@bp.get("/events/<int:event_id>/booklet.pdf")
+@bp.post("/events/<int:event_id>/booklet")
 @director_required
 def booklet(event_id: int) -> Response:
+    """Start the booklet of every table's sheet in the background; its page shows the progress."""
     found = _event(event_id)
-    rows = progress(get_db(), found)
-    return pdf_response(pdf.render_booklet(event_sheets_html(found, rows)), f"booklet-{found.id}.pdf")
+    form = EmptyForm()
+    if not form.validate_on_submit():
+        abort(400)
+    htmls = event_sheets_html(found, progress(get_db(), found))
+    if not htmls:
+        flash("No table has been seated yet.", "error")
+        return redirect(url_for("director.event", event_id=found.id))
+    job = booklets.start(current_app.instance_path, htmls, found.name)
+    return redirect(url_for("director.booklet_status", event_id=found.id, job=job))
+
+
+@bp.get("/events/<int:event_id>/booklet/<job>")
+@director_required
+def booklet_status(event_id: int, job: str) -> str:
+    found = _event(event_id)
+    state = booklets.status(current_app.instance_path, job)
+    if state is None:
+        abort(404)
+    refresh = 2 if state["state"] == "running" else None
+    return render_template(
+        "director/booklet.html", event=found, job=job, state=state, refresh=refresh, logout=EmptyForm()
+    )
+
+
+@bp.get("/events/<int:event_id>/booklet/<job>.pdf")
+@director_required
+def booklet_pdf(event_id: int, job: str) -> Response:
+    found = _event(event_id)
+    path = booklets.result(current_app.instance_path, job)
+    if path is None:
+        abort(404)
+    return pdf_response(path.read_bytes(), f"booklet-{found.id}.pdf")
 
 
 @bp.get("/events/<int:event_id>/export.json")

@@ -6,7 +6,7 @@ files and data URLs, so a sheet never reaches the network.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 #: The print stylesheet lives beside the print templates: phones never download it.
@@ -21,14 +21,16 @@ def render_pdf(html: str) -> bytes:
     return bytes(document.write_pdf())
 
 
-def render_booklet(htmls: Sequence[str]) -> bytes:
+def render_booklet(htmls: Sequence[str], progress: Callable[[int], None] | None = None) -> bytes:
     """Several documents as one PDF, each starting on a new page (e.g. every table's sheet)."""
     import weasyprint
 
     fetcher = _fetcher()
-    documents = [
-        weasyprint.HTML(string=html, base_url=str(PRINT_ASSETS) + "/", url_fetcher=fetcher).render() for html in htmls
-    ]
+    documents = []
+    for done, html in enumerate(htmls, start=1):
+        documents.append(weasyprint.HTML(string=html, base_url=str(PRINT_ASSETS) + "/", url_fetcher=fetcher).render())
+        if progress is not None:
+            progress(done)
     pages = [page for document in documents for page in document.pages]
     return bytes(documents[0].copy(pages).write_pdf())
 

@@ -5,6 +5,7 @@ import random
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -72,7 +73,8 @@ def test_director_pages_need_a_login(client):
         "/director/events/1",
         "/director/events/1/standings",
         "/director/events/1/export.json",
-        "/director/events/1/booklet.pdf",
+        "/director/events/1/booklet/abc",
+        "/director/events/1/table-cards.pdf",
     ):
         response = other.get(path)
         assert response.status_code == 302 and "/director/login" in response.headers["Location"], path
@@ -268,8 +270,20 @@ def test_event_pdfs(director, tmp_path):
     assert "Table 1" in text and "Table 2" in text and "Ann" in text
     standings = director.get(event_url + "/standings.pdf")
     assert standings.mimetype == "application/pdf"
-    booklet = director.get(event_url + "/booklet.pdf")
+    token = csrf_token(director, event_url)
+    started = director.post(event_url + "/booklet", data={"csrf_token": token})
+    assert started.status_code == 302 and "/booklet/" in started.headers["Location"]
+    status_url = started.headers["Location"]
+    for _ in range(100):  # the request returned at once; the thread renders meanwhile
+        page = director.get(status_url).get_data(as_text=True)
+        if "Download the booklet" in page:
+            break
+        assert "Rendering sheet" in page
+        time.sleep(0.1)
+    booklet = director.get(status_url + ".pdf")
     assert booklet.mimetype == "application/pdf"
+    path.write_bytes(booklet.data)
+    assert re.search(r"Pages:\s+2\n", subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True).stdout)
 
 
 def test_backup_makes_a_consistent_copy(tmp_path):
