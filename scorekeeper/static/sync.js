@@ -201,9 +201,14 @@
       var replaces = form.querySelector("input[name=replaces]");
       if (replaces) { replaces.value = String(result.current.entry); }
     }
-    var field = result.field && form.querySelector("[name=" + result.field + "]");
-    var anchor = field ? field.closest(".field") || field : form.firstElementChild;
-    anchor.appendChild(message);
+    var field = result.field && form.querySelector("[name=" + result.field + "]:not([type=hidden])");
+    var box = field && field.closest(".field");
+    if (box) {
+      box.appendChild(message);
+    } else {
+      form.parentNode.querySelectorAll(".js-error").forEach(function (el) { el.remove(); });
+      form.parentNode.insertBefore(message, form.nextSibling);
+    }
     message.scrollIntoView({ block: "center" });
   }
 

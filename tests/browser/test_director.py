@@ -1,0 +1,60 @@
+"""The director's flow at laptop size, and the wall screen following the tables by itself."""
+
+from playwright.sync_api import expect
+
+from .conftest import submit
+
+LAPTOP = {"viewport": {"width": 1280, "height": 800}, "is_mobile": False, "has_touch": False, "device_scale_factor": 1}
+PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+
+
+def test_a_director_runs_an_event_and_the_wall_screen_follows(server, phone, shot):
+    director = phone(**LAPTOP)
+    director.goto(server + "/director/")
+    director.fill("#password", "correct horse battery")
+    director.fill("#confirm", "correct horse battery")
+    director.click("button:has-text('Set the password')")
+    director.click("text=New event")
+    director.fill("#name", "Autumn Crates")
+    director.fill("#held_on", "2026-11-22")
+    director.select_option("#scoring", "placement")
+    director.fill("#players", "\n".join(f"{name}, Boston BC" for name in PLAYERS))
+    director.click("button:has-text('Create the event')")
+    expect(director.locator("h1")).to_have_text("Autumn Crates")
+    expect(director.locator("#tables")).not_to_be_empty()
+    director.click("button:has-text('Seat round 1')")
+    expect(director.locator(".flash.ok")).to_contain_text("Round 1 seated: 2 tables.")
+    expect(director.locator(".director-tables tbody tr")).to_have_count(2)
+    shot(director, "director-event")
+
+    wall_url = director.locator("a:has-text('Wall screen')").get_attribute("href")
+    wall = phone(viewport={"width": 1920, "height": 1080}, is_mobile=False, has_touch=False, device_scale_factor=1)
+    wall.goto(wall_url)
+    expect(wall.locator(".standings-grid tbody tr")).to_have_count(8)
+    shot(wall, "wall-before")
+
+    # A table plays a hand on a phone; the wall screen follows without anyone touching it.
+    table_url = director.locator(".director-tables tbody tr >> nth=0 >> a").get_attribute("href")
+    player = phone()
+    for seat, cards in enumerate(["K", "", "8", "A"]):
+        player.goto(f"{server}{table_url}hand/1/seat/{seat}")
+        if cards:
+            player.fill("#cards", cards)
+        else:
+            player.check("#went_out")
+        submit(player, "button[type=submit]:has-text('Save')")
+    bob = wall.locator(".standings-grid tbody tr", has_text="Bob").locator("td.num").first
+    expect(bob).to_have_text("50", timeout=10_000)  # Bob's 8 counts 50
+    assert wall.locator(".standings-grid tbody tr", has_text="Di").locator("td.num").first.inner_text() == "10"
+    shot(wall, "wall-after")
+
+    # Lock the first table: its phone can no longer change it.
+    director.click(".director-tables tbody tr >> nth=0 >> button:has-text('Lock')")
+    expect(director.locator(".director-tables tbody tr >> nth=0")).to_contain_text("Unlock")
+    player.goto(server + table_url)
+    player.click("button.pressure >> nth=0")
+    expect(player.locator(".js-error")).to_contain_text("locked", timeout=10_000)
+
+    director.click("a.button:has-text('Standings')")
+    expect(director.locator("h1")).to_contain_text("overall standings")
+    shot(director, "director-standings")
