@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from scorekeeper.scoring import load_record, parse_record, score_game
 
-from . import load, printing
+from . import event, load, printing
 from .games import full_game_record
 
 REPEATS = 300
@@ -60,7 +60,8 @@ def main() -> None:
     print("Scorekeeper benchmarks (one run; ratios to floors from the same run)")
     bench_replay()
     printing.main()
-    load.main()
+    floor = load.main()
+    event.main(floor)
 
 
 if __name__ == "__main__":

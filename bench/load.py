@@ -107,7 +107,8 @@ def _line(name: str, values: list[float], seconds: float) -> tuple[float, float,
     return p50, p99, rate
 
 
-def main() -> None:
+def main() -> dict[str, float]:
+    """Run the load benchmark; returns the floor's figures for the benchmarks that follow."""
     folder = Path(tempfile.mkdtemp(prefix="scorekeeper-bench-"))
     database = str(folder / "scorekeeper.db")
     migrate(database)
@@ -138,14 +139,14 @@ def main() -> None:
     try:
         _wait_up(app_base)
         _wait_up(floor_base)
-        _bench(app_base, floor_base, tokens)
+        return _bench(app_base, floor_base, tokens)
     finally:
         for process in (app, floor):
             os.killpg(process.pid, 15)
             process.wait(timeout=15)
 
 
-def _bench(app_base: str, floor_base: str, tokens: list[str]) -> None:
+def _bench(app_base: str, floor_base: str, tokens: list[str]) -> dict[str, float]:
     print(
         f"Live load: {TABLES} tables posting at once over loopback, {HANDS} hands each, "
         "gunicorn 2 workers x 4 threads (as `make run`), retries with the same key"
@@ -182,6 +183,7 @@ def _bench(app_base: str, floor_base: str, tokens: list[str]) -> None:
         "(aim >= 0.5x)"
     )
     _propagation(app_base, tokens[0])
+    return {"p99": p99_floor, "rate": floor_rate}
 
 
 def _propagation(app_base: str, token: str, observers: int = 8, changes: int = 12) -> None:
