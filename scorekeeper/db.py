@@ -113,6 +113,12 @@ def _events_and_director(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations(name="0003_verification")
+def _verification(db: sqlite_utils.Database) -> None:
+    db.execute("ALTER TABLE events ADD COLUMN verify INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE games ADD COLUMN verify INTEGER NOT NULL DEFAULT 0")
+
+
 def database_path(app: Flask) -> str:
     return str(app.config.get("DATABASE") or os.path.join(app.instance_path, DATABASE_FILE))
 

@@ -120,6 +120,7 @@ def new_event() -> Response | str | tuple[str, int]:
             form.scoring.data,
             form.partnerships.data,
             [EventPlayer(*row) for row in form.parsed_players],
+            verify=bool(form.verify.data),
         )
         return redirect(url_for("director.event", event_id=event.id))
     return render_template("director/new_event.html", form=form), (422 if form.is_submitted() else 200)

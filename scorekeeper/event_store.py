@@ -25,6 +25,7 @@ class Event:
     scoring: str
     partnerships: str
     wall_token: str
+    verify: bool = False
 
 
 @dataclass(frozen=True)
@@ -51,12 +52,23 @@ def create_event(
     scoring: str,
     partnerships: str,
     players: Sequence[EventPlayer],
+    verify: bool = False,
 ) -> Event:
     with immediate(db):
         cursor = db.conn.execute(
-            "INSERT INTO events (name, held_on, rules, options, scoring, partnerships, wall_token, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [name, held_on, rules, json.dumps(options), scoring, partnerships, secrets.token_urlsafe(18), now()],
+            "INSERT INTO events (name, held_on, rules, options, scoring, partnerships, wall_token, created_at, verify) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                name,
+                held_on,
+                rules,
+                json.dumps(options),
+                scoring,
+                partnerships,
+                secrets.token_urlsafe(18),
+                now(),
+                int(verify),
+            ],
         )
         event_id = int(cursor.lastrowid or 0)
         for player in players:
@@ -79,6 +91,7 @@ def _event(row: dict[str, object]) -> Event:
         scoring=str(row["scoring"]),
         partnerships=str(row["partnerships"]),
         wall_token=str(row["wall_token"]),
+        verify=bool(row.get("verify", 0)),
     )
 
 
@@ -138,7 +151,7 @@ def add_round(db: sqlite_utils.Database, event: Event, tables: Sequence[Sequence
         for index, seats in enumerate(tables, start=1):
             teams = ((seats[0], seats[2]), (seats[1], seats[3])) if event.partnerships != "none" else ()
             game = Game(rules, tuple(seats), teams, seats[0])
-            stored = _insert_game(db, game, f"{event.name} · round {number} · table {index}")
+            stored = _insert_game(db, game, f"{event.name} · round {number} · table {index}", event.verify)
             db.conn.execute(
                 "INSERT INTO event_tables (event_id, round, number, game_id) VALUES (?, ?, ?, ?)",
                 [event.id, number, index, stored.id],

@@ -10,6 +10,7 @@ import sqlite_utils
 
 from .event_store import Event, EventTable, event_players, event_tables
 from .exchange import export_record
+from .scoring import GameScore, score_game
 from .seating import seat_round
 from .standings import PlayerStanding, TableResult, standings
 from .storage import load_state
@@ -28,6 +29,17 @@ class TableProgress:
     @property
     def last_change(self) -> str:
         return self.state.entries[-1].created_at if self.state.entries else ""
+
+    @property
+    def unconfirmed(self) -> list[int]:
+        return self.state.unconfirmed_hands if self.table.game.verify else []
+
+    @property
+    def final_score(self) -> GameScore:
+        """What counts in the standings: with verification on, only hands confirmed so far."""
+        if not self.table.game.verify:
+            return self.state.score
+        return score_game(self.state.game, self.state.hands[: self.state.final_hands])
 
 
 def progress(db: sqlite_utils.Database, event: Event) -> list[TableProgress]:
@@ -49,7 +61,7 @@ def proposed_seating(db: sqlite_utils.Database, event: Event) -> list[list[str]]
 
 
 def event_standings(db: sqlite_utils.Database, event: Event, round_: int | None = None) -> list[PlayerStanding]:
-    results = [TableResult(row.table.round, row.table.number, row.state.score) for row in progress(db, event)]
+    results = [TableResult(row.table.round, row.table.number, row.final_score) for row in progress(db, event)]
     players = [player.name for player in event_players(db, event.id)]
     return standings(results, players, event.scoring, round_)
 

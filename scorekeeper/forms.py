@@ -217,6 +217,11 @@ class OneCardForm(ChangeForm):
     owes = HiddenField(validators=[InputRequired()])
 
 
+class ConfirmForm(ChangeForm):
+    hand = IntegerField(validators=[InputRequired()])
+    player = HiddenField(validators=[InputRequired()])
+
+
 class UndoForm(ChangeForm):
     target = IntegerField(validators=[InputRequired()])
 
@@ -280,6 +285,10 @@ class EventForm(RuleOptionsForm):
             SelectChoice("rotate", "Rotating partners"),
         ],
         default="none",
+    )
+    verify = BooleanField(
+        "Hands must be confirmed",
+        description="A hand is final only when a player of another side confirms it on their own phone.",
     )
     players = TextAreaField(
         "Players",

@@ -34,6 +34,7 @@ class StoredGame:
     title: str
     created_at: str
     game: Game
+    verify: bool = False
 
     @property
     def code_display(self) -> str:
@@ -58,7 +59,7 @@ def create_game(db: sqlite_utils.Database, game: Game, title: str = "") -> Store
         return _insert_game(db, game, title)
 
 
-def _insert_game(db: sqlite_utils.Database, game: Game, title: str) -> StoredGame:
+def _insert_game(db: sqlite_utils.Database, game: Game, title: str, verify: bool = False) -> StoredGame:
     for _ in range(5):
         row = {
             "record_token": secrets.token_urlsafe(18),
@@ -72,6 +73,7 @@ def _insert_game(db: sqlite_utils.Database, game: Game, title: str) -> StoredGam
             "title": title.strip(),
             "version": 0,
             "created_at": now(),
+            "verify": int(verify),
         }
         try:
             db.conn.execute("SAVEPOINT new_game")
@@ -104,6 +106,7 @@ def _game_from_row(row: dict[str, object]) -> StoredGame:
         title=str(row["title"]),
         created_at=str(row["created_at"]),
         game=game,
+        verify=bool(row.get("verify", 0)),
     )
 
 

@@ -17,13 +17,14 @@ from flask import (
 
 from .access import record_source, recording_game, version_response, wants_json
 from .db import get_db
-from .forms import LeftoversForm, NoteForm, OneCardForm, PressureForm, UndoForm
+from .forms import ConfirmForm, LeftoversForm, NoteForm, OneCardForm, PressureForm, UndoForm
 from .pages import export_response, history_lines, scores_context, sheet_response
 from .qr import qr_svg
 from .scoreboard import scoreboard
 from .scoring import ScoringError, parse_cards
 from .storage import Appended, StoredGame, append, load_state
 from .table_log import (
+    CONFIRM,
     LEFTOVERS,
     NOTE,
     ONE_CARD,
@@ -117,6 +118,7 @@ def _hand_context(stored: StoredGame, state: TableState) -> dict[str, object]:
         "notes": state.notes.get(number, []),
         "entered": state.hand_leftovers(number),
         "actions": game.rules.card_actions(len(game.players)),
+        "to_confirm": state.unconfirmed_hands if stored.verify else [],
         "can_edit": True,
     }
 
@@ -205,6 +207,24 @@ def undo(token: str) -> Response:
     if not wants_json():
         flash(message, "ok")
     return response
+
+
+@bp.post("/confirm")
+def confirm(token: str) -> Response:
+    """With verification on, a player of another side confirms a complete hand from their phone."""
+    from .director import is_director
+
+    stored = recording_game(token)
+    form = ConfirmForm()
+    if not form.validate_on_submit():
+        return _refused("That confirmation could not be recorded: reload the page.", _back_url(token))
+    source = "director" if is_director() else record_source()
+    change = Change(CONFIRM, form.hand.data, form.player.data, {"source": source})
+    try:
+        appended = _append(stored, change, form.idem.data)
+    except TableError as error:
+        return _refused(error, _back_url(token))
+    return _done(token, appended, f"Hand {form.hand.data} confirmed by {form.player.data}.", _back_url(token))
 
 
 @bp.route("/hand/<int:number>/seat/<int:seat>", methods=["GET", "POST"])

@@ -21,7 +21,8 @@ PRESSURE = "pressure"
 NOTE = "note"
 ONE_CARD = "one_card"
 VOID = "void"
-KINDS = (LEFTOVERS, PRESSURE, NOTE, ONE_CARD, VOID)
+CONFIRM = "confirm"
+KINDS = (LEFTOVERS, PRESSURE, NOTE, ONE_CARD, VOID, CONFIRM)
 NOTE_MAX_LENGTH = 500
 
 _SCORES: Memo[GameScore] = Memo(512)
@@ -97,6 +98,7 @@ class TableState:
     pressures: dict[int, list[Entry]] = field(default_factory=dict)
     notes: dict[int, list[Entry]] = field(default_factory=dict)
     owes_two: dict[int, dict[str, bool]] = field(default_factory=dict)
+    confirmations: dict[int, list[Entry]] = field(default_factory=dict)
     voided: set[int] = field(default_factory=set)
     by_id: dict[int, Entry] = field(default_factory=dict)
     #: A key unique to this game across every database (its record token), to share replays.
@@ -118,6 +120,8 @@ class TableState:
                 state.pressures.setdefault(entry.hand, []).append(entry)
             elif entry.kind == NOTE:
                 state.notes.setdefault(entry.hand, []).append(entry)
+            elif entry.kind == CONFIRM:
+                state.confirmations.setdefault(entry.hand, []).append(entry)
             elif entry.kind == ONE_CARD and entry.player is not None:
                 state.owes_two.setdefault(entry.hand, {})[entry.player] = bool(entry.data.get("owes"))
         return state
@@ -147,6 +151,30 @@ class TableState:
     def current_hand(self) -> int | None:
         """The hand being played, or None when the game is over."""
         return None if self.finished else self.complete_hands + 1
+
+    def last_change(self, number: int) -> Entry | None:
+        """The latest entry that shaped the hand (leftovers or a pressure), undone ones included."""
+        changes = [e for e in self.entries if e.hand == number and e.kind in (LEFTOVERS, PRESSURE)]
+        voids = [e for e in self.entries if e.kind == VOID and self.by_id.get(e.target or -1) in changes]
+        return max(changes + voids, key=lambda e: e.seq, default=None)
+
+    def confirmed_by(self, number: int) -> Entry | None:
+        """The confirmation that makes the hand final: one made after its last change."""
+        last = self.last_change(number)
+        after = [c for c in self.confirmations.get(number, []) if last is None or c.seq > last.seq]
+        return after[0] if after else None
+
+    @property
+    def unconfirmed_hands(self) -> list[int]:
+        return [n for n in range(1, self.complete_hands + 1) if self.confirmed_by(n) is None]
+
+    @property
+    def final_hands(self) -> int:
+        """How many hands, from the first, are complete and confirmed."""
+        count = 0
+        while count < self.complete_hands and self.confirmed_by(count + 1) is not None:
+            count += 1
+        return count
 
     def hand_leftovers(self, number: int) -> dict[str, Entry]:
         return {p: self.leftovers[(number, p)] for p in self.game.players if (number, p) in self.leftovers}
@@ -217,6 +245,7 @@ class TableState:
             NOTE: self._check_note,
             ONE_CARD: self._check_one_card,
             VOID: self._check_void,
+            CONFIRM: self._check_confirm,
         }.get(change.kind)
         if checker is None:
             raise TableError(f"unknown change {change.kind!r}")
@@ -274,6 +303,21 @@ class TableState:
             raise TableError("one-card reminders are for the hand in play", "hand")
         self._check_player(change.player)
 
+    def _check_confirm(self, change: Change) -> None:
+        """Another phone than the one that made the hand's last change confirms it, naming who confirms."""
+        number = change.hand or 0
+        if not 1 <= number <= self.complete_hands:
+            raise TableError(f"hand {number} is not complete yet: enter every player's leftovers first", "hand")
+        self._check_player(change.player)
+        if self.confirmed_by(number) is not None:
+            raise TableError(f"hand {number} is already confirmed")
+        last = self.last_change(number)
+        source = str(change.data.get("source", ""))
+        if last is not None and source != "director" and last.source == source:
+            raise TableError(
+                f"hand {number} was last changed from this phone: a player of another side confirms it on theirs"
+            )
+
     def _check_void(self, change: Change) -> None:
         target = self.by_id.get(change.target or -1)
         if target is None or target.kind == VOID:
@@ -304,6 +348,8 @@ def describe(entry: Entry, state: TableState) -> tuple[str, str, str]:
         return f"{hand} · pressure", "", str(entry.player)
     if entry.kind == NOTE:
         return f"{hand} · ruling note", "", str(entry.data.get("text", ""))
+    if entry.kind == CONFIRM:
+        return f"{hand} · confirmed", "", f"by {entry.player}"
     if entry.kind == ONE_CARD:
         owes = "owes two cards" if entry.data.get("owes") else "reminder cleared"
         return f"{hand} · one card: {entry.player}", "", owes

@@ -306,3 +306,35 @@ def test_backup_makes_a_consistent_copy(tmp_path):
     copy.close()
     again = subprocess.run([str(script), "backup", str(tmp_path / "copy.db")], env=env, capture_output=True, text=True)
     assert again.returncode == 1 and again.stderr.count("\n") == 1
+
+
+def test_with_verification_a_hand_counts_once_another_phone_confirms_it(director):
+    event_url = new_event(director, ["Ann", "Bob"], verify="y")
+    seat_next_round(director, event_url)
+    token = record_links(director, event_url)[0]
+    entering = Table(director.application.test_client(), token)
+    players = json.loads(entering.client.get(f"/t/{token}/export.json").get_data(as_text=True))["players"]
+    entering.leftovers(1, 0, "K" if players[0] == "Ann" else "Q")
+    entering.leftovers(1, 1, "Q" if players[0] == "Ann" else "K")
+    assert "Unconfirmed" in director.get(event_url).get_data(as_text=True)
+    standings = director.get(event_url + "/standings").get_data(as_text=True)
+    assert re.search(r"<td>Ann</td><td class=\"num\">0</td>", standings)  # not final yet
+
+    page = entering.page("/")
+    assert "To confirm: hand 1" in page
+    entering.post("/confirm", hand=1, player="Ann")  # the phone that entered the hand cannot confirm it
+    assert "was last changed from this phone" in entering.page("/")
+
+    checker = Table(director.application.test_client(), token)
+    checker.post("/confirm", hand=1, player="Bob")
+    assert "To confirm" not in checker.page("/")
+    assert "Hand 1 · confirmed" in checker.page("/history")
+    standings = director.get(event_url + "/standings").get_data(as_text=True)
+    assert re.search(r"<td>Ann</td><td class=\"num\">10</td>", standings)
+
+    # A correction after the confirmation needs confirming again.
+    replaces = re.search(r'name="replaces" type="hidden" value="(\d+)"', checker.page("/hand/1/seat/0")).group(1)
+    checker.leftovers(1, 0, "8", replaces=replaces)
+    assert "To confirm: hand 1" in checker.page("/")
+    standings = director.get(event_url + "/standings").get_data(as_text=True)
+    assert re.search(r"<td>Ann</td><td class=\"num\">0</td>", standings)
