@@ -25,25 +25,11 @@ from scorekeeper.events import event_standings, progress
 from scorekeeper.seating import seat_round
 from scorekeeper.sheets import event_sheets_html
 
-from .load import _free_port, _wait_up, percentile
-from .phone import Phone, Unreachable
+from .load import _free_port, _wait_up, percentile, retrying_post
+from .phone import Phone
 
 PLAYERS = [f"Player {i:03d}" for i in range(100)]
 BIN = Path(sys.executable).parent
-
-
-def _post(phone: Phone, path: str, data: dict[str, object]) -> tuple[float, dict]:
-    start = time.perf_counter()
-    for _ in range(50):
-        try:
-            status, body = phone.post(path, data)
-        except Unreachable:
-            time.sleep(0.02)
-            continue
-        if status != 200:
-            raise RuntimeError(f"refused: {status} {body}")
-        return (time.perf_counter() - start) * 1000, body
-    raise RuntimeError("never acknowledged")
 
 
 def main(floor: dict[str, float] | None = None) -> None:
@@ -75,13 +61,13 @@ def main(floor: dict[str, float] | None = None) -> None:
         mine = []
         for hand in range(1, 16):
             mine.append(
-                _post(phone, f"/t/{token}/pressure", {"idem": f"p{hand}", "hand": hand, "player": rng.choice(players)})[
-                    0
-                ]
+                retrying_post(
+                    phone, f"/t/{token}/pressure", {"idem": f"p{hand}", "hand": hand, "player": rng.choice(players)}
+                )[0]
             )
             for seat in range(len(players)):
                 cards = ["K 3", "A 2", "8", "9 Q", "5"][seat]
-                elapsed, body = _post(
+                elapsed, body = retrying_post(
                     phone,
                     f"/t/{token}/hand/{hand}/seat/{seat}",
                     {"idem": f"l{hand}-{seat}", "cards": cards, "replaces": ""},
@@ -89,7 +75,7 @@ def main(floor: dict[str, float] | None = None) -> None:
                 mine.append(elapsed)
                 if hand == 7 and seat == 0:
                     mine.append(
-                        _post(
+                        retrying_post(
                             phone,
                             f"/t/{token}/hand/{hand}/seat/{seat}",
                             {"idem": f"c{hand}", "cards": "K", "replaces": str(body["entry"])},

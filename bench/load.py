@@ -64,8 +64,8 @@ def percentile(samples: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
 
 
-def _retrying(phone: Phone, path: str, data: dict[str, object]) -> float:
-    """Latency of one submission in ms, retried with the same key until it is acknowledged."""
+def retrying_post(phone: Phone, path: str, data: dict[str, object]) -> tuple[float, dict]:
+    """Latency (ms) and answer of one submission, retried with the same key until acknowledged."""
     start = time.perf_counter()
     for _ in range(50):
         try:
@@ -75,8 +75,12 @@ def _retrying(phone: Phone, path: str, data: dict[str, object]) -> float:
             continue
         if status != 200:
             raise RuntimeError(f"refused: {status} {body}")
-        return (time.perf_counter() - start) * 1000
+        return (time.perf_counter() - start) * 1000, body
     raise RuntimeError("never acknowledged")
+
+
+def _retrying(phone: Phone, path: str, data: dict[str, object]) -> float:
+    return retrying_post(phone, path, data)[0]
 
 
 def _run_tables(worker: Callable[[int, dict[str, list[float]]], None]) -> tuple[dict[str, list[float]], float]:

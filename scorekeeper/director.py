@@ -18,6 +18,7 @@ from .forms import DirectorPasswordForm, EmptyForm, EventForm, LoginForm, Seatin
 from .pages import pdf_response
 from .qr import qr_svg
 from .scoring import Game, ScoringError, configure
+from .seating import SeatingError, parse_tables, partners_of
 from .sheets import event_sheets_html, standings_html, table_cards_html
 from .standings import TIE_BREAKS
 
@@ -165,34 +166,17 @@ def seat_round(event_id: int) -> Any:
     if not form.validate_on_submit():
         return _event_page(found, form, 422)
     db = get_db()
-    names = {player.name for player in event_store.event_players(db, found.id)}
-    tables, seated = [], set()
+    names = [player.name for player in event_store.event_players(db, found.id)]
     rules = configure(found.rules, found.options)
     try:
-        for number, line in enumerate((form.tables.data or "").splitlines(), start=1):
-            seats = [name.strip() for name in line.split(":")[-1].split(",") if name.strip()]
-            if not seats:
-                continue
-            for name in seats:
-                if name not in names:
-                    raise ValueError(f"Line {number}: {name} is not a player of this event.")
-                if name in seated:
-                    raise ValueError(f"Line {number}: {name} is seated twice.")
-                seated.add(name)
-            teams = (
-                ((seats[0], seats[2]), (seats[1], seats[3])) if found.partnerships != "none" and len(seats) == 4 else ()
-            )
-            if found.partnerships != "none" and len(seats) != 4:
-                raise ValueError(f"Line {number}: partnership tables seat four.")
-            Game(rules, tuple(seats), teams)
-            tables.append(seats)
-    except (ValueError, ScoringError) as error:
+        tables = parse_tables(form.tables.data or "", names, found.partnerships)
+        for seats in tables:
+            Game(rules, tuple(seats), partners_of(seats, found.partnerships))
+    except (SeatingError, ScoringError) as error:
         form.tables.errors = [str(error)]
         return _event_page(found, form, 422)
-    if not tables:
-        form.tables.errors = ["Write at least one table."]
-        return _event_page(found, form, 422)
-    missing = sorted(names - seated)
+    seated = {name for seats in tables for name in seats}
+    missing = sorted(set(names) - seated)
     number = event_store.add_round(db, found, tables)
     flash(
         f"Round {number} seated: {len(tables)} tables." + (f" Not seated: {', '.join(missing)}." if missing else ""),

@@ -12,6 +12,7 @@ import sqlite_utils
 
 from .db import immediate
 from .scoring import Game, configure
+from .seating import partners_of
 from .storage import StoredGame, _insert_game, game_by_record_token, now
 
 
@@ -149,8 +150,7 @@ def add_round(db: sqlite_utils.Database, event: Event, tables: Sequence[Sequence
         ).fetchone()
         number = int(row[0])
         for index, seats in enumerate(tables, start=1):
-            teams = ((seats[0], seats[2]), (seats[1], seats[3])) if event.partnerships != "none" else ()
-            game = Game(rules, tuple(seats), teams, seats[0])
+            game = Game(rules, tuple(seats), partners_of(seats, event.partnerships), seats[0])
             stored = _insert_game(db, game, f"{event.name} · round {number} · table {index}", event.verify)
             db.conn.execute(
                 "INSERT INTO event_tables (event_id, round, number, game_id) VALUES (?, ?, ?, ?)",

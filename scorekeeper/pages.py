@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Response, abort, request
+from flask import Response, abort, render_template, request
 
 from . import pdf
 from .charts import running_total_chart
@@ -23,6 +23,13 @@ def scores_context(stored: StoredGame, state: TableState) -> dict[str, object]:
         "board": scoreboard(state),
         "chart": running_total_chart(state.score),
     }
+
+
+def history_page(stored: StoredGame, state: TableState, can_edit: bool) -> str:
+    """Every change, newest first, as anyone at the table (or watching) may read it."""
+    return render_template(
+        "history.html", stored=stored, state=state, game=state.game, lines=history_lines(state), can_edit=can_edit
+    )
 
 
 def history_lines(state: TableState) -> list[dict[str, object]]:

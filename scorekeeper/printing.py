@@ -7,8 +7,8 @@ from flask import Blueprint, Response, render_template, request
 from . import pdf
 from .forms import PrintForm
 from .pages import pdf_response
-from .scoring import configure, pressure_ladder
-from .sheets import LADDER_LENGTH, blank_sheet_html, options_in_force, rules_card_html
+from .scoring import configure
+from .sheets import blank_sheet_html, rules_card_html, rules_reference
 
 bp = Blueprint("printing", __name__)
 
@@ -39,17 +39,7 @@ def blank_sheet_pdf() -> Response | tuple[str, int]:
 def rules_card() -> str:
     form, valid = _form()
     rules = configure(form.rules.data if valid else "crates", form.options() if valid else {})
-    return render_template(
-        "rules.html",
-        form=form,
-        rules=rules,
-        options=options_in_force(rules),
-        actions_many=rules.card_actions(4),
-        actions_few=rules.card_actions(3),
-        card_values=rules.card_values(),
-        doubling=pressure_ladder(LADDER_LENGTH),
-        capped=pressure_ladder(LADDER_LENGTH, 20),
-    )
+    return render_template("rules.html", form=form, **rules_reference(rules))
 
 
 @bp.get("/rules.pdf")

@@ -151,3 +151,35 @@ def _fixed_pairs(players: Sequence[str], previous: Sequence[Sequence[Sequence[st
     if previous:
         return [(table[0], table[2]) for table in previous[0]] + [(table[1], table[3]) for table in previous[0]]
     return [(players[i], players[i + 1]) for i in range(0, len(players), 2)]
+
+
+def parse_tables(text: str, players: Sequence[str], partnerships: str) -> list[list[str]]:
+    """Tables written one a line ("Ann, Bob, Cy, Di", optionally after "Table 1:"), checked.
+
+    Every name must be a player of the event and seated at most once; partnership tables
+    seat four. Whether the rule set takes a table of that size is the game's own check.
+    """
+    known, seated, tables = set(players), set(), []
+    for number, line in enumerate(text.splitlines(), start=1):
+        seats = [name.strip() for name in line.split(":")[-1].split(",") if name.strip()]
+        if not seats:
+            continue
+        for name in seats:
+            if name not in known:
+                raise SeatingError(f"Line {number}: {name} is not a player of this event.")
+            if name in seated:
+                raise SeatingError(f"Line {number}: {name} is seated twice.")
+            seated.add(name)
+        if partnerships != ALONE and len(seats) != 4:
+            raise SeatingError(f"Line {number}: partnership tables seat four.")
+        tables.append(seats)
+    if not tables:
+        raise SeatingError("Write at least one table.")
+    return tables
+
+
+def partners_of(seats: Sequence[str], partnerships: str) -> tuple[tuple[str, ...], ...]:
+    """Partners sit opposite: seats 1 & 3 against 2 & 4."""
+    if partnerships == ALONE:
+        return ()
+    return ((seats[0], seats[2]), (seats[1], seats[3]))

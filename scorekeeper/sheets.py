@@ -134,18 +134,24 @@ def blank_sheet_html(rules: RuleSet, players: int = 4, paper: str = DEFAULT_PAPE
     )
 
 
+def rules_reference(rules: RuleSet) -> dict[str, object]:
+    """What the rules card and the rules page show: actions by table size, card points, ladders."""
+    return {
+        "rules": rules,
+        "options": options_in_force(rules),
+        "actions_many": rules.card_actions(4),
+        "actions_few": rules.card_actions(3),
+        "card_values": rules.card_values(),
+        "doubling": pressure_ladder(LADDER_LENGTH),
+        "capped": pressure_ladder(LADDER_LENGTH, 20),
+        "schedule": rules.schedule(),
+    }
+
+
 def rules_card_html(rules: RuleSet, paper: str = DEFAULT_PAPER) -> str:
     """One page: card actions by number of players, card points, the count, threes, pressures."""
     return _env.get_template("print/rules_card.html").render(
-        page_size=paper_size(paper, "portrait"),
-        rules=rules,
-        options=options_in_force(rules),
-        actions_many=rules.card_actions(4),
-        actions_few=rules.card_actions(3),
-        card_values=rules.card_values(),
-        doubling=pressure_ladder(LADDER_LENGTH),
-        capped=pressure_ladder(LADDER_LENGTH, 20),
-        schedule=rules.schedule(),
+        page_size=paper_size(paper, "portrait"), **rules_reference(rules)
     )
 
 

@@ -6,7 +6,7 @@ from flask import Blueprint, Response, render_template, url_for
 
 from .access import version_response, viewing_game
 from .db import get_db
-from .pages import export_response, history_lines, scores_context, sheet_response
+from .pages import export_response, history_page, scores_context, sheet_response
 from .storage import load_state
 
 bp = Blueprint("view", __name__, url_prefix="/v/<token>")
@@ -31,14 +31,7 @@ def version(token: str) -> Response:
 def history(token: str) -> str:
     stored = viewing_game(token)
     state = load_state(get_db(), stored)
-    return render_template(
-        "history.html",
-        stored=stored,
-        state=state,
-        game=state.game,
-        lines=history_lines(state),
-        can_edit=False,
-    )
+    return history_page(stored, state, can_edit=False)
 
 
 @bp.get("/sheet.pdf")

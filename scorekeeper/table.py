@@ -18,7 +18,7 @@ from flask import (
 from .access import record_source, recording_game, version_response, wants_json
 from .db import get_db
 from .forms import ConfirmForm, LeftoversForm, NoteForm, OneCardForm, PressureForm, UndoForm
-from .pages import export_response, history_lines, scores_context, sheet_response
+from .pages import export_response, history_page, scores_context, sheet_response
 from .qr import qr_svg
 from .scoreboard import scoreboard
 from .scoring import ScoringError, parse_cards
@@ -368,14 +368,7 @@ def scores(token: str) -> str:
 def history(token: str) -> str:
     stored = recording_game(token)
     state = _state(stored)
-    return render_template(
-        "history.html",
-        stored=stored,
-        state=state,
-        game=state.game,
-        lines=history_lines(state),
-        can_edit=True,
-    )
+    return history_page(stored, state, can_edit=True)
 
 
 @bp.get("/share")
