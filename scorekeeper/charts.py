@@ -24,7 +24,6 @@ class Line:
     dash: str
     label_x: float
     label_y: float
-    last: int
 
 
 @dataclass(frozen=True)
@@ -72,7 +71,6 @@ def running_total_chart(score: GameScore) -> Chart | None:
                 DASHES[index % len(DASHES)],
                 x(len(totals) - 1) + 6,
                 y(totals[-1]) + 4,
-                totals[-1],
             )
         )
     _spread_labels(lines)

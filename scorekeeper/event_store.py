@@ -161,12 +161,7 @@ def add_round(db: sqlite_utils.Database, event: Event, tables: Sequence[Sequence
 
 def set_locked(db: sqlite_utils.Database, game: StoredGame, locked: bool) -> None:
     with immediate(db):
-        db.conn.execute("UPDATE games SET locked = ?, version = version WHERE id = ?", [int(locked), game.id])
-
-
-def is_locked(db: sqlite_utils.Database, game: StoredGame) -> bool:
-    row = db.execute("SELECT locked FROM games WHERE id = ?", [game.id]).fetchone()
-    return bool(row and row[0])
+        db.conn.execute("UPDATE games SET locked = ? WHERE id = ?", [int(locked), game.id])
 
 
 def director_password_hash(db: sqlite_utils.Database) -> str | None:

@@ -22,7 +22,6 @@ NOTE = "note"
 ONE_CARD = "one_card"
 VOID = "void"
 CONFIRM = "confirm"
-KINDS = (LEFTOVERS, PRESSURE, NOTE, ONE_CARD, VOID, CONFIRM)
 NOTE_MAX_LENGTH = 500
 
 _SCORES: Memo[GameScore] = Memo(512)
