@@ -24,7 +24,7 @@ from .scoring import (
     parse_cards,
     pressure_ladder,
 )
-from .scoring.rulesets import DEFAULT_RULE_SET, SINGLE_HAND
+from .scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, SINGLE_HAND
 
 EMPTY_HAND = "-"
 
@@ -60,7 +60,11 @@ def score(rules_id: str, jokers: bool, decks: int, as_json: bool, cards: tuple[s
     S, H, D or C (10h, QS). With no CARDS, reads one hand per line from standard
     input ("-" alone is an empty hand; blank lines are skipped).
     """
-    rules = configure(rules_id, {"jokers": jokers, "decks": decks})
+    known = {spec.name for spec in RULE_SETS[rules_id].option_specs()}
+    if jokers and "jokers" not in known:
+        raise ScoringError(f"{RULE_SETS[rules_id].name} has no jokers option")
+    asked = {"jokers": jokers, "decks": decks}
+    rules = configure(rules_id, {name: value for name, value in asked.items() if name in known})
     if cards:
         hands = [_score_line(rules, list(cards), None)]
     else:
@@ -174,7 +178,9 @@ def _record_notes(record: dict[str, object]) -> dict[int, list[str]]:
 
 @cli.command("blank-sheet")
 @click.option("-o", "--output", required=True, help="Where to write the PDF.")
-@click.option("--rules", "rules_id", default=DEFAULT_RULE_SET, show_default=True, type=click.Choice(sorted(RULE_SETS)))
+@click.option(
+    "--rules", "rules_id", default=DEFAULT_RULE_SET, show_default=True, type=click.Choice(sorted(AT_THE_TABLE))
+)
 @click.option("--players", type=click.IntRange(2, 5), default=4, show_default=True, help="Columns: players or sides.")
 @click.option("--jokers", is_flag=True, help="Jokers in the card table.")
 @click.option("--paper", type=PAPER, default="a4", show_default=True)
@@ -190,7 +196,9 @@ def blank_sheet(output: str, rules_id: str, players: int, jokers: bool, paper: s
 
 @cli.command("rules-card")
 @click.option("-o", "--output", required=True, help="Where to write the PDF.")
-@click.option("--rules", "rules_id", default=DEFAULT_RULE_SET, show_default=True, type=click.Choice(sorted(RULE_SETS)))
+@click.option(
+    "--rules", "rules_id", default=DEFAULT_RULE_SET, show_default=True, type=click.Choice(sorted(AT_THE_TABLE))
+)
 @click.option("--jokers", is_flag=True, help="Include the Standig Joker adjunct.")
 @click.option("--paper", type=PAPER, default="a4", show_default=True)
 def rules_card(output: str, rules_id: str, jokers: bool, paper: str) -> None:

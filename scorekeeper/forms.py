@@ -21,8 +21,8 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, EqualTo, InputRequired, Length, NumberRange, Optional
 
-from .scoring import RULE_SETS, Card, Game, InvalidCard, InvalidOptions, InvalidSeating, RuleSet, configure
-from .scoring.rulesets import DEFAULT_RULE_SET, OptionSpec
+from .scoring import Card, Game, InvalidCard, InvalidOptions, InvalidSeating, RuleSet, configure
+from .scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec
 from .table_log import NOTE_MAX_LENGTH
 
 MAX_PLAYERS = 5
@@ -41,7 +41,7 @@ class ChangeForm(FlaskForm):
 
 def _all_option_specs() -> dict[str, OptionSpec]:
     specs: dict[str, OptionSpec] = {}
-    for rules in RULE_SETS.values():
+    for rules in AT_THE_TABLE.values():
         for spec in rules.option_specs():
             specs.setdefault(spec.name, spec)
     return specs
@@ -71,7 +71,7 @@ class RuleOptionsForm(FlaskForm):
     """A form that chooses a rule set and its options (the option fields come from the rule sets)."""
 
     rules = SelectField(
-        "Game", choices=[SelectChoice(rs.id, rs.name) for rs in RULE_SETS.values()], default=DEFAULT_RULE_SET
+        "Game", choices=[SelectChoice(rs.id, rs.name) for rs in AT_THE_TABLE.values()], default=DEFAULT_RULE_SET
     )
     OPTION_SPECS = _all_option_specs()
 
@@ -80,7 +80,7 @@ class RuleOptionsForm(FlaskForm):
 
     def configured_rules(self) -> RuleSet | None:
         """The chosen rule set with its options, or None with the error beside the option's field."""
-        rules_cls = RULE_SETS[self.rules.data]
+        rules_cls = AT_THE_TABLE[self.rules.data]
         try:
             return configure(rules_cls.id, {spec.name: self._option_value(spec) for spec in rules_cls.option_specs()})
         except InvalidOptions as error:
@@ -235,7 +235,7 @@ class PrintForm(FlaskForm):
     """What to print (a GET form: it changes nothing, so it carries no CSRF token)."""
 
     rules = SelectField(
-        "Game", choices=[SelectChoice(rs.id, rs.name) for rs in RULE_SETS.values()], default=DEFAULT_RULE_SET
+        "Game", choices=[SelectChoice(rs.id, rs.name) for rs in AT_THE_TABLE.values()], default=DEFAULT_RULE_SET
     )
     players = SelectField(
         "Players (or sides)", choices=[SelectChoice(str(n), str(n)) for n in range(2, 6)], default="4"

@@ -5,14 +5,14 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, render_template
 from flask_wtf.csrf import generate_csrf
 
-from .scoring import RULE_SETS
+from .scoring.rulesets import AT_THE_TABLE
 
 bp = Blueprint("home", __name__)
 
 
 @bp.get("/")
 def index() -> str:
-    return render_template("home.html", rule_sets=RULE_SETS.values())
+    return render_template("home.html", rule_sets=AT_THE_TABLE.values())
 
 
 @bp.get("/csrf")

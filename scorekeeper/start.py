@@ -52,6 +52,11 @@ def import_record() -> Response | tuple[str, int]:
             if not isinstance(data, dict):
                 raise ScoringError("the record must be a JSON object")
             record, changes = import_changes(data)
+            if not record.game.rules.at_the_table:
+                raise ScoringError(
+                    f"{record.game.rules.name} records are scored by `scorekeeper replay`; "
+                    "the table pages play Crates only for now"
+                )
             stored = import_game(get_db(), record.game, changes, "import", str(data.get("title") or ""))
         except json.JSONDecodeError as error:
             form.text.errors = [f"Not JSON: {error.msg} at line {error.lineno}, column {error.colno}."]

@@ -49,12 +49,15 @@ def score_table(result: GameScore) -> str:
     """A score sheet in text: a row per side, a column per hand, the total and who leads."""
     game = result.game
     played = len(result.hands)
-    status = "final" if result.finished else f"after {played} of {game.hand_count} hands"
+    most = game.rules.max_hands()
+    hands = f"{played} hand{'s' if played != 1 else ''}"
+    status = "final" if result.finished else f"after {played} of {most} hands" if most else f"after {hands}"
     headers = ["Side"]
     with_start = any(side.start for side in result.sides)
     if with_start:
         headers.append("Start")
-    headers += [str(hand.number) for hand in result.hands] + ["Total"]
+    with_bonus = any(side.bonus for side in result.sides)
+    headers += [str(hand.number) for hand in result.hands] + (["Bonus"] if with_bonus else []) + ["Total"]
     rows = []
     for side in result.sides:
         marked = [
@@ -62,7 +65,7 @@ def score_table(result: GameScore) -> str:
             for points, pressure in zip(side.hands, side.pressures, strict=False)
         ]
         row = [side.side.name] + ([str(side.start)] if with_start else []) + marked
-        rows.append(row + [str(side.total)])
+        rows.append(row + ([str(side.bonus)] if with_bonus else []) + [str(side.total)])
     widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
 
     def line(cells: list[str]) -> str:

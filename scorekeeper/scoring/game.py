@@ -56,11 +56,15 @@ class Game:
 
     @property
     def hand_count(self) -> int:
-        return len(self.rules.schedule())
+        """The hands of a game on a schedule (Crates' 15); games played to a score have none."""
+        count = self.rules.max_hands()
+        if count is None:
+            raise ValueError(f"{self.rules.name} has no fixed number of hands")
+        return count
 
     def cards_dealt(self, number: int) -> int:
         """Cards dealt to each player in hand ``number`` (1 is the first hand)."""
-        return self.rules.schedule()[number - 1]
+        return self.rules.cards_dealt(number, len(self.players))
 
     def dealer(self, number: int) -> str:
         """The deal starts with the first dealer and rotates left (the next seat clockwise)."""

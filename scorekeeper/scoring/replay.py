@@ -49,10 +49,11 @@ class SideScore:
     pressures: tuple[int, ...]
     pressures_taken: int
     next_pressure: int
+    bonus: int = 0
 
     @property
     def total(self) -> int:
-        return self.start + sum(self.hands)
+        return self.start + sum(self.hands) + self.bonus
 
     def running_totals(self) -> tuple[int, ...]:
         """The side's total after each hand, starting score included."""
@@ -68,10 +69,7 @@ class GameScore:
     game: Game
     hands: tuple[HandScore, ...]
     sides: tuple[SideScore, ...]
-
-    @property
-    def finished(self) -> bool:
-        return len(self.hands) == self.game.hand_count
+    finished: bool = False
 
     @property
     def leader(self) -> tuple[str, ...]:
@@ -98,7 +96,7 @@ class GameScore:
 
     def to_json(self) -> dict[str, object]:
         """The replay output of ``specs/game-record.md``, with a few extra keys it allows."""
-        return {
+        output: dict[str, object] = {
             "sides": [
                 {
                     "name": side.side.name,
@@ -113,32 +111,48 @@ class GameScore:
             "leader": list(self.leader),
             "rules": self.game.rules.id,
             "hands_played": len(self.hands),
-            "hands_in_game": self.game.hand_count,
+            "hands_in_game": self.game.rules.max_hands(),
             "finished": self.finished,
         }
+        bonuses = {side.side.name: side.bonus for side in self.sides if side.bonus}
+        if bonuses:
+            output["bonuses"] = bonuses
+        return output
 
 
 def score_game(game: Game, hands: Sequence[Hand]) -> GameScore:
     """Referee and score every hand in order; the first broken rule refuses the whole game."""
-    if len(hands) > game.hand_count:
-        raise RefereeError(f"Hand {game.hand_count + 1}: {game.rules.name} has only {game.hand_count} hands")
+    rules = game.rules
+    most = rules.max_hands()
+    if most is not None and len(hands) > most:
+        raise RefereeError(f"Hand {most + 1}: {rules.name} has only {most} hands")
+    starts = {side.name: sum(rules.starting_score(game, m) for m in side.members) for side in game.sides}
+    totals = dict(starts)
     taken: Counter[str] = Counter()
-    scored = []
+    scored: list[HandScore] = []
+    decided = False
     for number, hand in enumerate(hands, start=1):
+        if decided:
+            raise RefereeError(f"Hand {number}: the game was already decided after hand {number - 1}")
         check_hand(game, number, hand)
         scored.append(_score_hand(game, number, hand, taken))
+        for name, side_hand in scored[-1].sides.items():
+            totals[name] += side_hand.total
+        decided = rules.is_decided(game, totals, number)
+    bonuses = rules.bonuses(game, totals) if decided else {}
     sides = tuple(
         SideScore(
             side=side,
-            start=sum(game.rules.starting_score(game, member) for member in side.members),
+            start=starts[side.name],
             hands=tuple(hand.sides[side.name].total for hand in scored),
             pressures=tuple(hand.sides[side.name].pressures for hand in scored),
             pressures_taken=taken[side.name],
-            next_pressure=game.rules.pressure_value(taken[side.name] + 1),
+            next_pressure=rules.pressure_value(taken[side.name] + 1) if rules.has_pressures else 0,
+            bonus=bonuses.get(side.name, 0),
         )
         for side in game.sides
     )
-    return GameScore(game, tuple(scored), sides)
+    return GameScore(game, tuple(scored), sides, decided)
 
 
 def check_hand(game: Game, number: int, hand: Hand) -> None:
@@ -158,6 +172,8 @@ def check_hand(game: Game, number: int, hand: Hand) -> None:
 
 
 def check_pressure(game: Game, number: int, player: str) -> None:
+    if not game.rules.has_pressures:
+        raise RefereeError(f"Hand {number}: {game.rules.name} has no pressures")
     if player not in game.players:
         raise RefereeError(f"Hand {number}: pressure to {player!r}, who is not a player of this game")
     game.rules.check_pressure(game, number, player)
@@ -165,6 +181,7 @@ def check_pressure(game: Game, number: int, player: str) -> None:
 
 def _score_hand(game: Game, number: int, hand: Hand, taken: Counter[str]) -> HandScore:
     leftovers = {player: game.rules.score_leftovers(hand.leftovers[player]) for player in game.players}
+    points = game.rules.hand_points(game, leftovers)
     pressures = []
     for player in hand.pressures:
         side = game.side_of(player).name
@@ -172,7 +189,7 @@ def _score_hand(game: Game, number: int, hand: Hand, taken: Counter[str]) -> Han
         pressures.append(PressureTaken(player, side, taken[side], game.rules.pressure_value(taken[side])))
     sides = {
         side.name: SideHand(
-            cards=sum(leftovers[member].total for member in side.members),
+            cards=sum(points[member] for member in side.members),
             pressures=sum(p.value for p in pressures if p.side == side.name),
         )
         for side in game.sides

@@ -7,8 +7,14 @@ from collections.abc import Mapping
 from ..errors import UnknownRuleSet
 from .base import SINGLE_HAND, CardAction, OptionSpec, RuleSet
 from .crates import Crates, CratesWorldSeries
+from .eights import CrazyAces, CrazyEights, CrazyEightsTarget, CrazyJacks, CrazyPairs, Zodiac
 
-RULE_SETS: dict[str, type[RuleSet]] = {cls.id: cls for cls in (Crates, CratesWorldSeries)}
+RULE_SETS: dict[str, type[RuleSet]] = {
+    cls.id: cls
+    for cls in (Crates, CratesWorldSeries, CrazyEights, CrazyEightsTarget, CrazyAces, CrazyJacks, CrazyPairs, Zodiac)
+}
+#: The rule sets the table pages can play (the others are scored and replayed, not yet played).
+AT_THE_TABLE: dict[str, type[RuleSet]] = {key: cls for key, cls in RULE_SETS.items() if cls.at_the_table}
 DEFAULT_RULE_SET = Crates.id
 
 
@@ -27,6 +33,7 @@ def configure(rule_set_id: str, options: Mapping[str, object] | None = None) -> 
 
 __all__ = [
     "DEFAULT_RULE_SET",
+    "AT_THE_TABLE",
     "RULE_SETS",
     "SINGLE_HAND",
     "CardAction",

@@ -56,6 +56,9 @@ class RuleSet(ABC):
     name: ClassVar[str]
     summary: ClassVar[str]
     lowest_wins: ClassVar[bool] = True
+    has_pressures: ClassVar[bool] = True
+    #: Whether the table pages can play it yet (the engine and `scorekeeper replay` always can).
+    at_the_table: ClassVar[bool] = True
 
     @classmethod
     def option_specs(cls) -> tuple[OptionSpec, ...]:
@@ -105,6 +108,14 @@ class RuleSet(ABC):
         """The players who take turns to deal, in seating order."""
         return game.players
 
+    def max_hands(self) -> int | None:
+        """The most hands a game can have; None when it ends on a score instead."""
+        return len(self.schedule())
+
+    def cards_dealt(self, number: int, players: int) -> int:
+        """Cards dealt to each player in hand ``number``."""
+        return self.schedule()[number - 1]
+
     # Scoring ----------------------------------------------------------------
 
     @abstractmethod
@@ -117,6 +128,18 @@ class RuleSet(ABC):
 
     def starting_score(self, game: Game, player: str) -> int:
         return 0
+
+    def hand_points(self, game: Game, scored: Mapping[str, LeftoverScore]) -> dict[str, int]:
+        """What each player scores in a hand; by default, the points of their own leftovers."""
+        return {player: scored[player].total for player in game.players}
+
+    def is_decided(self, game: Game, totals: Mapping[str, int], hands: int) -> bool:
+        """Whether the game is over after ``hands`` hands with these side totals."""
+        return hands == self.max_hands()
+
+    def bonuses(self, game: Game, totals: Mapping[str, int]) -> dict[str, int]:
+        """Points added to sides when the game is decided (e.g. Crazy Eights' 100 for the winner)."""
+        return {}
 
     # Referee ------------------------------------------------------------------
 

@@ -1,0 +1,215 @@
+"""Crazy Eights and relatives where the hand's winner collects the points left in the other hands.
+
+Sources: 002 "Eights" (game to 100, a 100-point bonus, blocked hands), its Crazy Aces and
+Crazy Jacks; 001's how-to (targets of 100, 200, 300 by players), Crazy Pairs (to 300)
+and the Zodiac game (a point per card, to 55). Players play alone; there are no pressures.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from ..cards import Card, Rank
+from ..errors import InvalidSeating, RefereeError
+from ..threes import LeftoverScore, ScoredCard
+from .base import SINGLE_HAND, CardAction, RuleSet, option
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+#: 002 "Scoring for cards remaining in the hand": pictures 10, eights 50, others face value (A 1).
+EIGHTS_POINTS: Mapping[Rank, int] = {
+    Rank.ACE: 1,
+    Rank.TWO: 2,
+    Rank.THREE: 3,
+    Rank.FOUR: 4,
+    Rank.FIVE: 5,
+    Rank.SIX: 6,
+    Rank.SEVEN: 7,
+    Rank.EIGHT: 50,
+    Rank.NINE: 9,
+    Rank.TEN: 10,
+    Rank.JACK: 10,
+    Rank.QUEEN: 10,
+    Rank.KING: 10,
+}
+CARDS_PER_RANK = 4
+
+
+@dataclass(frozen=True)
+class CrazyEights(RuleSet):
+    """002 "Eights": the winner collects; the first to reach the target at the end of a hand wins,
+    with a 100-point bonus. A blocked hand (nobody goes out): the lowest count wins it and
+    collects the difference from each other player."""
+
+    id = "crazy-eights"
+    name = "Crazy Eights"
+    summary = "The hand's winner collects the others' cards; first to 100 wins, +100 bonus."
+    lowest_wins = False
+    has_pressures = False
+    at_the_table = False
+
+    POINTS: ClassVar[Mapping[Rank, int]] = EIGHTS_POINTS
+    JOKERS_PER_DECK: ClassVar[int] = 0
+    WIN_BONUS: ClassVar[int] = 100
+    MAX_PLAYERS: ClassVar[int] = 8
+    WILD: ClassVar[str] = "8"
+
+    target: int | None = option(100, "optional_int", "Game to", "The score that wins the game.", minimum=1)
+    decks: int = option(1, "int", "Decks", "One deck, or two for six or more players.", choices=(1, 2))
+
+    def check_seating(self, game: Game) -> None:
+        count = len(game.players)
+        if not 2 <= count <= self.MAX_PLAYERS:
+            raise InvalidSeating(f"{self.name} is for 2 to {self.MAX_PLAYERS} players, not {count}")
+        if game.has_partnerships:
+            raise InvalidSeating(f"in {self.name} everyone plays alone")
+
+    def schedule(self) -> tuple[int, ...]:
+        return ()
+
+    def max_hands(self) -> int | None:
+        return None
+
+    def cards_dealt(self, number: int, players: int) -> int:
+        """002: seven cards each for two players, five for more."""
+        return 7 if players == 2 else 5
+
+    def goal(self, players: int) -> int:
+        return self.target or 100
+
+    def card_points(self, card: Card) -> int:
+        if card.rank is Rank.JOKER and not self.JOKERS_PER_DECK:
+            raise RefereeError(f"{self.name} has no jokers")
+        return self.POINTS[card.rank]
+
+    def score_leftovers(self, cards: Sequence[Card]) -> LeftoverScore:
+        """The count of a hand: the sum of its cards."""
+        scored = tuple(ScoredCard(card, self.card_points(card)) for card in cards)
+        return LeftoverScore(tuple(cards), sum(item.points for item in scored), uncovered=scored)
+
+    def pressure_value(self, number: int) -> int:
+        raise RefereeError(f"{self.name} has no pressures")
+
+    def hand_points(self, game: Game, scored: Mapping[str, LeftoverScore]) -> dict[str, int]:
+        """The player who went out collects everyone's count; blocked, the lowest count collects differences."""
+        points = dict.fromkeys(game.players, 0)
+        out = [player for player in game.players if scored[player].went_out]
+        if out:
+            points[out[0]] = sum(self._collected(scored[player]) for player in game.players if player != out[0])
+            return points
+        lowest = min(scored[player].total for player in game.players)
+        for winner in (player for player in game.players if scored[player].total == lowest):
+            points[winner] = sum(scored[player].total - lowest for player in game.players)
+        return points
+
+    def _collected(self, leftovers: LeftoverScore) -> int:
+        return leftovers.total
+
+    def is_decided(self, game: Game, totals: Mapping[str, int], hands: int) -> bool:
+        return max(totals.values()) >= self.goal(len(game.players))
+
+    def bonuses(self, game: Game, totals: Mapping[str, int]) -> dict[str, int]:
+        goal = self.goal(len(game.players))
+        return {side: self.WIN_BONUS for side, total in totals.items() if total >= goal and self.WIN_BONUS}
+
+    def check_leftovers(self, leftovers: Mapping[str, Sequence[Card]]) -> None:
+        """One deck's worth of each rank (jokers only where the game has them); one player out at most."""
+        by_rank = Counter(card.rank for cards in leftovers.values() for card in cards)
+        for rank, count in by_rank.items():
+            limit = self.decks * (self.JOKERS_PER_DECK if rank is Rank.JOKER else CARDS_PER_RANK)
+            if count > limit:
+                where = "in one hand" if list(leftovers) == [SINGLE_HAND] else "in the leftovers"
+                raise RefereeError(
+                    f"{count} × {rank.value} {where}, but the deck{'s' if self.decks > 1 else ''} "
+                    f"{'have' if self.decks > 1 else 'has'} only {limit}"
+                )
+        empty = [player for player, cards in leftovers.items() if not cards]
+        if len(empty) > 1 and SINGLE_HAND not in leftovers:
+            raise RefereeError(f"only one player can go out, but {' and '.join(empty)} have no cards")
+
+    def card_actions(self, players: int) -> tuple[CardAction, ...]:
+        return (CardAction(self.WILD, "wild: play it on any card and name the suit to follow"),)
+
+    def card_values(self) -> tuple[tuple[str, str], ...]:
+        values = [(rank.value, str(points)) for rank, points in self.POINTS.items() if rank is not Rank.JOKER]
+        if self.JOKERS_PER_DECK:
+            values.append((Rank.JOKER.value, str(self.POINTS[Rank.JOKER])))
+        return tuple(values)
+
+
+@dataclass(frozen=True)
+class CrazyEightsTarget(CrazyEights):
+    """001's how-to: the winner collects; the target is agreed before the game, typically 100
+    for two players, 200 for four and 300 for six (50 a player beyond two). No bonus."""
+
+    id = "crazy-eights-target"
+    name = "Crazy Eights to a target"
+    summary = "The hand's winner collects; the target is 100 for two players, 200 for four, 300 for six."
+    WIN_BONUS = 0
+
+    target: int | None = option(
+        None,
+        "optional_int",
+        "Game to",
+        "Blank: 100 for two players, +50 a player (200 for four, 300 for six).",
+        minimum=1,
+    )
+
+    def goal(self, players: int) -> int:
+        return self.target or 100 + 50 * (players - 2)
+
+
+@dataclass(frozen=True)
+class CrazyAces(CrazyEights):
+    """002 "Crazy Aces": aces are wild and count 25, jokers (two a deck) act as eights did and count 50,
+    eights are ordinary and count 8. Otherwise Crazy Eights."""
+
+    id = "crazy-aces"
+    name = "Crazy Aces"
+    summary = "Aces wild (25), jokers 50, eights 8; otherwise Crazy Eights."
+    POINTS = {**EIGHTS_POINTS, Rank.ACE: 25, Rank.EIGHT: 8, Rank.JOKER: 50}
+    JOKERS_PER_DECK = 2
+    WILD = "A, JK"
+    MAX_PLAYERS = 10
+
+
+@dataclass(frozen=True)
+class CrazyJacks(CrazyEights):
+    """002 "Crazy Jacks": jacks are wild and count 50; eights are ordinary and count 8."""
+
+    id = "crazy-jacks"
+    name = "Crazy Jacks"
+    summary = "Jacks wild (50), eights 8; otherwise Crazy Eights."
+    POINTS = {**EIGHTS_POINTS, Rank.JACK: 50, Rank.EIGHT: 8}
+    WILD = "J"
+
+
+@dataclass(frozen=True)
+class CrazyPairs(CrazyEights):
+    """001 "Crazy Pairs": the winner collects; the first to 300 wins. The text gives no card values,
+    so these are Crazy Eights' (8 = 50, pictures 10, others face value); no bonus is mentioned."""
+
+    id = "crazy-pairs"
+    name = "Crazy Pairs"
+    summary = "Crazy Eights where pairs may be played together; the winner collects, first to 300 wins."
+    WIN_BONUS = 0
+    target: int | None = option(300, "optional_int", "Game to", "The score that wins the game.", minimum=1)
+
+
+@dataclass(frozen=True)
+class Zodiac(CrazyEights):
+    """001's Zodiac game: the player who goes out scores 1 point for each card the opponents hold;
+    the first to 55 wins."""
+
+    id = "zodiac"
+    name = "Zodiac"
+    summary = "The winner scores a point for each card the others hold; first to 55 wins."
+    WIN_BONUS = 0
+    target: int | None = option(55, "optional_int", "Game to", "The score that wins the game.", minimum=1)
+
+    def _collected(self, leftovers: LeftoverScore) -> int:
+        return len(leftovers.cards)

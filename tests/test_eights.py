@@ -1,0 +1,142 @@
+"""The Eights family where the hand's winner collects (002 "Eights", Crazy Aces, Crazy Jacks; 001)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.scoring import FORMAT, RefereeError, configure, parse_record
+
+from .helpers import cards
+from .web import csrf_token
+
+
+def record(rules, players, hands, **options):
+    return {
+        "format": FORMAT,
+        "rules": rules,
+        "options": options,
+        "players": players,
+        "hands": [{"leftovers": leftovers} for leftovers in hands],
+    }
+
+
+def replay(data):
+    return parse_record(data).score().to_json()
+
+
+def totals(output):
+    return {side["name"]: side["total"] for side in output["sides"]}
+
+
+@pytest.mark.parametrize(
+    "text, expected", [("8", 50), ("K", 10), ("Q", 10), ("J", 10), ("9", 9), ("3", 3), ("A", 1), ("10", 10)]
+)
+def test_crazy_eights_card_values(text, expected):
+    # 002: "Royalty Card (King, Queen, Jack) 10; Eight (8) 50; All other numbered cards Face Value"
+    assert configure("crazy-eights").score_leftovers(cards(text)).total == expected
+
+
+def test_the_winner_collects_the_points_left_in_the_other_hands():
+    output = replay(record("crazy-eights", ["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": ["8", "K"], "Cy": ["3", "4"]}]))
+    assert [side["hands"] for side in output["sides"]] == [[67], [0], [0]]
+    assert output["leader"] == ["Ann"] and not output["finished"]
+
+
+def test_reaching_100_at_the_end_of_a_hand_wins_with_a_100_point_bonus():
+    # 002: "played until one player, at the end of a hand reaches or exceeds 100 points ... awarded an additional 100"
+    hands = [{"Ann": [], "Bob": ["8", "K"]}, {"Ann": ["K"], "Bob": []}, {"Ann": [], "Bob": ["8"]}]
+    assert not replay(record("crazy-eights", ["Ann", "Bob"], hands[:2]))["finished"]  # Ann 60, Bob 10
+    output = replay(record("crazy-eights", ["Ann", "Bob"], hands))
+    assert output["finished"] and output["bonuses"] == {"Ann": 100}
+    assert totals(output) == {"Ann": 60 + 50 + 100, "Bob": 10}
+    assert output["leader"] == ["Ann"]
+
+
+def test_hands_after_the_game_was_decided_are_refused():
+    hands = [{"Ann": [], "Bob": ["8", "8"]}, {"Ann": ["K"], "Bob": []}]  # Ann reaches 100 in hand 1
+    with pytest.raises(RefereeError, match="Hand 2: the game was already decided after hand 1"):
+        replay(record("crazy-eights", ["Ann", "Bob"], hands))
+
+
+def test_a_blocked_hand_goes_to_the_lowest_count_who_collects_the_differences():
+    # 002: "the player with the lowest point total is declared the winner of the hand. They receive a point
+    # value from each other player consisting of the difference between the counts of their hand and that player"
+    output = replay(record("crazy-eights", ["Ann", "Bob", "Cy"], [{"Ann": ["5"], "Bob": ["Q", "2"], "Cy": ["K", "J"]}]))
+    assert [side["hands"][0] for side in output["sides"]] == [(12 - 5) + (20 - 5), 0, 0]
+
+
+def test_only_one_player_can_go_out():
+    with pytest.raises(RefereeError, match="only one player can go out"):
+        replay(record("crazy-eights", ["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": [], "Cy": ["K"]}]))
+
+
+def test_there_are_no_pressures_in_crazy_eights():
+    data = record("crazy-eights", ["Ann", "Bob"], [{"Ann": [], "Bob": ["K"]}])
+    data["hands"][0]["pressures"] = ["Bob"]
+    with pytest.raises(RefereeError, match="Crazy Eights has no pressures"):
+        replay(data)
+
+
+@pytest.mark.parametrize("players, target", [(2, 100), (3, 150), (4, 200), (6, 300)])
+def test_the_target_is_100_200_or_300_by_players(players, target):
+    # 001: "with two players the winning amount is 100 points ... four players ... 200 points, and 300 ... six"
+    assert configure("crazy-eights-target").goal(players) == target
+
+
+def test_a_two_player_target_game_ends_at_100_without_a_bonus():
+    hands = [{"Ann": [], "Bob": ["8", "K", "K", "K", "K", "9"]}, {"Ann": [], "Bob": ["A"]}]  # 99, then 1
+    assert not replay(record("crazy-eights-target", ["Ann", "Bob"], hands[:1]))["finished"]
+    output = replay(record("crazy-eights-target", ["Ann", "Bob"], hands))
+    assert output["finished"] and totals(output) == {"Ann": 100, "Bob": 0} and "bonuses" not in output
+
+
+def test_an_agreed_target_replaces_the_default():
+    output = replay(record("crazy-eights-target", ["Ann", "Bob"], [{"Ann": [], "Bob": ["K"]}], target=10))
+    assert output["finished"] and "bonuses" not in output
+
+
+def test_crazy_aces_and_crazy_jacks_card_values():
+    aces = configure("crazy-aces")
+    assert [aces.score_leftovers(cards(t)).total for t in ("A", "JK", "8", "K")] == [25, 50, 8, 10]
+    jacks = configure("crazy-jacks")
+    assert [jacks.score_leftovers(cards(t)).total for t in ("J", "8", "Q")] == [50, 8, 10]
+    with pytest.raises(RefereeError, match="no jokers"):
+        configure("crazy-eights").score_leftovers(cards("JK"))
+
+
+def test_crazy_pairs_is_won_at_300_without_a_bonus():
+    hands = [{"Ann": [], "Bob": ["8"] * 4}] * 1 + [{"Ann": [], "Bob": ["8"] * 2}]
+    output = replay(record("crazy-pairs", ["Ann", "Bob"], hands))
+    assert output["finished"] and totals(output) == {"Ann": 300, "Bob": 0} and "bonuses" not in output
+
+
+def test_zodiac_scores_a_point_a_card_to_55():
+    output = replay(record("zodiac", ["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": ["8", "K", "2"], "Cy": ["A"]}]))
+    assert totals(output)["Ann"] == 4
+
+
+def test_replay_from_the_command_line_lists_the_bonus(tmp_path):
+    path = tmp_path / "eights.json"
+    path.write_text(json.dumps(record("crazy-eights", ["Ann", "Bob"], [{"Ann": [], "Bob": ["8", "8"]}])))
+    script = Path(sys.executable).parent / "scorekeeper"
+    output = json.loads(
+        subprocess.run([str(script), "replay", "--json", str(path)], capture_output=True, text=True).stdout
+    )
+    assert output["bonuses"] == {"Ann": 100} and output["leader"] == ["Ann"]
+    text = subprocess.run([str(script), "replay", str(path)], capture_output=True, text=True).stdout
+    assert "Bonus" in text and "Winner: Ann on 200" in text
+    scored = subprocess.run(
+        [str(script), "score", "--rules", "crazy-eights", "--json", "8", "K"], capture_output=True, text=True
+    )
+    assert json.loads(scored.stdout)["total"] == 60
+
+
+def test_the_table_pages_do_not_offer_them_yet_and_an_import_says_why(client):
+    assert "crazy-eights" not in client.get("/new").get_data(as_text=True)
+    token = csrf_token(client, "/import")
+    data = record("crazy-eights", ["Ann", "Bob"], [{"Ann": [], "Bob": ["K"]}])
+    response = client.post("/import", data={"csrf_token": token, "text": json.dumps(data)})
+    assert response.status_code == 422 and "scorekeeper replay" in response.get_data(as_text=True)
