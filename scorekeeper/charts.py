@@ -38,6 +38,7 @@ class Chart:
     plot_right: int
     plot_top: int
     plot_bottom: int
+    lowest_wins: bool = True
 
 
 def running_total_chart(score: GameScore) -> Chart | None:
@@ -49,7 +50,7 @@ def running_total_chart(score: GameScore) -> Chart | None:
     low, high = min(values + [0]), max(values + [0])
     if high == low:
         high = low + 10
-    hands = score.game.hand_count
+    hands = score.game.rules.max_hands() or max(len(score.hands), 5)
     left, right = PAD_LEFT, WIDTH - PAD_RIGHT
     top, bottom = PAD_TOP, HEIGHT - PAD_BOTTOM
 
@@ -89,6 +90,7 @@ def running_total_chart(score: GameScore) -> Chart | None:
         right,
         top,
         bottom,
+        score.game.rules.lowest_wins,
     )
 
 

@@ -31,6 +31,13 @@ class TableProgress:
         return self.state.entries[-1].created_at if self.state.entries else ""
 
     @property
+    def status(self) -> str:
+        if self.state.finished:
+            return "finished"
+        most = self.state.game.rules.max_hands()
+        return f"hand {self.hands_done + 1}" + (f" of {most}" if most else "")
+
+    @property
     def unconfirmed(self) -> list[int]:
         return self.state.unconfirmed_hands if self.table.game.verify else []
 

@@ -40,7 +40,7 @@ class Scoreboard:
     sides: tuple[SideSummary, ...]
     rows: tuple[HandRow, ...]
     finished: bool
-    hands_in_game: int
+    hands_in_game: int | None
 
     @property
     def with_start(self) -> bool:
@@ -77,4 +77,4 @@ def scoreboard(state: TableState) -> Scoreboard:
         )
         for index, hand in enumerate(score.hands)
     )
-    return Scoreboard(sides, rows, score.finished, state.game.hand_count)
+    return Scoreboard(sides, rows, score.finished, state.game.rules.max_hands())

@@ -105,7 +105,7 @@ def hand(token: str) -> str | Response:
 
 
 def _hand_context(stored: StoredGame, state: TableState) -> dict[str, object]:
-    number = state.current_hand or state.game.hand_count
+    number = state.last_hand
     game = state.game
     return {
         "stored": stored,
@@ -233,7 +233,7 @@ def leftovers(token: str, number: int, seat: int) -> str | Response | tuple[str,
     stored = recording_game(token)
     state = _state(stored)
     game = state.game
-    if not 1 <= number <= (state.current_hand or game.hand_count) or not 0 <= seat < len(game.players):
+    if not 1 <= number <= state.last_hand or not 0 <= seat < len(game.players):
         return redirect(url_for("table.hand", token=token))
     player = game.players[seat]
     existing = state.leftovers.get((number, player))
@@ -335,7 +335,7 @@ def hand_detail(token: str, number: int) -> str | Response:
     """A hand's row opened up: each player's cards and covering, pressures, notes; corrections."""
     stored = recording_game(token)
     state = _state(stored)
-    if not 1 <= number <= (state.current_hand or state.game.hand_count):
+    if not 1 <= number <= state.last_hand:
         return redirect(url_for("table.scores", token=token))
     return render_template("hand_detail.html", **_detail_context(stored, state, number), can_edit=True)
 

@@ -133,10 +133,13 @@ class TableState:
 
     @cached_property
     def complete_hands(self) -> int:
-        """How many hands, from the first, have every player's leftovers."""
+        """How many hands, from the first, have every player's leftovers (up to the game's end)."""
+        most = self.game.rules.max_hands()
         count = 0
-        while count < self.game.hand_count and self.hand_is_complete(count + 1):
+        while (most is None or count < most) and self.hand_is_complete(count + 1):
             count += 1
+            if most is None and score_game(self.game, self._hands(count)).finished:
+                break
         return count
 
     def hand_is_complete(self, number: int) -> bool:
@@ -144,7 +147,12 @@ class TableState:
 
     @property
     def finished(self) -> bool:
-        return self.complete_hands == self.game.hand_count
+        return self.score.finished
+
+    @property
+    def last_hand(self) -> int:
+        """The hand in play, or the last hand of a finished game."""
+        return self.current_hand or self.complete_hands
 
     @property
     def current_hand(self) -> int | None:
@@ -187,12 +195,15 @@ class TableState:
 
     @cached_property
     def hands(self) -> tuple[Hand, ...]:
+        return self._hands(self.complete_hands)
+
+    def _hands(self, count: int) -> tuple[Hand, ...]:
         return tuple(
             Hand(
                 {p: self.leftovers[(n, p)].cards for p in self.game.players},
                 tuple(entry.player or "" for entry in self.hand_pressures(n)),
             )
-            for n in range(1, self.complete_hands + 1)
+            for n in range(1, count + 1)
         )
 
     @cached_property
@@ -251,8 +262,8 @@ class TableState:
         checker(change)
 
     def _check_hand_number(self, number: int | None, latest: int | None = None) -> int:
-        limit = latest or self.current_hand or self.game.hand_count
-        if number is None or not 1 <= number <= min(limit, self.game.hand_count):
+        limit = latest or self.last_hand
+        if number is None or not 1 <= number <= limit:
             raise TableError(f"hand {number} is not open: hands 1 to {limit} are", "hand")
         return number
 
