@@ -19,12 +19,11 @@ from .scoring import (
     LeftoverScore,
     RuleSet,
     ScoringError,
-    configure,
     load_record,
     parse_cards,
     pressure_ladder,
 )
-from .scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, SINGLE_HAND
+from .scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, SINGLE_HAND, configure_known
 
 EMPTY_HAND = "-"
 
@@ -60,11 +59,9 @@ def score(rules_id: str, jokers: bool, decks: int, as_json: bool, cards: tuple[s
     S, H, D or C (10h, QS). With no CARDS, reads one hand per line from standard
     input ("-" alone is an empty hand; blank lines are skipped).
     """
-    known = {spec.name for spec in RULE_SETS[rules_id].option_specs()}
-    if jokers and "jokers" not in known:
+    if jokers and "jokers" not in {spec.name for spec in RULE_SETS[rules_id].option_specs()}:
         raise ScoringError(f"{RULE_SETS[rules_id].name} has no jokers option")
-    asked = {"jokers": jokers, "decks": decks}
-    rules = configure(rules_id, {name: value for name, value in asked.items() if name in known})
+    rules = configure_known(rules_id, {"jokers": jokers, "decks": decks})
     if cards:
         hands = [_score_line(rules, list(cards), None)]
     else:
@@ -190,7 +187,7 @@ def blank_sheet(output: str, rules_id: str, players: int, jokers: bool, paper: s
     from .sheets import blank_sheet_html
 
     _write_pdf(
-        pdf.render_pdf(blank_sheet_html(configure(rules_id, {"jokers": jokers}), players, paper.lower())), output
+        pdf.render_pdf(blank_sheet_html(configure_known(rules_id, {"jokers": jokers}), players, paper.lower())), output
     )
 
 
@@ -206,7 +203,7 @@ def rules_card(output: str, rules_id: str, jokers: bool, paper: str) -> None:
     from . import pdf
     from .sheets import rules_card_html
 
-    _write_pdf(pdf.render_pdf(rules_card_html(configure(rules_id, {"jokers": jokers}), paper.lower())), output)
+    _write_pdf(pdf.render_pdf(rules_card_html(configure_known(rules_id, {"jokers": jokers}), paper.lower())), output)
 
 
 @cli.command("create-director")

@@ -92,9 +92,7 @@ class RuleOptionsForm(FlaskForm):
         if spec.kind == "bool":
             return bool(data)
         if spec.kind in ("int", "optional_int"):
-            if data in (None, ""):
-                return None if spec.kind == "optional_int" else spec.default
-            return int(data)
+            return spec.default if data in (None, "") else int(data)
         return (data or "").strip() or spec.default
 
     def _error_on_option(self, message: str) -> None:
@@ -267,6 +265,12 @@ class LoginForm(FlaskForm):
 class EventForm(RuleOptionsForm):
     """A new event: its rules, how standings are ranked, partnerships, and the players."""
 
+    rules = SelectField(
+        "Game",
+        choices=[SelectChoice(rs.id, rs.name) for rs in AT_THE_TABLE.values() if rs.lowest_wins],
+        default=DEFAULT_RULE_SET,
+        description="Events rank by the lowest totals: Crates and its variants.",
+    )
     name = StringField("Event name", validators=[DataRequired(), Length(max=80)])
     held_on = StringField("Date", validators=[DataRequired(), Length(max=20)], description="For example 2026-11-22.")
     scoring = SelectField(

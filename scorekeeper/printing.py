@@ -7,7 +7,7 @@ from flask import Blueprint, Response, render_template, request
 from . import pdf
 from .forms import PrintForm
 from .pages import pdf_response
-from .scoring import configure
+from .scoring.rulesets import configure_known
 from .sheets import blank_sheet_html, rules_card_html, rules_reference
 
 bp = Blueprint("printing", __name__)
@@ -30,7 +30,7 @@ def blank_sheet_pdf() -> Response | tuple[str, int]:
     form, valid = _form()
     if not valid:
         return render_template("blank_sheet.html", form=form), 400
-    rules = configure(form.rules.data, form.options())
+    rules = configure_known(form.rules.data, form.options())
     html = blank_sheet_html(rules, int(form.players.data), form.paper.data)
     return pdf_response(pdf.render_pdf(html), f"blank-{rules.id}.pdf")
 
@@ -38,7 +38,7 @@ def blank_sheet_pdf() -> Response | tuple[str, int]:
 @bp.get("/rules")
 def rules_card() -> str:
     form, valid = _form()
-    rules = configure(form.rules.data if valid else "crates", form.options() if valid else {})
+    rules = configure_known(form.rules.data if valid else "crates", form.options() if valid else {})
     return render_template("rules.html", form=form, **rules_reference(rules))
 
 
@@ -47,5 +47,5 @@ def rules_card_pdf() -> Response | tuple[str, int]:
     form, valid = _form()
     if not valid:
         return render_template("blank_sheet.html", form=form), 400
-    rules = configure(form.rules.data, form.options())
+    rules = configure_known(form.rules.data, form.options())
     return pdf_response(pdf.render_pdf(rules_card_html(rules, form.paper.data)), f"rules-{rules.id}.pdf")

@@ -22,6 +22,8 @@ from .scoring import GameRecord, RuleSet, pressure_ladder
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
 DEFAULT_PAPER = "a4"
 LADDER_LENGTH = 8
+#: Rows on a blank sheet for a game played to a score rather than a schedule.
+OPEN_GAME_ROWS = 15
 
 _env = Environment(loader=PackageLoader("scorekeeper", "templates"), autoescape=select_autoescape(["html"]))
 
@@ -121,13 +123,13 @@ def score_sheet_html(
 
 def blank_sheet_html(rules: RuleSet, players: int = 4, paper: str = DEFAULT_PAPER) -> str:
     """The grid with hand numbers and cards dealt filled in, and a reference panel."""
-    schedule = rules.schedule()
+    hands = rules.max_hands() or OPEN_GAME_ROWS
     return _env.get_template("print/blank_sheet.html").render(
         page_size=paper_size(paper),
         rules=rules,
         options=options_in_force(rules),
         players=players,
-        rows=list(enumerate(schedule, start=1)),
+        rows=[(number, rules.cards_dealt(number, players)) for number in range(1, hands + 1)],
         card_values=rules.card_values(),
         doubling=pressure_ladder(LADDER_LENGTH),
         capped=pressure_ladder(LADDER_LENGTH, 20),

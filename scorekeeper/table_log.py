@@ -243,6 +243,8 @@ class TableState:
 
     def next_pressure(self, side: str) -> int:
         """What the side's next pressure costs, counting those of the hand in play."""
+        if not self.game.rules.has_pressures:
+            return 0
         return self.game.rules.pressure_value(self._pending[1][side] + 1)
 
     # Checking a change before it is appended --------------------------------

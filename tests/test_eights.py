@@ -10,7 +10,7 @@ import pytest
 from scorekeeper.scoring import FORMAT, RefereeError, configure, parse_record
 
 from .helpers import cards
-from .web import csrf_token
+from .web import csrf_token, start
 
 
 def record(rules, players, hands, **options):
@@ -134,9 +134,29 @@ def test_replay_from_the_command_line_lists_the_bonus(tmp_path):
     assert json.loads(scored.stdout)["total"] == 60
 
 
-def test_the_table_pages_do_not_offer_them_yet_and_an_import_says_why(client):
-    assert "crazy-eights" not in client.get("/new").get_data(as_text=True)
+def test_a_crazy_eights_game_is_played_at_the_table_to_its_end(client):
+    table = start(client, ["Ann", "Bob"], rules="crazy-eights")
+    page = table.page("/")
+    assert "Hand 1</h1>" not in page and "<h1>Hand 1 · 7 cards each</h1>" in page
+    assert "PRESSURE" not in page and "The count" not in page
+    table.leftovers(1, 0, went_out=True)
+    table.leftovers(1, 1, "8 K")
+    assert "Hand 2 · 7 cards each" in table.page("/")
+    table.leftovers(2, 0, went_out=True)
+    table.leftovers(2, 1, "8")
+    response = client.get(f"{table.base}/")
+    assert response.status_code == 302 and response.headers["Location"].endswith("/scores")
+    scores = table.page("/scores")
+    assert "Final standings" in scores and "highest total wins" in scores
+    assert '<span class="place">1</span> <span class="name">Ann</span> <span class="num big">210</span>' in scores
+    record_ = client.get(f"{table.base}/export.json").get_json()
+    assert parse_record(record_).score().to_json()["bonuses"] == {"Ann": 100}
+    assert client.get(f"{table.base}/sheet.pdf").mimetype == "application/pdf"
+
+
+def test_an_eights_record_imports_and_events_keep_to_crates(client):
     token = csrf_token(client, "/import")
-    data = record("crazy-eights", ["Ann", "Bob"], [{"Ann": [], "Bob": ["K"]}])
+    data = record("crazy-aces", ["Ann", "Bob"], [{"Ann": [], "Bob": ["JK"]}])
     response = client.post("/import", data={"csrf_token": token, "text": json.dumps(data)})
-    assert response.status_code == 422 and "scorekeeper replay" in response.get_data(as_text=True)
+    assert response.status_code == 302
+    assert "crazy-eights" in client.get("/new").get_data(as_text=True)

@@ -26,6 +26,12 @@ def find_rule_set(rule_set_id: str) -> type[RuleSet]:
         raise UnknownRuleSet(f"unknown rule set {rule_set_id!r} (known: {known})") from None
 
 
+def configure_known(rule_set_id: str, options: Mapping[str, object]) -> RuleSet:
+    """Configure with those of ``options`` the rule set has (e.g. ``jokers`` where there are jokers)."""
+    known = {spec.name for spec in find_rule_set(rule_set_id).option_specs()}
+    return configure(rule_set_id, {name: value for name, value in options.items() if name in known})
+
+
 def configure(rule_set_id: str, options: Mapping[str, object] | None = None) -> RuleSet:
     """A rule set with its options checked and applied."""
     return find_rule_set(rule_set_id).from_options(options)
@@ -42,5 +48,6 @@ __all__ = [
     "OptionSpec",
     "RuleSet",
     "configure",
+    "configure_known",
     "find_rule_set",
 ]

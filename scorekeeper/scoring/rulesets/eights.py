@@ -50,7 +50,6 @@ class CrazyEights(RuleSet):
     summary = "The hand's winner collects the others' cards; first to 100 wins, +100 bonus."
     lowest_wins = False
     has_pressures = False
-    at_the_table = False
 
     POINTS: ClassVar[Mapping[Rank, int]] = EIGHTS_POINTS
     JOKERS_PER_DECK: ClassVar[int] = 0
