@@ -138,7 +138,7 @@ def test_a_crazy_eights_game_is_played_at_the_table_to_its_end(client):
     table = start(client, ["Ann", "Bob"], rules="crazy-eights")
     page = table.page("/")
     assert "Hand 1</h1>" not in page and "<h1>Hand 1 · 7 cards each</h1>" in page
-    assert "PRESSURE" not in page and "The count" not in page
+    assert "PRESSURE" not in page and "The count" not in page and "One card" not in page
     table.leftovers(1, 0, went_out=True)
     table.leftovers(1, 1, "8 K")
     assert "Hand 2 · 7 cards each" in table.page("/")

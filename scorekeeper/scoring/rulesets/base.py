@@ -57,6 +57,9 @@ class RuleSet(ABC):
     summary: ClassVar[str]
     lowest_wins: ClassVar[bool] = True
     has_pressures: ClassVar[bool] = True
+    #: Crates' 2-sequence ("the count") and its "one card" penalty, which the hand page helps with.
+    has_count: ClassVar[bool] = True
+    has_one_card_penalty: ClassVar[bool] = True
     #: Whether the table pages can play it yet (the engine and `scorekeeper replay` always can).
     at_the_table: ClassVar[bool] = True
 

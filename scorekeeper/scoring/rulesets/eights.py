@@ -50,6 +50,8 @@ class CrazyEights(RuleSet):
     summary = "The hand's winner collects the others' cards; first to 100 wins, +100 bonus."
     lowest_wins = False
     has_pressures = False
+    has_count = False
+    has_one_card_penalty = False
 
     POINTS: ClassVar[Mapping[Rank, int]] = EIGHTS_POINTS
     JOKERS_PER_DECK: ClassVar[int] = 0
