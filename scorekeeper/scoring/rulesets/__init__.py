@@ -8,10 +8,21 @@ from ..errors import UnknownRuleSet
 from .base import SINGLE_HAND, CardAction, OptionSpec, RuleSet
 from .crates import Crates, CratesWorldSeries
 from .eights import CrazyAces, CrazyEights, CrazyEightsTarget, CrazyJacks, CrazyPairs, Zodiac
+from .two_fifty import TwoFifty
 
 RULE_SETS: dict[str, type[RuleSet]] = {
     cls.id: cls
-    for cls in (Crates, CratesWorldSeries, CrazyEights, CrazyEightsTarget, CrazyAces, CrazyJacks, CrazyPairs, Zodiac)
+    for cls in (
+        Crates,
+        CratesWorldSeries,
+        CrazyEights,
+        CrazyEightsTarget,
+        CrazyAces,
+        CrazyJacks,
+        CrazyPairs,
+        Zodiac,
+        TwoFifty,
+    )
 }
 #: The rule sets the table pages can play (the others are scored and replayed, not yet played).
 AT_THE_TABLE: dict[str, type[RuleSet]] = {key: cls for key, cls in RULE_SETS.items() if cls.at_the_table}

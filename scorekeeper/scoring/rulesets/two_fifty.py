@@ -1,0 +1,115 @@
+"""The double-deck game of 001 with the 250 line ("Contributed by David Walters").
+
+Each player scores their own leftovers: face value, queens and kings 10, the special cards
+double (A 22, J 20, 8 16, 5 10); each deuce doubles the hand's score and each set of
+identical cards (same rank and suit) halves it. 250 or more loses: the game ends when at
+most one player is still below the line. Cards need suits here, to find identical ones.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..cards import Card, Rank
+from ..errors import InvalidSeating, RefereeError
+from ..threes import LeftoverScore, ScoredCard
+from .base import SINGLE_HAND, CardAction, RuleSet
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+#: 001: "All ordinary cards count their face value; queens and kings count 10. Special cards
+#: count twice their face value, i.e. aces count 22, jacks count 20, eights count 16 and fives count 10."
+TWO_FIFTY_POINTS: Mapping[Rank, int] = {
+    Rank.ACE: 22,
+    Rank.TWO: 2,
+    Rank.THREE: 3,
+    Rank.FOUR: 4,
+    Rank.FIVE: 10,
+    Rank.SIX: 6,
+    Rank.SEVEN: 7,
+    Rank.EIGHT: 16,
+    Rank.NINE: 9,
+    Rank.TEN: 10,
+    Rank.JACK: 20,
+    Rank.QUEEN: 10,
+    Rank.KING: 10,
+}
+LOSING_LINE = 250
+DECKS = 2
+
+
+@dataclass(frozen=True)
+class TwoFifty(RuleSet):
+    id = "two-fifty"
+    name = "The 250 game (double deck)"
+    summary = "Double deck, 5 cards each; deuces double a hand, identical pairs halve it; 250 or more loses."
+    has_pressures = False
+    has_count = False
+    has_one_card_penalty = False
+
+    def check_seating(self, game: Game) -> None:
+        if len(game.players) < 2 or len(game.players) > 8:
+            raise InvalidSeating(f"{self.name} is for 2 to 8 players, not {len(game.players)}")
+        if game.has_partnerships:
+            raise InvalidSeating(f"in {self.name} everyone plays alone")
+
+    def schedule(self) -> tuple[int, ...]:
+        return ()
+
+    def max_hands(self) -> int | None:
+        return None
+
+    def cards_dealt(self, number: int, players: int) -> int:
+        return 5
+
+    def score_leftovers(self, cards: Sequence[Card]) -> LeftoverScore:
+        """Face values summed, doubled for each deuce, halved (rounding down) for each identical pair."""
+        hand = tuple(cards)
+        for card in hand:
+            if card.rank is Rank.JOKER:
+                raise RefereeError("the 250 game has no jokers")
+            if card.suit is None:
+                raise RefereeError(
+                    f"the 250 game needs suits, to find identical cards: write {card.rank.value}h, "
+                    f"{card.rank.value}s, …"
+                )
+        scored = tuple(ScoredCard(card, TWO_FIFTY_POINTS[card.rank]) for card in hand)
+        total = sum(item.points for item in scored)
+        deuces = sum(1 for card in hand if card.rank is Rank.TWO)
+        pairs = sum(count // 2 for count in Counter(hand).values())
+        total = (total << deuces) >> pairs
+        return LeftoverScore(hand, total, uncovered=scored)
+
+    def pressure_value(self, number: int) -> int:
+        raise RefereeError(f"{self.name} has no pressures")
+
+    def is_decided(self, game: Game, totals: Mapping[str, int], hands: int) -> bool:
+        """250 or more loses: over when no more than one player is still below the line."""
+        return sum(1 for total in totals.values() if total < LOSING_LINE) <= 1
+
+    def check_leftovers(self, leftovers: Mapping[str, Sequence[Card]]) -> None:
+        """Two decks: no suited card more than twice; one player out at most."""
+        by_card = Counter(card for cards in leftovers.values() for card in cards)
+        for card, count in by_card.items():
+            if count > DECKS:
+                where = "in one hand" if list(leftovers) == [SINGLE_HAND] else "in the leftovers"
+                raise RefereeError(f"{count} × {card.label} {where}, but two decks have only {DECKS}")
+        empty = [player for player, cards in leftovers.items() if not cards]
+        if len(empty) > 1 and SINGLE_HAND not in leftovers:
+            raise RefereeError(f"only one player can go out, but {' and '.join(empty)} have no cards")
+
+    def card_actions(self, players: int) -> tuple[CardAction, ...]:
+        return (
+            CardAction("A", "wild: play at any time (not on a J or 2) and choose the suit"),
+            CardAction("J", "the next player must play a picture card, any suit"),
+            CardAction("8", "the next player misses a turn"),
+            CardAction("5", "everyone passes their hand to the right"),
+            CardAction("2", "the next player plays a 2 or takes 2 (4, 6, … as deuces follow)"),
+        )
+
+    def card_values(self) -> tuple[tuple[str, str], ...]:
+        return tuple((rank.value, str(points)) for rank, points in TWO_FIFTY_POINTS.items())

@@ -1,0 +1,71 @@
+"""001's double-deck game with the 250 line, rule by rule."""
+
+import pytest
+
+from scorekeeper.scoring import FORMAT, RefereeError, configure, parse_record
+
+from .helpers import cards
+
+RULES = configure("two-fifty")
+
+
+def total(text):
+    return RULES.score_leftovers(cards(text)).total
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [("Ah", 22), ("Jh", 20), ("8h", 16), ("5h", 10), ("Qh", 10), ("Kh", 10), ("9h", 9), ("3h", 3), ("10h", 10)],
+)
+def test_special_cards_count_twice_their_face_value(text, expected):
+    # 001: "aces count 22, jacks count 20, eights count 16 and fives count 10" ... "queens and kings count 10"
+    assert total(text) == expected
+
+
+def test_each_deuce_doubles_the_hand():
+    # 001: "Deuces double the score of the entire hand. If there is more than one deuce ... each deuce doubles"
+    assert total("2h 9s") == (2 + 9) * 2
+    assert total("2h 2s 9s") == (2 + 2 + 9) * 4
+
+
+def test_each_set_of_identical_cards_halves_the_hand():
+    # 001: "If there are two identical cards in the hand the score is halved. More than one set ... halves ... for each set"
+    assert total("Kh Kh 9s") == (10 + 10 + 9) // 2
+    assert total("Kh Kh 9s 9s") == (10 + 10 + 9 + 9) // 4
+    assert total("Kh Ks") == 20  # same rank, different suits: not identical
+
+
+def test_cards_need_suits_and_two_decks_hold_two_of_each():
+    with pytest.raises(RefereeError, match="needs suits"):
+        total("K")
+    with pytest.raises(RefereeError, match="3 × K♥"):
+        RULES.check_leftovers({"Ann": cards("Kh Kh"), "Bob": cards("Kh")})
+
+
+def game(players, hands):
+    data = {
+        "format": FORMAT,
+        "rules": "two-fifty",
+        "players": players,
+        "hands": [{"leftovers": leftovers} for leftovers in hands],
+    }
+    return parse_record(data).score()
+
+
+def test_250_or_more_loses_and_ends_a_two_player_game():
+    big = ["Ah", "As", "Jh", "Js", "2h"]  # (22 + 22 + 20 + 20 + 2) x 2 = 172
+    first = game(["Ann", "Bob"], [{"Ann": [], "Bob": big}])
+    assert not first.finished and first.side("Bob").total == 172
+    second = game(["Ann", "Bob"], [{"Ann": [], "Bob": big}, {"Ann": ["Kh"], "Bob": big[:4]}])
+    assert second.finished and second.side("Bob").total == 172 + 84
+    assert second.leader == ("Ann",)
+
+
+def test_with_three_players_the_last_one_below_the_line_wins():
+    over = ["Ah", "As", "Jh", "Js", "2h", "2s"]  # 88 x 4 = 352
+    after_one = game(["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": over, "Cy": ["3h"]}])
+    assert not after_one.finished
+    after_two = game(
+        ["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": over, "Cy": ["3h"]}, {"Ann": ["4h"], "Bob": [], "Cy": over}]
+    )
+    assert after_two.finished and after_two.leader == ("Ann",)
