@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from ..errors import UnknownRuleSet
 from .base import SINGLE_HAND, CardAction, OptionSpec, RuleSet
-from .crates import Crates, CratesWorldSeries
+from .crates import Crates, CratesWorldSeries, Creights
 from .eights import CrazyAces, CrazyEights, CrazyEightsTarget, CrazyJacks, CrazyPairs, Zodiac
 from .two_fifty import TwoFifty
 
@@ -15,6 +15,7 @@ RULE_SETS: dict[str, type[RuleSet]] = {
     for cls in (
         Crates,
         CratesWorldSeries,
+        Creights,
         CrazyEights,
         CrazyEightsTarget,
         CrazyAces,

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..cards import Card, Rank
 from ..errors import InvalidSeating, RefereeError
 from ..pressures import pressure_value
-from ..threes import LeftoverScore, score_with_threes
+from ..threes import ONLY_THREES_POINTS, THREE_POINTS, CoverPile, LeftoverScore, ScoredCard, score_with_threes
 from .base import SINGLE_HAND, CardAction, RuleSet, option
 
 if TYPE_CHECKING:
@@ -220,3 +220,59 @@ def _too_many(what: str, limit: int, decks: int, holders: list[str]) -> str:
         return f"{what} in one hand, but {held} only {limit}"
     names = " and ".join(f"{player}'s" for player in holders)
     return f"{what} in the leftovers, but {held} only {limit}. Check {names} cards."
+
+
+@dataclass(frozen=True)
+class Creights(Crates):
+    """002 "Creights": Crates' cards and 15 hands, with two differences.
+
+    Its 7 makes every other player except the next one draw a card. Its threes "nullify":
+    each three scores 3 and cancels one other card that is not an eight; a three may cancel
+    another three, and a cancelled card (a three too) cancels nothing. Only threes: −50 each.
+    """
+
+    id = "creights"
+    name = "Creights"
+    summary = "Crates as 002 tells it: a 7 makes all but the next player draw; each three cancels one card."
+
+    def score_leftovers(self, cards: Sequence[Card]) -> LeftoverScore:
+        return nullify_with_threes(cards, self.card_points)
+
+    def card_actions(self, players: int) -> tuple[CardAction, ...]:
+        seven = "every other player except the next one draws a card, in turn"
+        return tuple(
+            CardAction(action.card, seven) if action.card == "7" else action for action in super().card_actions(players)
+        )
+
+
+def nullify_with_threes(cards: Sequence[Card], points: Callable[[Card], int]) -> LeftoverScore:
+    """The lowest score under Creights' rule: each three cancels one card (not an eight).
+
+    With ``k`` threes cancelled by other threes, ``t - 2k`` threes are left to cancel other
+    cards, highest first; every choice of ``k`` is tried.
+    """
+    hand = tuple(cards)
+    threes = sorted((card for card in hand if card.rank is Rank.THREE), key=lambda card: card.sort_key)
+    others = sorted((card for card in hand if card.rank is not Rank.THREE), key=lambda c: (-points(c), c.sort_key))
+    if not hand:
+        return LeftoverScore(hand, 0)
+    if not others:
+        return LeftoverScore(hand, ONLY_THREES_POINTS * len(threes), only_threes=True)
+    eligible = [card for card in others if _coverable(card)]
+    best: tuple[int, int, int] | None = None
+    for cancelled_threes in range(len(threes) // 2 + 1):
+        cancelled = min(len(eligible), len(threes) - 2 * cancelled_threes)
+        saving = THREE_POINTS * cancelled_threes + sum(points(card) for card in eligible[:cancelled])
+        if best is None or saving > best[0]:
+            best = (saving, cancelled_threes, cancelled)
+    assert best is not None
+    _, cancelled_threes, cancelled = best
+    piles = [CoverPile((threes[i],), eligible[i]) for i in range(cancelled)]
+    spare = threes[cancelled:]
+    piles += [CoverPile((spare[2 * i],), spare[2 * i + 1]) for i in range(cancelled_threes)]
+    piles += [CoverPile((three,), None) for three in spare[2 * cancelled_threes :]]
+    rest = eligible[cancelled:] + [card for card in others if not _coverable(card)]
+    rest.sort(key=lambda c: (-points(c), c.sort_key))
+    uncovered = tuple(ScoredCard(card, points(card)) for card in rest)
+    total = THREE_POINTS * len(piles) + sum(item.points for item in uncovered)
+    return LeftoverScore(hand, total, piles=tuple(piles), uncovered=uncovered)
