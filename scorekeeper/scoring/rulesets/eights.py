@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from ..cards import Card, Rank
-from ..errors import InvalidSeating, RefereeError
+from ..errors import RefereeError
 from ..threes import LeftoverScore, ScoredCard
-from .base import SINGLE_HAND, CardAction, RuleSet, option
+from .base import CardAction, option
+from .to_a_score import PlayedToAScore, check_one_out, where
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -40,7 +41,7 @@ CARDS_PER_RANK = 4
 
 
 @dataclass(frozen=True)
-class CrazyEights(RuleSet):
+class CrazyEights(PlayedToAScore):
     """002 "Eights": the winner collects; the first to reach the target at the end of a hand wins,
     with a 100-point bonus. A blocked hand (nobody goes out): the lowest count wins it and
     collects the difference from each other player."""
@@ -49,31 +50,14 @@ class CrazyEights(RuleSet):
     name = "Crazy Eights"
     summary = "The hand's winner collects the others' cards; first to 100 wins, +100 bonus."
     lowest_wins = False
-    has_pressures = False
-    has_count = False
-    has_one_card_penalty = False
 
     POINTS: ClassVar[Mapping[Rank, int]] = EIGHTS_POINTS
     JOKERS_PER_DECK: ClassVar[int] = 0
     WIN_BONUS: ClassVar[int] = 100
-    MAX_PLAYERS: ClassVar[int] = 8
     WILD: ClassVar[str] = "8"
 
     target: int | None = option(100, "optional_int", "Game to", "The score that wins the game.", minimum=1)
     decks: int = option(1, "int", "Decks", "One deck, or two for six or more players.", choices=(1, 2))
-
-    def check_seating(self, game: Game) -> None:
-        count = len(game.players)
-        if not 2 <= count <= self.MAX_PLAYERS:
-            raise InvalidSeating(f"{self.name} is for 2 to {self.MAX_PLAYERS} players, not {count}")
-        if game.has_partnerships:
-            raise InvalidSeating(f"in {self.name} everyone plays alone")
-
-    def schedule(self) -> tuple[int, ...]:
-        return ()
-
-    def max_hands(self) -> int | None:
-        return None
 
     def cards_dealt(self, number: int, players: int) -> int:
         """002: seven cards each for two players, five for more."""
@@ -91,9 +75,6 @@ class CrazyEights(RuleSet):
         """The count of a hand: the sum of its cards."""
         scored = tuple(ScoredCard(card, self.card_points(card)) for card in cards)
         return LeftoverScore(tuple(cards), sum(item.points for item in scored), uncovered=scored)
-
-    def pressure_value(self, number: int) -> int:
-        raise RefereeError(f"{self.name} has no pressures")
 
     def hand_points(self, game: Game, scored: Mapping[str, LeftoverScore]) -> dict[str, int]:
         """The player who went out collects everyone's count; blocked, the lowest count collects differences."""
@@ -123,14 +104,9 @@ class CrazyEights(RuleSet):
         for rank, count in by_rank.items():
             limit = self.decks * (self.JOKERS_PER_DECK if rank is Rank.JOKER else CARDS_PER_RANK)
             if count > limit:
-                where = "in one hand" if list(leftovers) == [SINGLE_HAND] else "in the leftovers"
-                raise RefereeError(
-                    f"{count} × {rank.value} {where}, but the deck{'s' if self.decks > 1 else ''} "
-                    f"{'have' if self.decks > 1 else 'has'} only {limit}"
-                )
-        empty = [player for player, cards in leftovers.items() if not cards]
-        if len(empty) > 1 and SINGLE_HAND not in leftovers:
-            raise RefereeError(f"only one player can go out, but {' and '.join(empty)} have no cards")
+                decks = "the decks have" if self.decks > 1 else "the deck has"
+                raise RefereeError(f"{count} × {rank.value} {where(leftovers)}, but {decks} only {limit}")
+        check_one_out(leftovers)
 
     def card_actions(self, players: int) -> tuple[CardAction, ...]:
         return (CardAction(self.WILD, "wild: play it on any card and name the suit to follow"),)

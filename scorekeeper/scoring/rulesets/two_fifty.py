@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..cards import Card, Rank
-from ..errors import InvalidSeating, RefereeError
+from ..errors import RefereeError
 from ..threes import LeftoverScore, ScoredCard
-from .base import SINGLE_HAND, CardAction, RuleSet
+from .base import CardAction
+from .to_a_score import PlayedToAScore, check_one_out, where
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -43,25 +44,10 @@ DECKS = 2
 
 
 @dataclass(frozen=True)
-class TwoFifty(RuleSet):
+class TwoFifty(PlayedToAScore):
     id = "two-fifty"
     name = "The 250 game (double deck)"
     summary = "Double deck, 5 cards each; deuces double a hand, identical pairs halve it; 250 or more loses."
-    has_pressures = False
-    has_count = False
-    has_one_card_penalty = False
-
-    def check_seating(self, game: Game) -> None:
-        if len(game.players) < 2 or len(game.players) > 8:
-            raise InvalidSeating(f"{self.name} is for 2 to 8 players, not {len(game.players)}")
-        if game.has_partnerships:
-            raise InvalidSeating(f"in {self.name} everyone plays alone")
-
-    def schedule(self) -> tuple[int, ...]:
-        return ()
-
-    def max_hands(self) -> int | None:
-        return None
 
     def cards_dealt(self, number: int, players: int) -> int:
         return 5
@@ -84,9 +70,6 @@ class TwoFifty(RuleSet):
         total = (total << deuces) >> pairs
         return LeftoverScore(hand, total, uncovered=scored)
 
-    def pressure_value(self, number: int) -> int:
-        raise RefereeError(f"{self.name} has no pressures")
-
     def is_decided(self, game: Game, totals: Mapping[str, int], hands: int) -> bool:
         """250 or more loses: over when no more than one player is still below the line."""
         return sum(1 for total in totals.values() if total < LOSING_LINE) <= 1
@@ -96,11 +79,8 @@ class TwoFifty(RuleSet):
         by_card = Counter(card for cards in leftovers.values() for card in cards)
         for card, count in by_card.items():
             if count > DECKS:
-                where = "in one hand" if list(leftovers) == [SINGLE_HAND] else "in the leftovers"
-                raise RefereeError(f"{count} × {card.label} {where}, but two decks have only {DECKS}")
-        empty = [player for player, cards in leftovers.items() if not cards]
-        if len(empty) > 1 and SINGLE_HAND not in leftovers:
-            raise RefereeError(f"only one player can go out, but {' and '.join(empty)} have no cards")
+                raise RefereeError(f"{count} × {card.label} {where(leftovers)}, but two decks have only {DECKS}")
+        check_one_out(leftovers)
 
     def card_actions(self, players: int) -> tuple[CardAction, ...]:
         return (
