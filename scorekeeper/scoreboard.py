@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .scoring import GameScore
+from .scoring.rulesets.base import GameColumn
 from .table_log import TableState
 
 
@@ -33,6 +34,7 @@ class SideSummary:
     leads: bool
     place: int
     next_pressure: int
+    games_won: int = 0
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class Scoreboard:
     rows: tuple[HandRow, ...]
     finished: bool
     hands_in_game: int | None
+    columns: tuple[GameColumn, ...] = ()
 
     @property
     def with_start(self) -> bool:
@@ -60,6 +63,7 @@ def scoreboard(state: TableState) -> Scoreboard:
             leads=side.side.name in leaders,
             place=places[side.side.name],
             next_pressure=state.next_pressure(side.side.name),
+            games_won=score.games_won(side.side.name),
         )
         for side in score.sides
     )
@@ -77,4 +81,4 @@ def scoreboard(state: TableState) -> Scoreboard:
         )
         for index, hand in enumerate(score.hands)
     )
-    return Scoreboard(sides, rows, score.finished, state.game.rules.max_hands())
+    return Scoreboard(sides, rows, score.finished, state.game.rules.max_hands(), score.columns)

@@ -113,6 +113,8 @@ def score_sheet_html(
         sides=score.sides,
         rows=rows,
         standings=score.standings(),
+        columns=score.columns,
+        games_won={side.side.name: score.games_won(side.side.name) for side in score.sides},
         finished=score.finished,
         chart=running_total_chart(score),
         code=record.verification_code,

@@ -82,11 +82,17 @@ def score_table(result: GameScore) -> str:
                     f"  hand {hand.number}: {pressure.player} ({pressure.side}) "
                     f"pressure {pressure.number} = {pressure.value}"
                 )
+    for column in result.columns:
+        scores = ", ".join(f"{name} {total}" for name, total in column.totals.items())
+        won = f"won by {column.winner} in hand {column.won_in_hand}" if column.winner else "open"
+        out.append(f"Game {column.number}: {scores} ({won})")
     leaders = result.leader
     best = result.side(leaders[0]).total
+    games = result.games_won(leaders[0])
+    on = f"{games} game{'s' if games != 1 else ''}, {best}" if result.columns else str(best)
     word = "Winner" if result.finished else "Leader"
     if len(leaders) > 1:
-        out.append(f"{word}s (tied): {', '.join(leaders)} on {best}")
+        out.append(f"{word}s (tied): {', '.join(leaders)} on {on}")
     else:
-        out.append(f"{word}: {leaders[0]} on {best}")
+        out.append(f"{word}: {leaders[0]} on {on}")
     return "\n".join(out)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from .errors import RefereeError
 from .game import Game, Hand, Side
+from .rulesets.base import GameColumn
 from .threes import LeftoverScore
 
 
@@ -70,22 +71,31 @@ class GameScore:
     hands: tuple[HandScore, ...]
     sides: tuple[SideScore, ...]
     finished: bool = False
+    columns: tuple[GameColumn, ...] = ()
+
+    def games_won(self, side: str) -> int:
+        """Columns (Hollywood scoring) this side has won; always 0 for a single game."""
+        return sum(1 for column in self.columns if column.winner == side)
+
+    def _rank(self, side: SideScore) -> tuple[int, int]:
+        """Smaller is better: more games won, then the lowest total (or highest, by the rule set)."""
+        total = side.total if self.game.rules.lowest_wins else -side.total
+        return (-self.games_won(side.side.name), total)
 
     @property
     def leader(self) -> tuple[str, ...]:
-        """The side(s) ahead: the lowest total, or the highest where the rule set says so."""
-        totals = [side.total for side in self.sides]
-        best = min(totals) if self.game.rules.lowest_wins else max(totals)
-        return tuple(side.side.name for side in self.sides if side.total == best)
+        """The side(s) ahead: the lowest total, or the highest where the rule set says so;
+        in a session of columns, the most games won first."""
+        best = min(self._rank(side) for side in self.sides)
+        return tuple(side.side.name for side in self.sides if self._rank(side) == best)
 
     def standings(self) -> list[tuple[int, SideScore]]:
         """Sides best first with their places; tied sides share a place (1, 1, 3)."""
-        ordered = sorted(self.sides, key=lambda s: s.total if self.game.rules.lowest_wins else -s.total)
-        places, previous = [], None
+        ordered = sorted(self.sides, key=self._rank)
+        places: list[tuple[int, SideScore]] = []
         for index, side in enumerate(ordered):
-            if previous is None or side.total != previous[1].total:
-                previous = (index + 1, side)
-            places.append((previous[0], side))
+            tied = places and self._rank(places[-1][1]) == self._rank(side)
+            places.append((places[-1][0] if tied else index + 1, side))
         return places
 
     def side(self, name: str) -> SideScore:
@@ -117,6 +127,16 @@ class GameScore:
         bonuses = {side.side.name: side.bonus for side in self.sides if side.bonus}
         if bonuses:
             output["bonuses"] = bonuses
+        if self.columns:
+            output["columns"] = [
+                {
+                    "game": column.number,
+                    "totals": dict(column.totals),
+                    "winner": column.winner,
+                    "won_in_hand": column.won_in_hand,
+                }
+                for column in self.columns
+            ]
         return output
 
 
@@ -130,15 +150,17 @@ def score_game(game: Game, hands: Sequence[Hand]) -> GameScore:
     totals = dict(starts)
     taken: Counter[str] = Counter()
     scored: list[HandScore] = []
+    history: list[dict[str, int]] = []
     decided = False
     for number, hand in enumerate(hands, start=1):
         if decided:
             raise RefereeError(f"Hand {number}: the game was already decided after hand {number - 1}")
         check_hand(game, number, hand)
         scored.append(_score_hand(game, number, hand, taken))
-        for name, side_hand in scored[-1].sides.items():
-            totals[name] += side_hand.total
-        decided = rules.is_decided(game, totals, number)
+        history.append({name: side_hand.total for name, side_hand in scored[-1].sides.items()})
+        for name, points in history[-1].items():
+            totals[name] += points
+        decided = rules.is_decided(game, totals, history)
     bonuses = rules.bonuses(game, totals) if decided else {}
     sides = tuple(
         SideScore(
@@ -152,7 +174,7 @@ def score_game(game: Game, hands: Sequence[Hand]) -> GameScore:
         )
         for side in game.sides
     )
-    return GameScore(game, tuple(scored), sides, decided)
+    return GameScore(game, tuple(scored), sides, decided, rules.columns(game, history))
 
 
 def check_hand(game: Game, number: int, hand: Hand) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from ..errors import UnknownRuleSet
 from .base import SINGLE_HAND, CardAction, OptionSpec, RuleSet
 from .crates import Crates, CratesWorldSeries, Creights
-from .eights import CrazyAces, CrazyEights, CrazyEightsTarget, CrazyJacks, CrazyPairs, Zodiac
+from .eights import CrazyAces, CrazyEights, CrazyEightsTarget, CrazyJacks, CrazyPairs, HollywoodEights, Zodiac
 from .two_fifty import TwoFifty
 
 RULE_SETS: dict[str, type[RuleSet]] = {
@@ -18,6 +18,7 @@ RULE_SETS: dict[str, type[RuleSet]] = {
         Creights,
         CrazyEights,
         CrazyEightsTarget,
+        HollywoodEights,
         CrazyAces,
         CrazyJacks,
         CrazyPairs,

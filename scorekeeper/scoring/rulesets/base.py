@@ -51,6 +51,21 @@ class CardAction:
 
 
 @dataclass(frozen=True)
+class GameColumn:
+    """One game of a session scored in columns (Hollywood scoring): each side's points in it,
+    and who won it in which hand (None while it is open)."""
+
+    number: int
+    totals: Mapping[str, int]
+    winner: str | None = None
+    won_in_hand: int | None = None
+
+
+#: What each side scored in each hand so far, in order (the input of the end-of-game hooks).
+History = Sequence[Mapping[str, int]]
+
+
+@dataclass(frozen=True)
 class RuleSet(ABC):
     id: ClassVar[str]
     name: ClassVar[str]
@@ -136,9 +151,13 @@ class RuleSet(ABC):
         """What each player scores in a hand; by default, the points of their own leftovers."""
         return {player: scored[player].total for player in game.players}
 
-    def is_decided(self, game: Game, totals: Mapping[str, int], hands: int) -> bool:
-        """Whether the game is over after ``hands`` hands with these side totals."""
-        return hands == self.max_hands()
+    def is_decided(self, game: Game, totals: Mapping[str, int], history: History) -> bool:
+        """Whether the game is over with these side totals after the hands in ``history``."""
+        return len(history) == self.max_hands()
+
+    def columns(self, game: Game, history: History) -> tuple[GameColumn, ...]:
+        """The games of a session scored in columns; none for a single game."""
+        return ()
 
     def bonuses(self, game: Game, totals: Mapping[str, int]) -> dict[str, int]:
         """Points added to sides when the game is decided (e.g. Crazy Eights' 100 for the winner)."""

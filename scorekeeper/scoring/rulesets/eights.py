@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 from ..cards import Card, Rank
 from ..errors import RefereeError
 from ..threes import LeftoverScore, ScoredCard
-from .base import CardAction, option
+from .base import CardAction, GameColumn, History, option
 from .to_a_score import PlayedToAScore, check_one_out, where
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ class CrazyEights(PlayedToAScore):
     def _collected(self, leftovers: LeftoverScore) -> int:
         return leftovers.total
 
-    def is_decided(self, game: Game, totals: Mapping[str, int], hands: int) -> bool:
+    def is_decided(self, game: Game, totals: Mapping[str, int], history: History) -> bool:
         return max(totals.values()) >= self.goal(len(game.players))
 
     def bonuses(self, game: Game, totals: Mapping[str, int]) -> dict[str, int]:
@@ -190,3 +190,57 @@ class Zodiac(CrazyEights):
 
     def _collected(self, leftovers: LeftoverScore) -> int:
         return len(leftovers.cards)
+
+
+#: 002 Hollywood scoring: "Each eight is 20, each Ace is 15, Picture cards ... 10 each and the
+#: point value for the remainder of the cards is the rank value listed on the card."
+HOLLYWOOD_POINTS: Mapping[Rank, int] = {**EIGHTS_POINTS, Rank.ACE: 15, Rank.EIGHT: 20}
+HOLLYWOOD_COLUMNS = 3
+
+
+@dataclass(frozen=True)
+class HollywoodEights(CrazyEights):
+    """002 "Hollywood Scoring", for two players: Crazy Eights played as three games at once.
+
+    A player's first winning hand is entered in game 1, the second in games 1 and 2, the third
+    and later in all three; a game closes when someone reaches the target in it at the end of
+    a hand, and takes no more points. The session ends when all three games are won.
+    """
+
+    id = "hollywood-eights"
+    name = "Hollywood Eights"
+    summary = "Two players, three games scored at once as in Hollywood Gin; eights 20, aces 15."
+    POINTS = HOLLYWOOD_POINTS
+    WIN_BONUS = 0
+    MAX_PLAYERS = 2
+
+    target: int | None = option(100, "optional_int", "Game to", "The score that wins each game.", minimum=1)
+
+    def is_decided(self, game: Game, totals: Mapping[str, int], history: History) -> bool:
+        return all(column.winner is not None for column in self.columns(game, history))
+
+    def columns(self, game: Game, history: History) -> tuple[GameColumn, ...]:
+        """Replay the session column by column; a hand's winner is the player who scored in it."""
+        goal = self.goal(len(game.players))
+        totals = [dict.fromkeys(game.players, 0) for _ in range(HOLLYWOOD_COLUMNS)]
+        winners: list[tuple[str, int] | None] = [None] * HOLLYWOOD_COLUMNS
+        wins: Counter[str] = Counter()
+        for number, points in enumerate(history, start=1):
+            for player, scored in points.items():
+                if scored <= 0:
+                    continue
+                wins[player] += 1
+                for column in range(min(wins[player], HOLLYWOOD_COLUMNS)):
+                    if winners[column] is None:
+                        totals[column][player] += scored
+            for column, column_totals in enumerate(totals):
+                leader = max(column_totals, key=lambda player: column_totals[player])
+                if winners[column] is None and column_totals[leader] >= goal:
+                    winners[column] = (leader, number)
+        return tuple(
+            GameColumn(index + 1, totals[index], *(winners[index] or (None, None)))
+            for index in range(HOLLYWOOD_COLUMNS)
+        )
+
+    def bonuses(self, game: Game, totals: Mapping[str, int]) -> dict[str, int]:
+        return {}

@@ -26,7 +26,8 @@ class PlayedToAScore(RuleSet):
     def check_seating(self, game: Game) -> None:
         count = len(game.players)
         if not 2 <= count <= self.MAX_PLAYERS:
-            raise InvalidSeating(f"{self.name} is for 2 to {self.MAX_PLAYERS} players, not {count}")
+            players = "2" if self.MAX_PLAYERS == 2 else f"2 to {self.MAX_PLAYERS}"
+            raise InvalidSeating(f"{self.name} is for {players} players, not {count}")
         if game.has_partnerships:
             raise InvalidSeating(f"in {self.name} everyone plays alone")
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ..cards import Card, Rank
 from ..errors import RefereeError
 from ..threes import LeftoverScore, ScoredCard
-from .base import CardAction
+from .base import CardAction, History
 from .to_a_score import PlayedToAScore, check_one_out, where
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ class TwoFifty(PlayedToAScore):
         total = (total << deuces) >> pairs
         return LeftoverScore(hand, total, uncovered=scored)
 
-    def is_decided(self, game: Game, totals: Mapping[str, int], hands: int) -> bool:
+    def is_decided(self, game: Game, totals: Mapping[str, int], history: History) -> bool:
         """250 or more loses: over when no more than one player is still below the line."""
         return sum(1 for total in totals.values() if total < LOSING_LINE) <= 1
 
