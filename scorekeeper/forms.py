@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from typing import Any
 
@@ -25,7 +26,9 @@ from .scoring import Card, Game, InvalidCard, InvalidOptions, InvalidSeating, Ru
 from .scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec
 from .table_log import NOTE_MAX_LENGTH
 
-MAX_PLAYERS = 5
+MAX_PLAYERS = 10
+#: Player slots shown open on the start form; the rest are behind "More players".
+OPEN_PLAYER_SLOTS = 5
 NAME_MAX_LENGTH = 24
 
 
@@ -40,11 +43,26 @@ class ChangeForm(FlaskForm):
 
 
 def _all_option_specs() -> dict[str, OptionSpec]:
+    """One field per option name; where games give it different defaults, the help lists them."""
     specs: dict[str, OptionSpec] = {}
+    defaults: dict[str, dict[object, list[str]]] = {}
     for rules in AT_THE_TABLE.values():
         for spec in rules.option_specs():
             specs.setdefault(spec.name, spec)
+            defaults.setdefault(spec.name, {}).setdefault(spec.default, []).append(rules.name)
+    for name, by_default in defaults.items():
+        if len(by_default) > 1:
+            shown = "; ".join(
+                f"{', '.join(games)}: {'by players' if default is None else default}"
+                for default, games in by_default.items()
+            )
+            specs[name] = dataclasses.replace(specs[name], help=f"Blank: the game's own ({shown}).")
     return specs
+
+
+def option_games(name: str) -> str:
+    """The ids of the games that have this option, space-separated (the page shows only theirs)."""
+    return " ".join(rules.id for rules in AT_THE_TABLE.values() if any(s.name == name for s in rules.option_specs()))
 
 
 def _option_field(spec: OptionSpec) -> Field:
@@ -75,8 +93,9 @@ class RuleOptionsForm(FlaskForm):
     )
     OPTION_SPECS = _all_option_specs()
 
-    def option_fields(self) -> list[Field]:
-        return [getattr(self, f"option_{name}") for name in self.OPTION_SPECS]
+    def option_fields(self) -> list[tuple[Field, str]]:
+        """Each option's field with the ids of the games that use it."""
+        return [(getattr(self, f"option_{name}"), option_games(name)) for name in self.OPTION_SPECS]
 
     def configured_rules(self) -> RuleSet | None:
         """The chosen rule set with its options, or None with the error beside the option's field."""
@@ -132,7 +151,7 @@ class NewGameForm(RuleOptionsForm):
         """Field checks, then the rule set's own: seating, options, dealer."""
         if not super().validate(extra_validators):
             return False
-        names = [name.strip() for name in self.players.data]
+        names = [(name or "").strip() for name in self.players.data]
         seated = [name for name in names if name]
         if len(seated) < 2:
             self.players.errors = ["Enter the names of at least two players."]

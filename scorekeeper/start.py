@@ -9,7 +9,7 @@ from werkzeug.wrappers import Response
 
 from .db import get_db
 from .exchange import import_changes
-from .forms import ImportForm, JoinForm, NewGameForm
+from .forms import OPEN_PLAYER_SLOTS, ImportForm, JoinForm, NewGameForm
 from .scoring import ScoringError
 from .storage import create_game, game_by_code, import_game
 from .table_log import TableError
@@ -25,7 +25,7 @@ def new_game() -> Response | tuple[str, int] | str:
         stored = create_game(get_db(), form.game, form.title.data or "")
         return redirect(url_for("table.share", token=stored.record_token, new=1))
     status = 422 if form.is_submitted() else 200
-    return render_template("new_game.html", form=form), status
+    return render_template("new_game.html", form=form, open_slots=OPEN_PLAYER_SLOTS), status
 
 
 @bp.route("/join", methods=["GET", "POST"])

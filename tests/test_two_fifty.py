@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorekeeper.scoring import FORMAT, RefereeError, configure, parse_record
+from scorekeeper.scoring import FORMAT, InvalidSeating, RefereeError, configure, parse_record
 
 from .helpers import cards
 
@@ -42,10 +42,11 @@ def test_cards_need_suits_and_two_decks_hold_two_of_each():
         RULES.check_leftovers({"Ann": cards("Kh Kh"), "Bob": cards("Kh")})
 
 
-def game(players, hands):
+def game(players, hands, **options):
     data = {
         "format": FORMAT,
         "rules": "two-fifty",
+        "options": options,
         "players": players,
         "hands": [{"leftovers": leftovers} for leftovers in hands],
     }
@@ -69,3 +70,32 @@ def test_with_three_players_the_last_one_below_the_line_wins():
         ["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": over, "Cy": ["3h"]}, {"Ann": ["4h"], "Bob": [], "Cy": over}]
     )
     assert after_two.finished and after_two.leader == ("Ann",)
+
+
+OVER = ["Ah", "As", "Jh", "Js", "2h", "2s"]  # 88 x 4 = 352
+TO_500 = ["Ah", "As", "Jh", "Js", "2h"]  # 86 x 2 = 172: 352 + 172 = 524
+
+
+def test_with_the_500_rule_a_player_past_250_wins_by_reaching_500_first():
+    # 001: "it is optional to allow a player whose score has exceeded 250 to win by reaching 500
+    # before all but one player exceeds the 250 score line."
+    hands = [{"Ann": [], "Bob": OVER, "Cy": ["3h"]}, {"Ann": ["4h"], "Bob": TO_500, "Cy": []}]
+    without = game(["Ann", "Bob", "Cy"], hands)
+    assert not without.finished  # Ann and Cy are still below 250
+    score = game(["Ann", "Bob", "Cy"], hands, five_hundred=True)
+    assert score.side("Bob").total == 524
+    assert score.finished and score.leader == ("Bob",)
+    assert [(place, side.side.name) for place, side in score.standings()] == [(1, "Bob"), (2, "Cy"), (3, "Ann")]
+    assert score.to_json()["outright"] == ["Bob"]
+
+
+def test_with_the_500_rule_the_last_below_the_line_still_wins_if_nobody_reached_500():
+    hands = [{"Ann": [], "Bob": OVER, "Cy": ["3h"]}, {"Ann": ["4h"], "Bob": [], "Cy": OVER}]
+    score = game(["Ann", "Bob", "Cy"], hands, five_hundred=True)
+    assert score.finished and score.leader == ("Ann",) and "outright" not in score.to_json()
+
+
+def test_the_500_rule_is_for_three_or_more_players():
+    # 001: "For three or more players it is optional ..."
+    with pytest.raises(InvalidSeating, match="the 500 rule is for three or more players"):
+        game(["Ann", "Bob"], [], five_hundred=True)

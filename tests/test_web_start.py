@@ -88,3 +88,27 @@ def test_a_wrong_code_is_refused_beside_the_field(client):
 @pytest.mark.parametrize("path", ["/new", "/join", "/import"])
 def test_posts_without_the_csrf_token_are_refused(client, path):
     assert client.post(path, data={"code": "X"}).status_code == 400
+
+
+EIGHT = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+
+
+def test_eight_players_start_a_crazy_eights_game_from_the_extra_slots(client):
+    page = client.get("/new").get_data(as_text=True)
+    assert "More players (6 to 10)" in page and 'name="players-9"' in page
+    table = start(client, EIGHT, rules="crazy-eights", option_decks="2")
+    assert all(name in table.page("/") for name in EIGHT)
+
+
+def test_crates_refuses_eight_players_and_keeps_the_names(client):
+    token = csrf_token(client, "/new")
+    response = client.post("/new", data={"csrf_token": token, **new_game_form(EIGHT)})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422 and "2 to 5 players" in page
+    assert 'value="Hal"' in page and '<details class="more-players" open>' in page
+
+
+def test_each_option_names_the_games_that_use_it(client):
+    page = client.get("/new").get_data(as_text=True)
+    assert 'data-games="two-fifty"' in page  # the 500 rule
+    assert "Blank: the game&#39;s own (" in page and "Zodiac: 55" in page

@@ -19,7 +19,7 @@ def csrf_token(client: FlaskClient, path: str) -> str:
 
 
 def new_game_form(players: list[str], **fields: str) -> dict[str, str]:
-    data = {f"players-{i}": name for i, name in enumerate(players + [""] * (5 - len(players)))}
+    data = {f"players-{i}": name for i, name in enumerate(players + [""] * (10 - len(players)))}
     data.update({"rules": "crates", "first_dealer": "0", "option_decks": "1"})
     data.update(fields)
     return data

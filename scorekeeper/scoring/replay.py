@@ -72,13 +72,17 @@ class GameScore:
     sides: tuple[SideScore, ...]
     finished: bool = False
     columns: tuple[GameColumn, ...] = ()
+    outright: tuple[str, ...] = ()
 
     def games_won(self, side: str) -> int:
         """Columns (Hollywood scoring) this side has won; always 0 for a single game."""
         return sum(1 for column in self.columns if column.winner == side)
 
     def _rank(self, side: SideScore) -> tuple[int, int]:
-        """Smaller is better: more games won, then the lowest total (or highest, by the rule set)."""
+        """Smaller is better: an outright win (tied among its winners), more games won, then the
+        lowest total (or highest, by the rule set)."""
+        if side.side.name in self.outright:
+            return (-1, 0)
         total = side.total if self.game.rules.lowest_wins else -side.total
         return (-self.games_won(side.side.name), total)
 
@@ -127,6 +131,8 @@ class GameScore:
         bonuses = {side.side.name: side.bonus for side in self.sides if side.bonus}
         if bonuses:
             output["bonuses"] = bonuses
+        if self.outright:
+            output["outright"] = list(self.outright)
         if self.columns:
             output["columns"] = [
                 {
@@ -174,7 +180,8 @@ def score_game(game: Game, hands: Sequence[Hand]) -> GameScore:
         )
         for side in game.sides
     )
-    return GameScore(game, tuple(scored), sides, decided, rules.columns(game, history))
+    outright = rules.outright_winners(game, totals) if decided else ()
+    return GameScore(game, tuple(scored), sides, decided, rules.columns(game, history), outright)
 
 
 def check_hand(game: Game, number: int, hand: Hand) -> None:

@@ -48,6 +48,13 @@
       } catch (e) { /* no storage */ }
     }
 
+    var SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+    var suits = form.querySelector("[data-suits]");
+    function label(token) {
+      var match = /^(10|[2-9AJQKT])([SHDC])$/i.exec(token);
+      return match ? match[1].toUpperCase() + SUITS[match[2].toUpperCase()] : token.toUpperCase();
+    }
+
     function tokens() { return input.value.replace(/,/g, " ").split(/\s+/).filter(Boolean); }
     function setTokens(list) { input.value = list.join(" "); render(); }
 
@@ -64,8 +71,8 @@
         var chip = document.createElement("button");
         chip.type = "button";
         chip.className = "chip";
-        chip.textContent = token.toUpperCase();
-        chip.setAttribute("aria-label", "Remove " + token.toUpperCase());
+        chip.textContent = label(token);
+        chip.setAttribute("aria-label", "Remove " + label(token));
         chip.addEventListener("click", function () {
           var next = tokens();
           next.splice(index, 1);
@@ -111,6 +118,22 @@
         setTokens(tokens().concat([button.getAttribute("data-card")]));
       });
     });
+    if (suits) {
+      suits.hidden = false;
+      suits.querySelectorAll("button[data-suit]").forEach(function (button) {
+        button.addEventListener("click", function () {
+          var list = tokens();
+          var last = list.length - 1;
+          if (last < 0 || !/^(10|[2-9AJQKT])$/i.test(list[last])) {
+            live.className = "live bad";
+            live.textContent = "Tap a rank first, then its suit.";
+            return;
+          }
+          list[last] += button.getAttribute("data-suit");
+          setTokens(list);
+        });
+      });
+    }
     pad.querySelector("[data-out]").addEventListener("click", function () {
       wentOut.checked = true;
       setTokens([]);
@@ -122,7 +145,20 @@
     render();
   }
 
+  /* A game's form shows only the options of the game chosen (all are shown without this file). */
+  function setUpRuleChoice(select) {
+    var form = select.form;
+    function show() {
+      form.querySelectorAll("[data-games]").forEach(function (field) {
+        field.hidden = field.getAttribute("data-games").split(" ").indexOf(select.value) < 0;
+      });
+    }
+    select.addEventListener("change", show);
+    show();
+  }
+
   function setUp(root) {
+    root.querySelectorAll("select[name=rules]").forEach(setUpRuleChoice);
     root.querySelectorAll("[data-count-key]").forEach(setUpCount);
     root.querySelectorAll("form[data-preview]").forEach(setUpPad);
   }

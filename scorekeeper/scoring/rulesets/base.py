@@ -75,6 +75,8 @@ class RuleSet(ABC):
     #: Crates' 2-sequence ("the count") and its "one card" penalty, which the hand page helps with.
     has_count: ClassVar[bool] = True
     has_one_card_penalty: ClassVar[bool] = True
+    #: Whether a card's suit changes its score (the tap pad then asks for it).
+    needs_suits: ClassVar[bool] = False
     #: Whether the table pages can play it yet (the engine and `scorekeeper replay` always can).
     at_the_table: ClassVar[bool] = True
 
@@ -154,6 +156,10 @@ class RuleSet(ABC):
     def is_decided(self, game: Game, totals: Mapping[str, int], history: History) -> bool:
         """Whether the game is over with these side totals after the hands in ``history``."""
         return len(history) == self.max_hands()
+
+    def outright_winners(self, game: Game, totals: Mapping[str, int]) -> tuple[str, ...]:
+        """Sides that won a decided game whatever the totals' order says (the 250 game's 500 rule)."""
+        return ()
 
     def columns(self, game: Game, history: History) -> tuple[GameColumn, ...]:
         """The games of a session scored in columns; none for a single game."""

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..cards import Card, Rank
-from ..errors import RefereeError
+from ..errors import InvalidSeating, RefereeError
 from ..threes import LeftoverScore, ScoredCard
-from .base import CardAction, History
+from .base import CardAction, History, option
 from .to_a_score import PlayedToAScore, check_one_out, where
 
 if TYPE_CHECKING:
@@ -40,6 +40,7 @@ TWO_FIFTY_POINTS: Mapping[Rank, int] = {
     Rank.KING: 10,
 }
 LOSING_LINE = 250
+WINNING_LINE = 500
 DECKS = 2
 
 
@@ -48,6 +49,20 @@ class TwoFifty(PlayedToAScore):
     id = "two-fifty"
     name = "The 250 game (double deck)"
     summary = "Double deck, 5 cards each; deuces double a hand, identical pairs halve it; 250 or more loses."
+
+    needs_suits = True
+
+    five_hundred: bool = option(
+        False,
+        "bool",
+        "The 500 rule",
+        "Three or more players: a player past 250 can still win by reaching 500 first.",
+    )
+
+    def check_seating(self, game: Game) -> None:
+        super().check_seating(game)
+        if self.five_hundred and len(game.players) < 3:
+            raise InvalidSeating("the 500 rule is for three or more players")
 
     def cards_dealt(self, number: int, players: int) -> int:
         return 5
@@ -71,8 +86,17 @@ class TwoFifty(PlayedToAScore):
         return LeftoverScore(hand, total, uncovered=scored)
 
     def is_decided(self, game: Game, totals: Mapping[str, int], history: History) -> bool:
-        """250 or more loses: over when no more than one player is still below the line."""
-        return sum(1 for total in totals.values() if total < LOSING_LINE) <= 1
+        """250 or more loses: over when no more than one player is still below the line
+        (or, with the 500 rule, when someone reaches 500)."""
+        below = sum(1 for total in totals.values() if total < LOSING_LINE)
+        return below <= 1 or bool(self.outright_winners(game, totals))
+
+    def outright_winners(self, game: Game, totals: Mapping[str, int]) -> tuple[str, ...]:
+        """001: "allow a player whose score has exceeded 250 to win by reaching 500 before all but one
+        player exceeds the 250 score line"; players who reach 500 in the same hand share the win."""
+        if not self.five_hundred:
+            return ()
+        return tuple(side for side, total in totals.items() if total >= WINNING_LINE)
 
     def check_leftovers(self, leftovers: Mapping[str, Sequence[Card]]) -> None:
         """Two decks: no suited card more than twice; one player out at most."""
