@@ -8,6 +8,7 @@ from ..errors import UnknownRuleSet
 from .base import SINGLE_HAND, CardAction, OptionSpec, RuleSet
 from .crates import Crates, CratesWorldSeries, Creights
 from .eights import CrazyAces, CrazyEights, CrazyEightsTarget, CrazyJacks, CrazyPairs, HollywoodEights, Zodiac
+from .house import HouseRules
 from .two_fifty import TwoFifty
 
 RULE_SETS: dict[str, type[RuleSet]] = {
@@ -24,6 +25,7 @@ RULE_SETS: dict[str, type[RuleSet]] = {
         CrazyPairs,
         Zodiac,
         TwoFifty,
+        HouseRules,
     )
 }
 #: The rule sets the table pages can play (the others are scored and replayed, not yet played).

@@ -187,6 +187,10 @@ class RuleSet(ABC):
         """What each card left in hand scores, as a reference table (rank, points)."""
         return ()
 
+    def describe(self) -> tuple[tuple[str, str], ...]:
+        """The rules in force in words (label, text), where the options alone do not say it."""
+        return ()
+
 
 def _check_option(spec: OptionSpec, value: object) -> object:
     where = f"option {spec.name!r}"

@@ -93,7 +93,7 @@ class Crates(RuleSet):
         if not 2 <= count <= 5:
             raise InvalidSeating(f"{self.name} is for 2 to 5 players, not {count}")
         if game.has_partnerships:
-            _check_opposite_partners(game)
+            check_opposite_partners(game)
 
     def schedule(self) -> tuple[int, ...]:
         return CRATES_SCHEDULE
@@ -200,7 +200,7 @@ def _coverable(card: Card) -> bool:
     return card.rank is not Rank.EIGHT
 
 
-def _check_opposite_partners(game: Game) -> None:
+def check_opposite_partners(game: Game) -> None:
     players = game.players
     if len(players) != 4 or len(game.partnerships) != 2 or any(len(t) != 2 for t in game.partnerships):
         raise InvalidSeating("partnerships are for four players, in two pairs")

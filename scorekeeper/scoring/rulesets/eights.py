@@ -16,7 +16,7 @@ from ..cards import Card, Rank
 from ..errors import RefereeError
 from ..threes import LeftoverScore, ScoredCard
 from .base import CardAction, GameColumn, History, option
-from .to_a_score import PlayedToAScore, check_one_out, where
+from .to_a_score import PlayedToAScore, check_one_out, where, winner_collects
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -78,15 +78,7 @@ class CrazyEights(PlayedToAScore):
 
     def hand_points(self, game: Game, scored: Mapping[str, LeftoverScore]) -> dict[str, int]:
         """The player who went out collects everyone's count; blocked, the lowest count collects differences."""
-        points = dict.fromkeys(game.players, 0)
-        out = [player for player in game.players if scored[player].went_out]
-        if out:
-            points[out[0]] = sum(self._collected(scored[player]) for player in game.players if player != out[0])
-            return points
-        lowest = min(scored[player].total for player in game.players)
-        for winner in (player for player in game.players if scored[player].total == lowest):
-            points[winner] = sum(scored[player].total - lowest for player in game.players)
-        return points
+        return winner_collects(game, scored, self._collected)
 
     def _collected(self, leftovers: LeftoverScore) -> int:
         return leftovers.total

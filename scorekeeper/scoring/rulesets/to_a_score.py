@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from ..cards import Card
 from ..errors import InvalidSeating, RefereeError
+from ..threes import LeftoverScore
 from .base import SINGLE_HAND, RuleSet
 
 if TYPE_CHECKING:
@@ -39,6 +40,22 @@ class PlayedToAScore(RuleSet):
 
     def pressure_value(self, number: int) -> int:
         raise RefereeError(f"{self.name} has no pressures")
+
+
+def winner_collects(
+    game: Game, scored: Mapping[str, LeftoverScore], collected: Callable[[LeftoverScore], int]
+) -> dict[str, int]:
+    """The player who went out collects from every other hand; in a blocked hand (nobody out),
+    the lowest count collects from each other player the difference (tied lowest each do)."""
+    points = dict.fromkeys(game.players, 0)
+    out = [player for player in game.players if scored[player].went_out]
+    if out:
+        points[out[0]] = sum(collected(scored[player]) for player in game.players if player != out[0])
+        return points
+    lowest = min(scored[player].total for player in game.players)
+    for winner in (player for player in game.players if scored[player].total == lowest):
+        points[winner] = sum(scored[player].total - lowest for player in game.players)
+    return points
 
 
 def check_one_out(leftovers: Mapping[str, Sequence[Card]]) -> None:
