@@ -42,15 +42,16 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = ensure_secret_key(app.instance_path)
 
-    from . import db, director, errors, home, printing, security, spectator, start, table, wall
+    from . import db, director, errors, home, house_rules, printing, security, spectator, start, table, wall
     from .forms import new_idem_key
 
     CSRFProtect(app)
     security.init_app(app)
     errors.init_app(app)
     db.init_app(app)
-    for blueprint in (home.bp, start.bp, table.bp, spectator.bp, printing.bp, director.bp, wall.bp):
+    for blueprint in (home.bp, start.bp, table.bp, spectator.bp, printing.bp, director.bp, wall.bp, house_rules.bp):
         app.register_blueprint(blueprint)
+    app.jinja_env.add_extension("jinja2.ext.do")
     app.jinja_env.globals["new_idem_key"] = new_idem_key
     app.context_processor(_saved_message)
     return app

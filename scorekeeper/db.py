@@ -119,6 +119,24 @@ def _verification(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE games ADD COLUMN verify INTEGER NOT NULL DEFAULT 0")
 
 
+@migrations(name="0004_house_rules")
+def _house_rules(db: sqlite_utils.Database) -> None:
+    """Each save of a house game is a new row; a name's latest row is its definition now."""
+    db.execute(
+        """
+        CREATE TABLE house_rules (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL COLLATE NOCASE,
+            definition TEXT NOT NULL,
+            replaces INTEGER REFERENCES house_rules(id),
+            saved_at TEXT NOT NULL,
+            UNIQUE (replaces)
+        )
+        """
+    )
+    db.execute("CREATE INDEX house_rules_by_name ON house_rules (name, id)")
+
+
 def database_path(app: Flask) -> str:
     return str(app.config.get("DATABASE") or os.path.join(app.instance_path, DATABASE_FILE))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -23,7 +24,9 @@ from wtforms import (
 from wtforms.validators import DataRequired, EqualTo, InputRequired, Length, NumberRange, Optional
 
 from .scoring import Card, Game, InvalidCard, InvalidOptions, InvalidSeating, RuleSet, configure
-from .scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec
+from .scoring.cards import STANDARD_RANKS, Rank
+from .scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec, configure_known
+from .scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, SCORINGS, TARGET, HouseRules
 from .table_log import NOTE_MAX_LENGTH
 
 MAX_PLAYERS = 10
@@ -85,7 +88,23 @@ def _option_field(spec: OptionSpec) -> Field:
     )
 
 
-class RuleOptionsForm(FlaskForm):
+class HouseChoices:
+    """A form whose choice of game also offers the table's saved house games."""
+
+    rules: SelectField
+    house: dict[str, RuleSet] = {}
+
+    def offer_house_rules(self, saved: Sequence[tuple[str, str, RuleSet]]) -> None:
+        """Add saved games (choice value, name, rules) to the choice of game."""
+        self.house = {value: rules for value, _, rules in saved}
+        extra = [SelectChoice(value, f"{name} (house rules)") for value, name, _ in saved]
+        self.rules.choices = [*self.rules.choices, *extra]  # type: ignore[list-item]
+
+    def choice_values(self) -> list[str]:
+        return [choice.value for choice in self.rules.choices]  # type: ignore[union-attr]
+
+
+class RuleOptionsForm(HouseChoices, FlaskForm):
     """A form that chooses a rule set and its options (the option fields come from the rule sets)."""
 
     rules = SelectField(
@@ -99,6 +118,8 @@ class RuleOptionsForm(FlaskForm):
 
     def configured_rules(self) -> RuleSet | None:
         """The chosen rule set with its options, or None with the error beside the option's field."""
+        if self.rules.data in self.house:
+            return self.house[self.rules.data]
         rules_cls = AT_THE_TABLE[self.rules.data]
         try:
             return configure(rules_cls.id, {spec.name: self._option_value(spec) for spec in rules_cls.option_specs()})
@@ -248,7 +269,7 @@ class ImportForm(FlaskForm):
     text = TextAreaField("…or paste the record", validators=[Optional(), Length(max=200_000)])
 
 
-class PrintForm(FlaskForm):
+class PrintForm(HouseChoices, FlaskForm):
     """What to print (a GET form: it changes nothing, so it carries no CSRF token)."""
 
     rules = SelectField(
@@ -263,8 +284,10 @@ class PrintForm(FlaskForm):
     class Meta:
         csrf = False
 
-    def options(self) -> dict[str, object]:
-        return {"jokers": bool(self.jokers.data)}
+    def configured_rules(self) -> RuleSet:
+        if self.rules.data in self.house:
+            return self.house[self.rules.data]
+        return configure_known(self.rules.data, {"jokers": bool(self.jokers.data)})
 
 
 class DirectorPasswordForm(FlaskForm):
@@ -354,3 +377,142 @@ class SeatingForm(FlaskForm):
 
 class EmptyForm(FlaskForm):
     """A bare POST button: it still carries the CSRF token."""
+
+
+def _value_field(rank: Rank) -> IntegerField:
+    return IntegerField(
+        rank.value,
+        default=FACE_VALUES[rank],
+        validators=[InputRequired(message="Points for every rank."), NumberRange(min=-1000, max=1000)],
+    )
+
+
+class HouseRulesForm(FlaskForm):
+    """Define a house game: card values, who scores, the end, pressures. Checked by the engine."""
+
+    name = StringField("Name of the game", validators=[DataRequired(message="Give the game a name."), Length(max=40)])
+    joker = IntegerField(
+        "Joker",
+        validators=[Optional(), NumberRange(min=-1000, max=1000)],
+        description="Points for a joker left in hand; blank: no jokers (two a deck when used).",
+    )
+    special = StringField(
+        "Special cards",
+        validators=[Length(max=200)],
+        description="Suited cards worth something else, e.g. QS=50, JH=25. Their rank then needs suits.",
+    )
+    decks = SelectField("Decks", choices=[SelectChoice("1", "One deck"), SelectChoice("2", "Two decks")], default="1")
+    scoring = SelectField(
+        "Who scores",
+        choices=[SelectChoice(key, text[0].upper() + text[1:]) for key, text in SCORINGS.items()],
+        default=OWN,
+        description="Own cards: lowest total wins. The player who goes out collects: highest total wins.",
+    )
+    end = SelectField(
+        "The game ends",
+        choices=[
+            SelectChoice(HANDS, "After fixed hands"),
+            SelectChoice(TARGET, "When someone reaches a target"),
+            SelectChoice(LOSS_LINE, "At a loss line (all but one past it)"),
+        ],
+        default=HANDS,
+    )
+    deal = StringField(
+        "Cards dealt",
+        default="7",
+        validators=[DataRequired(message="How many cards are dealt?"), Length(max=200)],
+        description="Fixed hands: the cards in each hand, e.g. 8 7 6 5 4 3 2 1. Otherwise one number.",
+    )
+    limit = IntegerField(
+        "Target or loss line", validators=[Optional()], description="Points for a target or a loss line."
+    )
+    pressures = BooleanField("Pressures", description="Crates' pressures: 5, then doubling, per side.")
+    pressure_cap = IntegerField(
+        "Pressure increase cap",
+        validators=[Optional(), NumberRange(min=1)],
+        description="Blank: each pressure doubles. 20: 5, 10, 20, 40, 60, …",
+    )
+    replaces = HiddenField()
+
+    rules: HouseRules | None = None
+
+    def value_fields(self) -> list[Field]:
+        return [getattr(self, f"value_{rank.name}") for rank in STANDARD_RANKS]
+
+    def fill(self, rules: HouseRules) -> None:
+        """Show a saved definition for editing."""
+        definition = rules.options()
+        self.name.data = rules.title
+        for rank, points in rules.values:
+            getattr(self, f"value_{rank.name}").data = points
+        self.joker.data = rules.joker
+        self.special.data = ", ".join(f"{card}={points}" for card, points in definition["special"].items())  # type: ignore[union-attr]
+        self.decks.data = str(rules.decks)
+        self.scoring.data, self.end.data = rules.scoring, rules.end
+        self.deal.data = " ".join(map(str, rules.deal))
+        self.limit.data, self.pressures.data, self.pressure_cap.data = rules.limit, rules.pressures, rules.pressure_cap
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        if not super().validate(extra_validators):
+            return False
+        definition: dict[str, object] = {
+            "name": (self.name.data or "").strip(),
+            "values": {rank.value: getattr(self, f"value_{rank.name}").data for rank in STANDARD_RANKS},
+            "joker": self.joker.data,
+            "decks": int(self.decks.data or 1),
+            "scoring": self.scoring.data,
+            "end": self.end.data,
+            "limit": self.limit.data,
+            "pressures": bool(self.pressures.data),
+            "pressure_cap": self.pressure_cap.data,
+        }
+        try:
+            definition["special"] = _parse_pairs(self.special.data or "")
+        except ValueError as error:
+            self.special.errors = [str(error)]
+            return False
+        try:
+            definition["deal"] = [int(n) for n in (self.deal.data or "").replace(",", " ").split()]
+        except ValueError:
+            self.deal.errors = ["Whole numbers of cards, separated by spaces: 8 7 6 …"]
+            return False
+        try:
+            rules = configure("house", definition)
+        except InvalidOptions as error:
+            message = str(error).removeprefix("house rules ")
+            target = next((f for key, f in self._fields_by_topic() if key in message), self.name)
+            target.errors = [message[0].upper() + message[1:] + "."]
+            return False
+        assert isinstance(rules, HouseRules)
+        self.rules = rules
+        return True
+
+    def _fields_by_topic(self) -> list[tuple[str, Field]]:
+        return [
+            ("special", self.special),
+            ("suit", self.special),
+            ("deal", self.deal),
+            ("hands", self.deal),
+            ("limit", self.limit),
+            ("its points", self.limit),
+            ("loss line", self.scoring),
+            ("cap", self.pressure_cap),
+            ("points", self.joker),
+        ]
+
+
+def _parse_pairs(text: str) -> dict[str, int]:
+    pairs: dict[str, int] = {}
+    for item in text.replace(";", ",").split(","):
+        if not item.strip():
+            continue
+        card, sep, points = item.partition("=")
+        try:
+            pairs[card.strip()] = int(points)
+        except ValueError:
+            raise ValueError(f"Write each special card as card=points, e.g. QS=50 (not {item.strip()!r})") from None
+    return pairs
+
+
+for _rank in STANDARD_RANKS:
+    setattr(HouseRulesForm, f"value_{_rank.name}", _value_field(_rank))

@@ -5,9 +5,11 @@ from __future__ import annotations
 from flask import Blueprint, Response, render_template, request
 
 from . import pdf
+from .db import get_db
 from .forms import PrintForm
+from .house_store import house_choices
 from .pages import pdf_response
-from .scoring.rulesets import configure_known
+from .scoring import configure
 from .sheets import blank_sheet_html, rules_card_html, rules_reference
 
 bp = Blueprint("printing", __name__)
@@ -15,6 +17,7 @@ bp = Blueprint("printing", __name__)
 
 def _form() -> tuple[PrintForm, bool]:
     form = PrintForm(formdata=request.args)
+    form.offer_house_rules(house_choices(get_db()))
     return form, form.validate()
 
 
@@ -30,7 +33,7 @@ def blank_sheet_pdf() -> Response | tuple[str, int]:
     form, valid = _form()
     if not valid:
         return render_template("blank_sheet.html", form=form), 400
-    rules = configure_known(form.rules.data, form.options())
+    rules = form.configured_rules()
     html = blank_sheet_html(rules, int(form.players.data), form.paper.data)
     return pdf_response(pdf.render_pdf(html), f"blank-{rules.id}.pdf")
 
@@ -38,7 +41,7 @@ def blank_sheet_pdf() -> Response | tuple[str, int]:
 @bp.get("/rules")
 def rules_card() -> str:
     form, valid = _form()
-    rules = configure_known(form.rules.data if valid else "crates", form.options() if valid else {})
+    rules = form.configured_rules() if valid else configure("crates")
     return render_template("rules.html", form=form, **rules_reference(rules))
 
 
@@ -47,5 +50,5 @@ def rules_card_pdf() -> Response | tuple[str, int]:
     form, valid = _form()
     if not valid:
         return render_template("blank_sheet.html", form=form), 400
-    rules = configure_known(form.rules.data, form.options())
+    rules = form.configured_rules()
     return pdf_response(pdf.render_pdf(rules_card_html(rules, form.paper.data)), f"rules-{rules.id}.pdf")

@@ -54,6 +54,8 @@ def paper_size(paper: str, orientation: str = "landscape") -> str:
 
 def options_in_force(rules: RuleSet) -> list[tuple[str, str]]:
     """Every option of the rule set with its value, as a player would read it."""
+    if rules.describe():
+        return list(rules.describe())
     shown = []
     for spec in rules.option_specs():
         value = getattr(rules, spec.name)

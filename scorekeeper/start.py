@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, redirect, render_template, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from .db import get_db
 from .exchange import import_changes
 from .forms import OPEN_PLAYER_SLOTS, ImportForm, JoinForm, NewGameForm
+from .house_store import house_choices
 from .scoring import ScoringError
 from .storage import create_game, game_by_code, import_game
 from .table_log import TableError
@@ -21,6 +22,9 @@ bp = Blueprint("start", __name__)
 def new_game() -> Response | tuple[str, int] | str:
     """The start form; on success the table page of the new game, with its join code shown."""
     form = NewGameForm()
+    form.offer_house_rules(house_choices(get_db()))
+    if request.method == "GET" and request.args.get("rules") in form.choice_values():
+        form.rules.data = request.args["rules"]
     if form.validate_on_submit() and form.game is not None:
         stored = create_game(get_db(), form.game, form.title.data or "")
         return redirect(url_for("table.share", token=stored.record_token, new=1))
@@ -52,11 +56,6 @@ def import_record() -> Response | tuple[str, int]:
             if not isinstance(data, dict):
                 raise ScoringError("the record must be a JSON object")
             record, changes = import_changes(data)
-            if not record.game.rules.at_the_table:
-                raise ScoringError(
-                    f"{record.game.rules.name} records are scored by `scorekeeper replay`; "
-                    "the table pages play Crates only for now"
-                )
             stored = import_game(get_db(), record.game, changes, "import", str(data.get("title") or ""))
         except json.JSONDecodeError as error:
             form.text.errors = [f"Not JSON: {error.msg} at line {error.lineno}, column {error.colno}."]

@@ -36,7 +36,7 @@ def test_migrations_are_named_and_run_once(tmp_path):
     migrate(path)
     database = connect(path)
     names = [row[0] for row in database.execute("SELECT name FROM _sqlite_migrations")]
-    assert names == ["0001_games_and_entries", "0002_events_and_director", "0003_verification"]
+    assert names == ["0001_games_and_entries", "0002_events_and_director", "0003_verification", "0004_house_rules"]
     assert not migrations.pending(database)
 
 
