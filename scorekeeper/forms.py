@@ -26,7 +26,7 @@ from wtforms.validators import DataRequired, EqualTo, InputRequired, Length, Num
 from .scoring import Card, Game, InvalidCard, InvalidOptions, InvalidSeating, RuleSet, configure
 from .scoring.cards import STANDARD_RANKS, Rank
 from .scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec, configure_known
-from .scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, SCORINGS, TARGET, HouseRules
+from .scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, TARGET, WINNER, HouseRules
 from .table_log import NOTE_MAX_LENGTH
 
 MAX_PLAYERS = 10
@@ -404,16 +404,16 @@ class HouseRulesForm(FlaskForm):
     decks = SelectField("Decks", choices=[SelectChoice("1", "One deck"), SelectChoice("2", "Two decks")], default="1")
     scoring = SelectField(
         "Who scores",
-        choices=[SelectChoice(key, text[0].upper() + text[1:]) for key, text in SCORINGS.items()],
+        choices=[SelectChoice(OWN, "Each their own cards"), SelectChoice(WINNER, "The winner collects")],
         default=OWN,
-        description="Own cards: lowest total wins. The player who goes out collects: highest total wins.",
+        description="Own cards: lowest total wins. The player who goes out collects the others' cards: highest wins.",
     )
     end = SelectField(
         "The game ends",
         choices=[
             SelectChoice(HANDS, "After fixed hands"),
-            SelectChoice(TARGET, "When someone reaches a target"),
-            SelectChoice(LOSS_LINE, "At a loss line (all but one past it)"),
+            SelectChoice(TARGET, "At a target"),
+            SelectChoice(LOSS_LINE, "At a loss line"),
         ],
         default=HANDS,
     )
@@ -424,7 +424,9 @@ class HouseRulesForm(FlaskForm):
         description="Fixed hands: the cards in each hand, e.g. 8 7 6 5 4 3 2 1. Otherwise one number.",
     )
     limit = IntegerField(
-        "Target or loss line", validators=[Optional()], description="Points for a target or a loss line."
+        "Target or loss line",
+        validators=[Optional()],
+        description="A target ends the game when someone reaches it; at a loss line, all but one past it.",
     )
     pressures = BooleanField("Pressures", description="Crates' pressures: 5, then doubling, per side.")
     pressure_cap = IntegerField(
@@ -479,7 +481,7 @@ class HouseRulesForm(FlaskForm):
         try:
             rules = configure("house", definition)
         except InvalidOptions as error:
-            message = str(error).removeprefix("house rules ")
+            message = str(error)
             target = next((f for key, f in self._fields_by_topic() if key in message), self.name)
             target.errors = [message[0].upper() + message[1:] + "."]
             return False

@@ -123,7 +123,7 @@ def test_the_decks_limit_the_cards_left():
         ({"special": {"Q": 40}}, "a special card needs its suit"),
         ({"deal": []}, "need the cards dealt in each hand"),
         ({"deal": [0]}, "deal 1 to 26 cards"),
-        ({"end": "target", "deal": 7}, "need its points"),
+        ({"end": "target", "deal": 7}, "need the target.s points"),
         ({"end": "target", "deal": [7, 6], "limit": 100}, "deal one number of cards"),
         ({"end": "loss_line", "scoring": "winner", "deal": 7, "limit": 100}, "a loss line needs each player"),
         ({"scoring": "everyone"}, "option 'scoring' must be own or winner"),

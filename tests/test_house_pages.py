@@ -64,7 +64,7 @@ def test_an_impossible_definition_is_refused_beside_its_field_and_keeps_the_inpu
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert re.search(
-        r'name="limit"[^>]*>\s*<small[^>]*>[^<]*</small>\s*<p class="error" role="alert">Ending at a target need its points',
+        r'name="limit"[^>]*>\s*<small[^>]*>[^<]*</small>\s*<p class="error" role="alert">House rules ending at a target need the target&#39;s points',
         page,
     )
     assert 'value="QS=40"' in page and 'value="Kitchen Eights"' in page

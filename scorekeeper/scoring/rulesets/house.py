@@ -114,7 +114,8 @@ class HouseRules(RuleSet):
         if self.end != HANDS and len(self.deal) != 1:
             raise InvalidOptions("house rules played to a target or loss line deal one number of cards")
         if self.end != HANDS and self.limit is None:
-            raise InvalidOptions(f"house rules ending at {ENDS[self.end]} need its points ('limit')")
+            line = "the target" if self.end == TARGET else "the loss line"
+            raise InvalidOptions(f"house rules ending at {ENDS[self.end]} need {line}'s points ('limit')")
         if self.end == LOSS_LINE and self.scoring == WINNER:
             raise InvalidOptions("a loss line needs each player scoring their own cards")
         if self.pressure_cap is not None and not self.pressures:
