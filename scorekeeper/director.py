@@ -13,14 +13,21 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from . import booklets, event_store, pdf
 from .db import get_db
 from .event_store import Event, EventPlayer
-from .events import event_standings, export_csv, export_json, progress, proposed_seating, rounds_played
+from .events import (
+    event_standings,
+    event_tie_breaks,
+    export_csv,
+    export_json,
+    progress,
+    proposed_seating,
+    rounds_played,
+)
 from .forms import DirectorPasswordForm, EmptyForm, EventForm, LoginForm, SeatingForm
 from .pages import pdf_response
 from .qr import qr_svg
 from .scoring import Game, ScoringError, configure
 from .seating import SeatingError, parse_tables, partners_of
 from .sheets import event_sheets_html, standings_html, table_cards_html
-from .standings import TIE_BREAKS
 
 bp = Blueprint("director", __name__, url_prefix="/director")
 
@@ -153,7 +160,7 @@ def _event_page(event: Event, seating: SeatingForm, status: int = 200) -> Any:
         logout=EmptyForm(),
         wall_url=wall_url,
         next_round=len(rounds_played(tables)) + 1,
-        tie_breaks=TIE_BREAKS[event.scoring],
+        tie_breaks=event_tie_breaks(event),
     ), status
 
 
@@ -213,7 +220,7 @@ def standings(event_id: int) -> str:
         rows=rows,
         round_=round_,
         rounds=rounds,
-        tie_breaks=TIE_BREAKS[found.scoring],
+        tie_breaks=event_tie_breaks(found),
         logout=EmptyForm(),
     )
 
@@ -223,7 +230,7 @@ def standings(event_id: int) -> str:
 def standings_pdf(event_id: int) -> Response:
     found = _event(event_id)
     round_ = request.args.get("round", type=int)
-    html = standings_html(found, event_standings(get_db(), found, round_), round_, TIE_BREAKS[found.scoring])
+    html = standings_html(found, event_standings(get_db(), found, round_), round_, event_tie_breaks(found))
     return pdf_response(pdf.render_pdf(html), f"standings-{found.id}.pdf")
 
 

@@ -309,16 +309,16 @@ class EventForm(RuleOptionsForm):
 
     rules = SelectField(
         "Game",
-        choices=[SelectChoice(rs.id, rs.name) for rs in AT_THE_TABLE.values() if rs.lowest_wins],
+        choices=[SelectChoice(rs.id, rs.name) for rs in AT_THE_TABLE.values() if rs.in_events],
         default=DEFAULT_RULE_SET,
-        description="Events rank by the lowest totals: Crates and its variants.",
+        description="Standings follow the game: lowest totals for Crates, highest where the winner collects.",
     )
     name = StringField("Event name", validators=[DataRequired(), Length(max=80)])
     held_on = StringField("Date", validators=[DataRequired(), Length(max=20)], description="For example 2026-11-22.")
     scoring = SelectField(
         "Standings by",
         choices=[
-            SelectChoice("total", "Total points (lowest wins)"),
+            SelectChoice("total", "Total points (the game's best: lowest in Crates)"),
             SelectChoice("placement", "Placement points per table"),
         ],
         default="total",

@@ -20,8 +20,13 @@ class SeatingError(ValueError):
     """The players cannot be seated as asked."""
 
 
-def table_sizes(count: int, partnerships: str = ALONE) -> list[int]:
-    """Tables of four where possible; alone, a five or threes take up the rest."""
+def table_sizes(count: int, partnerships: str = ALONE, size: int = 4) -> list[int]:
+    """Tables of four where possible; alone, a five or threes take up the rest.
+    A game for exactly ``size`` players (Hollywood Eights' two) seats only tables of that size."""
+    if size != 4:
+        if count < size or count % size:
+            raise SeatingError(f"tables of {size}: the number of players must be a multiple of {size}, not {count}")
+        return [size] * (count // size)
     if partnerships != ALONE:
         if count < 4 or count % 4:
             raise SeatingError(f"partnership tables need a multiple of 4 players, not {count}")
@@ -57,13 +62,14 @@ def seat_round(
     previous: Sequence[Sequence[Sequence[str]]] = (),
     partnerships: str = ALONE,
     seed: int = 0,
+    size: int = 4,
 ) -> list[list[str]]:
     """The tables of the next round: fewest repeated opponents (and, rotating, repeated partners)."""
     if partnerships not in PARTNERSHIP_MODES:
         raise SeatingError(f"partnerships must be one of {', '.join(PARTNERSHIP_MODES)}")
     if len(set(players)) != len(players):
         raise SeatingError("two players have the same name")
-    sizes = table_sizes(len(players), partnerships)
+    sizes = table_sizes(len(players), partnerships, size)
     opponents, partners = meetings(previous, partnerships)
     rng = random.Random(seed)
     fixed_pairs = _fixed_pairs(players, previous) if partnerships == FIXED else []

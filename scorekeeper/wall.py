@@ -6,8 +6,7 @@ from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from . import event_store
 from .db import get_db
-from .events import event_standings
-from .standings import TIE_BREAKS
+from .events import event_standings, event_tie_breaks
 
 bp = Blueprint("wall", __name__, url_prefix="/e/<token>")
 
@@ -26,7 +25,7 @@ def standings(token: str) -> str:
         "wall.html",
         event=found,
         rows=event_standings(get_db(), found),
-        tie_breaks=TIE_BREAKS[found.scoring],
+        tie_breaks=event_tie_breaks(found),
         version=event_store.event_version(get_db(), found),
         token=token,
     )

@@ -154,7 +154,7 @@ def test_a_crazy_eights_game_is_played_at_the_table_to_its_end(client):
     assert client.get(f"{table.base}/sheet.pdf").mimetype == "application/pdf"
 
 
-def test_an_eights_record_imports_and_events_keep_to_crates(client):
+def test_an_eights_record_imports_as_a_game(client):
     token = csrf_token(client, "/import")
     data = record("crazy-aces", ["Ann", "Bob"], [{"Ann": [], "Bob": ["JK"]}])
     response = client.post("/import", data={"csrf_token": token, "text": json.dumps(data)})

@@ -332,3 +332,26 @@ def test_with_verification_a_hand_counts_once_another_phone_confirms_it(director
     assert "To confirm: hand 1" in checker.page("/")
     standings = director.get(event_url + "/standings").get_data(as_text=True)
     assert re.search(r"<td>Ann</td><td class=\"num\">0</td>", standings)
+
+
+def test_a_crazy_eights_event_ranks_the_highest_totals_first(director):
+    event_url = new_event(director, ["Ann", "Bob", "Cy", "Di"], rules="crazy-eights", scoring="total")
+    tables = seat_next_round(director, event_url)
+    assert [len(table) for table in tables] == [4]
+    table = Table(director, record_links(director, event_url)[0])
+    seats = tables[0]
+    table.leftovers(1, 0, went_out=True)
+    for seat in (1, 2, 3):
+        table.leftovers(1, seat, "K")
+    standings = director.get(event_url + "/standings").get_data(as_text=True)
+    assert "highest total; ties" in standings
+    first = re.search(r"<tr><td>1</td><td>([^<]+)</td><td class=\"num\">(\d+)</td>", standings)
+    assert first and first.groups() == (seats[0], "30")  # three kings collected; the game goes on
+
+
+def test_a_hollywood_event_seats_pairs(director):
+    event_url = new_event(director, ["Ann", "Bob", "Cy", "Di"], rules="hollywood-eights")
+    assert [len(table) for table in seat_next_round(director, event_url)] == [2, 2]
+    odd_url = new_event(director, ["Ann", "Bob", "Cy"], rules="hollywood-eights")
+    page = director.get(odd_url).get_data(as_text=True)
+    assert "tables of 2: the number of players must be a multiple of 2, not 3" in page

@@ -89,3 +89,30 @@ def test_a_partnership_gives_both_partners_the_sides_total():
     rows = {row.name: row for row in standings([TableResult(1, 1, score)], ["Ann", "Bob", "Cy", "Di"], "total")}
     assert rows["Ann"].total == rows["Cy"].total == 20 and rows["Bob"].total == rows["Di"].total == 50
     assert Counter(row.place for row in rows.values()) == Counter({1: 2, 3: 2})
+
+
+def test_where_the_highest_total_wins_the_event_ranks_it_first():
+    rules = configure("crazy-eights")
+    game = Game(rules, ("Ann", "Bob", "Cy"))
+    score = score_game(game, [hand(Ann="", Bob="K", Cy="9")])
+    rows = standings([TableResult(1, 1, score)], ["Ann", "Bob", "Cy"], "total", lowest_wins=False)
+    assert [(row.place, row.name, row.total) for row in rows] == [(1, "Ann", 19), (2, "Bob", 0), (2, "Cy", 0)]
+    assert rows[0].wins == 1 and rows[0].placement == 2
+
+
+def test_placement_follows_the_games_own_ranking_of_games_won():
+    game = Game(configure("hollywood-eights"), ("Ann", "Bob"))
+    big, small = "8 8 8 8 K Q", "5"  # 100 and 5
+    ann_190 = "8 8 8 8 K K K K Q Q Q Q J J J"
+    score = score_game(
+        game, [hand(Ann="", Bob=ann_190), hand(Ann=small, Bob=""), hand(Ann=small, Bob=""), hand(Ann=big, Bob="")]
+    )
+    assert score.finished and score.leader == ("Bob",)  # two games to one, with fewer points
+    rows = standings([TableResult(1, 1, score)], ["Ann", "Bob"], "placement", lowest_wins=False)
+    assert [(row.name, row.placement) for row in rows] == [("Bob", 1), ("Ann", 0)]
+
+
+def test_a_game_for_two_seats_pairs():
+    assert table_sizes(6, size=2) == [2, 2, 2]
+    with pytest.raises(SeatingError, match="multiple of 2, not 5"):
+        table_sizes(5, size=2)

@@ -77,6 +77,9 @@ class RuleSet(ABC):
     has_one_card_penalty: ClassVar[bool] = True
     #: Whether a card's suit changes its score (the tap pad then asks for it).
     needs_suits: ClassVar[bool] = False
+    #: The table an event seats by default (a game for exactly two players says so).
+    table_size: ClassVar[int] = 4
+    in_events: ClassVar[bool] = True
     #: Whether the table pages can play it yet (the engine and `scorekeeper replay` always can).
     at_the_table: ClassVar[bool] = True
 

@@ -161,6 +161,8 @@ class CratesWorldSeries(Crates):
 
     id = "crates-world-series"
     name = "Crates: Skill-hand World Series"
+    #: Every table would need its own dummy: events seat the other games.
+    in_events = False
     summary = (
         "Two players and the dummy Figgy; 4 hands of 2, 1, 1, 2 cards; Figgy starts at "
         "-50, never deals and never takes a pressure."

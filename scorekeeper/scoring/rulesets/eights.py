@@ -205,6 +205,7 @@ class HollywoodEights(CrazyEights):
     POINTS = HOLLYWOOD_POINTS
     WIN_BONUS = 0
     MAX_PLAYERS = 2
+    table_size = 2
 
     target: int | None = option(100, "optional_int", "Game to", "The score that wins each game.", minimum=1)
 
