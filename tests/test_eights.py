@@ -160,3 +160,10 @@ def test_an_eights_record_imports_as_a_game(client):
     response = client.post("/import", data={"csrf_token": token, "text": json.dumps(data)})
     assert response.status_code == 302
     assert "crazy-eights" in client.get("/new").get_data(as_text=True)
+
+
+def test_the_pad_offers_a_joker_where_the_game_has_jokers(client):
+    aces = start(client, ["Ann", "Bob"], rules="crazy-aces")
+    assert 'data-card="JK"' in aces.page("/hand/1/seat/0")
+    eights = start(client, ["Ann", "Bob"], rules="crazy-eights")
+    assert 'data-card="JK"' not in eights.page("/hand/1/seat/0")

@@ -28,7 +28,7 @@ RULE_SETS: dict[str, type[RuleSet]] = {
         HouseRules,
     )
 }
-#: The rule sets the table pages can play (the others are scored and replayed, not yet played).
+#: The built-in games the start, event and print forms offer (house games are added from their saved list).
 AT_THE_TABLE: dict[str, type[RuleSet]] = {key: cls for key, cls in RULE_SETS.items() if cls.at_the_table}
 DEFAULT_RULE_SET = Crates.id
 

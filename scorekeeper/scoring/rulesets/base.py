@@ -80,7 +80,7 @@ class RuleSet(ABC):
     #: The table an event seats by default (a game for exactly two players says so).
     table_size: ClassVar[int] = 4
     in_events: ClassVar[bool] = True
-    #: Whether the table pages can play it yet (the engine and `scorekeeper replay` always can).
+    #: Whether the start form lists it among the built-in games (house rules come from saved definitions).
     at_the_table: ClassVar[bool] = True
 
     @classmethod
@@ -189,6 +189,10 @@ class RuleSet(ABC):
     def card_values(self) -> tuple[tuple[str, str], ...]:
         """What each card left in hand scores, as a reference table (rank, points)."""
         return ()
+
+    def uses_jokers(self) -> bool:
+        """Whether a joker can be left in hand (the tap pad then offers one)."""
+        return bool(getattr(self, "jokers", False))
 
     def describe(self) -> tuple[tuple[str, str], ...]:
         """The rules in force in words (label, text), where the options alone do not say it."""

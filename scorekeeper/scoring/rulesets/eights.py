@@ -66,6 +66,9 @@ class CrazyEights(PlayedToAScore):
     def goal(self, players: int) -> int:
         return self.target or 100
 
+    def uses_jokers(self) -> bool:
+        return self.JOKERS_PER_DECK > 0
+
     def card_points(self, card: Card) -> int:
         if card.rank is Rank.JOKER and not self.JOKERS_PER_DECK:
             raise RefereeError(f"{self.name} has no jokers")

@@ -177,6 +177,9 @@ class HouseRules(RuleSet):
 
     # Scoring ----------------------------------------------------------------
 
+    def uses_jokers(self) -> bool:
+        return self.joker is not None
+
     def card_points(self, card: Card) -> int:
         if card.rank is Rank.JOKER:
             if self.joker is None:
