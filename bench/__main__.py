@@ -14,7 +14,7 @@ from collections.abc import Callable
 from scorekeeper.scoring import load_record, parse_record, score_game
 
 from . import event, load, printing
-from .games import full_game_record
+from .games import full_game_record, played_to_the_end
 
 REPEATS = 300
 
@@ -56,9 +56,29 @@ def bench_replay() -> None:
     )
 
 
+def bench_family() -> None:
+    """The other rule sets, each replayed from its record to its end."""
+    house = {"name": "Kitchen", "values": {"8": 50}, "scoring": "winner", "end": "target", "deal": 7, "limit": 300}
+    for name, record in (
+        ("Crazy Eights to 100, 4 players", played_to_the_end("crazy-eights", ["Ann", "Bob", "Cy", "Di"])),
+        ("Hollywood Eights session", played_to_the_end("hollywood-eights", ["Ann", "Bob"])),
+        ("250 game, 4 players", played_to_the_end("two-fifty", ["Ann", "Bob", "Cy", "Di"])),
+        ("house game to 300, 4 players", played_to_the_end("house", ["Ann", "Bob", "Cy", "Di"], house)),
+    ):
+        text = json.dumps(record)
+        hands = len(record["hands"])  # type: ignore[arg-type]
+        report(
+            f"replay {name} ({hands} hands)",
+            timed(lambda text=text: load_record(text).score()),
+            timed(lambda text=text: json.loads(text)),
+            "json.loads of the record",
+        )
+
+
 def main() -> None:
     print("Scorekeeper benchmarks (one run; ratios to floors from the same run)")
     bench_replay()
+    bench_family()
     printing.main()
     floor = load.main()
     event.main(floor)

@@ -20,3 +20,32 @@ def full_game_record(seed: int = 7) -> dict[str, object]:
         leftovers = {p: ([] if p == winner else [deck.pop() for _ in range(rng.randint(1, 8))]) for p in players}
         hands.append({"leftovers": leftovers, "pressures": rng.sample(players, rng.randint(0, 2))})
     return {"format": FORMAT, "rules": "crates", "players": players, "hands": hands}
+
+
+def played_to_the_end(
+    rules: str, players: list[str], options: dict[str, object] | None = None, seed: int = 7
+) -> dict[str, object]:
+    """A game of the Eights family (or a house game), hands added until it is decided."""
+    from scorekeeper.scoring import RefereeError, parse_record
+
+    rng = random.Random(seed)
+    ranks = [rank.value for rank in Rank if rank is not Rank.JOKER]
+    record: dict[str, object] = {
+        "format": FORMAT,
+        "rules": rules,
+        "options": options or {},
+        "players": players,
+        "hands": [],
+    }
+    hands: list[dict[str, object]] = record["hands"]  # type: ignore[assignment]
+    while not parse_record(record).score().finished:
+        deck = [rank + suit for rank in ranks for suit in "shdc"]
+        rng.shuffle(deck)
+        winner = rng.choice(players)
+        leftovers = {p: ([] if p == winner else [deck.pop() for _ in range(rng.randint(1, 4))]) for p in players}
+        hands.append({"leftovers": leftovers})
+        try:
+            parse_record(record)
+        except RefereeError:
+            hands.pop()
+    return record
