@@ -25,7 +25,7 @@ from .events import (
 from .forms import DirectorPasswordForm, EmptyForm, EventForm, LoginForm, SeatingForm
 from .pages import pdf_response
 from .qr import qr_svg
-from .scoring import Game, ScoringError, configure
+from .scoring import Game, ScoringError
 from .seating import SeatingError, parse_tables, partners_of
 from .sheets import event_sheets_html, standings_html, table_cards_html
 
@@ -174,7 +174,7 @@ def seat_round(event_id: int) -> Any:
         return _event_page(found, form, 422)
     db = get_db()
     names = [player.name for player in event_store.event_players(db, found.id)]
-    rules = configure(found.rules, found.options)
+    rules = found.ruleset()
     try:
         tables = parse_tables(form.tables.data or "", names, found.partnerships)
         for seats in tables:

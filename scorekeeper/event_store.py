@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import sqlite_utils
 
 from .db import immediate
-from .scoring import Game, configure
+from .scoring import Game, RuleSet, configure
 from .seating import partners_of
 from .storage import StoredGame, _insert_game, game_by_record_token, now
 
@@ -27,6 +27,10 @@ class Event:
     partnerships: str
     wall_token: str
     verify: bool = False
+
+    def ruleset(self) -> RuleSet:
+        """The event's game with its options."""
+        return configure(self.rules, self.options)
 
 
 @dataclass(frozen=True)
@@ -143,7 +147,7 @@ def event_version(db: sqlite_utils.Database, event: Event) -> int:
 
 def add_round(db: sqlite_utils.Database, event: Event, tables: Sequence[Sequence[str]]) -> int:
     """Seat a new round: a game per table, all in one transaction. Returns the round's number."""
-    rules = configure(event.rules, event.options)
+    rules = event.ruleset()
     with immediate(db):
         row = db.execute(
             "SELECT COALESCE(MAX(round), 0) + 1 FROM event_tables WHERE event_id = ?", [event.id]

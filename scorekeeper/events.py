@@ -10,7 +10,7 @@ import sqlite_utils
 
 from .event_store import Event, EventTable, event_players, event_tables
 from .exchange import export_record
-from .scoring import GameScore, RuleSet, configure, score_game
+from .scoring import GameScore, score_game
 from .seating import seat_round
 from .standings import PlayerStanding, TableResult, standings, tie_breaks
 from .storage import load_state
@@ -64,22 +64,18 @@ def proposed_seating(db: sqlite_utils.Database, event: Event) -> list[list[str]]
     """The automatic seating of the next round: as many new opponents as possible."""
     players = [player.name for player in event_players(db, event.id)]
     previous = rounds_played(progress(db, event))
-    size = event_rules(event).table_size
+    size = event.ruleset().table_size
     return seat_round(players, previous, event.partnerships, seed=len(previous) + 1, size=size)
 
 
-def event_rules(event: Event) -> RuleSet:
-    return configure(event.rules, event.options)
-
-
 def event_tie_breaks(event: Event) -> str:
-    return tie_breaks(event.scoring, event_rules(event).lowest_wins)
+    return tie_breaks(event.scoring, event.ruleset().lowest_wins)
 
 
 def event_standings(db: sqlite_utils.Database, event: Event, round_: int | None = None) -> list[PlayerStanding]:
     results = [TableResult(row.table.round, row.table.number, row.final_score) for row in progress(db, event)]
     players = [player.name for player in event_players(db, event.id)]
-    return standings(results, players, event.scoring, round_, event_rules(event).lowest_wins)
+    return standings(results, players, event.scoring, round_, event.ruleset().lowest_wins)
 
 
 def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:
