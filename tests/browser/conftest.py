@@ -6,6 +6,7 @@ Under CI (``CI=true``) a missing browser is a failure, never a skip.
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -102,6 +103,25 @@ def shot():
         page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
     return take
+
+
+TAP_TARGETS = "main button, main .button, main .seat-tab, main summary, main input[type=checkbox], .gamenav a"
+MIN_TAP = 44
+
+
+def assert_fits(page, name: str) -> None:
+    """No sideways scrolling at this width, and every visible tap target at least 44 px
+    (a checkbox by its whole label, which is what a finger hits)."""
+    overflow = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert overflow[0] <= overflow[1], f"{name} scrolls sideways: {overflow}"
+    for target in page.locator(TAP_TARGETS).all():
+        if not target.is_visible():
+            continue
+        box = target.bounding_box()
+        label = re.sub(r"\s+", " ", target.inner_text() or target.get_attribute("name") or "")[:30]
+        if target.evaluate("el => el.type === 'checkbox'"):
+            box = target.evaluate("el => el.closest('label').getBoundingClientRect().toJSON()")
+        assert box["height"] >= MIN_TAP and box["width"] >= MIN_TAP, f"{name}: '{label}' is {box}"
 
 
 def submit(page, selector: str) -> None:

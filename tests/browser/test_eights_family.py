@@ -4,19 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import submit
-from .test_phone_layout import MIN_TAP, TAP_TARGETS
-
-
-def fits(page, name: str) -> None:
-    """No sideways scrolling at this width, and every visible tap target at least 44 px."""
-    width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-    assert width[0] <= width[1], f"{name} scrolls sideways: {width}"
-    for target in page.locator(TAP_TARGETS).all():
-        if target.is_visible() and not target.evaluate("el => el.type === 'checkbox'"):
-            box = target.bounding_box()
-            label = re.sub(r"\s+", " ", target.inner_text() or target.get_attribute("name") or "")[:30]
-            assert box["height"] >= MIN_TAP and box["width"] >= MIN_TAP, f"{name}: '{label}' is {box}"
+from .conftest import assert_fits, submit
 
 
 def start(page, server, rules: str, players: list[str]) -> str:
@@ -50,7 +38,7 @@ def test_a_crazy_eights_game_in_the_dark_shows_only_its_options_and_ends_at_100(
     shot(page, "dark-eights-new")
     record_url = start(page, server, "crazy-eights", ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"])
     assert "5 cards each" in page.inner_text("h1") and not page.locator("button.pressure").count()
-    fits(page, "eights hand")
+    assert_fits(page, "eights hand")
     shot(page, "dark-eights-hand")
     leftovers(page, record_url, 1, 0, None)
     for seat, card in enumerate(["8", "8", "8", "K", "K"], start=1):
@@ -58,7 +46,7 @@ def test_a_crazy_eights_game_in_the_dark_shows_only_its_options_and_ends_at_100(
     page.goto(record_url + "scores")
     assert "Final standings" in page.inner_text("main")
     assert page.locator(".standings li").first.inner_text().split() == ["1", "Ann", "270"]
-    fits(page, "eights scores")
+    assert_fits(page, "eights scores")
     shot(page, "dark-eights-scores")
 
 
@@ -72,7 +60,7 @@ def test_the_250_game_takes_suits_from_the_pad(server, phone, shot):
         page.click(f"[data-pad] button[data-card='{tap}'], [data-suits] button[aria-label='{tap}']")
     assert page.locator("[data-chips] .chip").all_inner_texts() == ["K♥", "K♥", "9♠"]
     expect(page.locator("[data-live]")).to_contain_text("= 14")
-    fits(page, "250 leftovers")
+    assert_fits(page, "250 leftovers")
     shot(page, "dark-250-leftovers")
     submit(page, "button[type=submit]:has-text('Save')")
     leftovers(page, record_url, 1, 1, None)
@@ -91,7 +79,7 @@ def test_a_hollywood_session_shows_its_three_games(server, phone, shot):
     page.goto(record_url)
     games = page.locator("table.games tbody tr").all_inner_texts()
     assert [re.sub(r"\s+", " ", row).strip() for row in games] == ["1 50 15 open", "2 0 0 open", "3 0 0 open"]
-    fits(page, "hollywood hand")
+    assert_fits(page, "hollywood hand")
     shot(page, "dark-hollywood-hand")
 
 
@@ -103,7 +91,7 @@ def test_a_house_game_is_defined_and_played_on_a_small_phone(server, phone, shot
     page.select_option("#scoring", "winner")
     page.select_option("#end", "target")
     page.fill("#deal", "7")
-    fits(page, "house form")
+    assert_fits(page, "house form")
     page.click("button:has-text('Save this game')")
     assert "need the target's points" in page.inner_text(".field.has-error")  # no target given: kept and shown
     assert page.input_value("#name") == "Pub Eights"
@@ -111,7 +99,7 @@ def test_a_house_game_is_defined_and_played_on_a_small_phone(server, phone, shot
     shot(page, "dark-house-form")
     page.click("button:has-text('Save this game')")
     assert "first to 150 at the end of a hand, 7 cards each" in page.inner_text("main")
-    fits(page, "house show")
+    assert_fits(page, "house show")
     shot(page, "dark-house-show")
     page.click("text=Start a game with these rules")
     assert page.locator("#rules option:checked").inner_text() == "Pub Eights (house rules)"

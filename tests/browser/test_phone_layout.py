@@ -1,13 +1,8 @@
 """Every screen at 360 px: no horizontal scrolling, every tap target at least 44 px, light and dark."""
 
-import re
-
 import pytest
 
-from .conftest import submit
-
-TAP_TARGETS = "main button, main .button, main .seat-tab, main summary, main input[type=checkbox], .gamenav a"
-MIN_TAP = 44
+from .conftest import assert_fits, submit
 
 
 def start_game(page, server) -> tuple[str, str]:
@@ -55,14 +50,5 @@ def test_every_screen_fits_a_small_phone_with_big_tap_targets(server, phone, sho
         page.goto(url)
         for summary in page.locator("details summary").all():
             summary.click()
-        overflow = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-        assert overflow[0] <= overflow[1], f"{name} scrolls sideways: {overflow}"
-        for target in page.locator(TAP_TARGETS).all():
-            if not target.is_visible():
-                continue
-            box = target.bounding_box()
-            label = re.sub(r"\s+", " ", target.inner_text() or target.get_attribute("name") or "")[:30]
-            if target.evaluate("el => el.type === 'checkbox'"):
-                box = target.evaluate("el => el.closest('label').getBoundingClientRect().toJSON()")
-            assert box["height"] >= MIN_TAP and box["width"] >= MIN_TAP, f"{name}: '{label}' is {box}"
+        assert_fits(page, name)
         shot(page, f"{scheme}-{name}")
