@@ -12,7 +12,7 @@ CHROMIUM := /usr/lib/chromium/chromium
 
 # The sheets need DejaVu (suit symbols) to look the same on every machine.
 fonts:
-	@fc-list 2>/dev/null | grep -q "DejaVu Sans" || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-dejavu-core fontconfig)
+	@fc-list 2>/dev/null | grep -q "DejaVu Sans" || tools/apt-install fonts-dejavu-core fontconfig
 
 install: $(STAMP)
 
@@ -27,14 +27,15 @@ run: install fonts
 
 lint: install
 	$(BIN)/ruff check scorekeeper tests bench
-	$(BIN)/mypy --strict scorekeeper/scoring
+	$(BIN)/mypy --strict scorekeeper
 
 # The browser tests drive Debian's Chromium; pdftoppm reads PDFs back; the sheets print in
-# DejaVu (it has the suit symbols). Installed when missing.
+# DejaVu (it has the suit symbols). Installed when missing (as root or through sudo), waiting
+# for any other install that holds apt's lock.
 system-deps:
 	@if [ ! -x $(CHROMIUM) ] || ! command -v pdftoppm >/dev/null || ! fc-list | grep -q "DejaVu Sans"; then \
 		echo "Installing chromium, poppler-utils and fonts-dejavu-core (apt-get)"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils fonts-dejavu-core fontconfig; \
+		tools/apt-install chromium poppler-utils fonts-dejavu-core fontconfig; \
 	fi
 
 test: install lint system-deps

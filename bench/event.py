@@ -10,26 +10,24 @@ from __future__ import annotations
 import os
 import random
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
 import urllib.request
 from pathlib import Path
 
-from scorekeeper import event_store, pdf
-from scorekeeper.db import connect, migrate
-from scorekeeper.event_store import EventPlayer
-from scorekeeper.events import event_standings, progress
-from scorekeeper.seating import seat_round
-from scorekeeper.sheets import event_sheets_html
+from scorekeeper.reports import pdf
+from scorekeeper.reports.sheets import event_sheets_html
+from scorekeeper.storage import events as event_store
+from scorekeeper.storage.database import connect, migrate
+from scorekeeper.storage.event_results import event_standings, progress
+from scorekeeper.storage.events import EventPlayer
+from scorekeeper.tournament.seating import seat_round
 
-from .load import _free_port, _wait_up, percentile, retrying_post
+from .load import BIN, _free_port, _serve, _wait_up, percentile, retrying_post
 from .phone import Phone
 
 PLAYERS = [f"Player {i:03d}" for i in range(100)]
-BIN = Path(sys.executable).parent
 
 
 def main(floor: dict[str, float] | None = None) -> None:
@@ -40,16 +38,12 @@ def main(floor: dict[str, float] | None = None) -> None:
     event = event_store.create_event(
         db, "Bench", "2026-11-22", "crates", {}, "total", "none", [EventPlayer(name, "", "") for name in PLAYERS]
     )
-    event_store.add_round(db, event, seat_round(PLAYERS, seed=1))
+    event_store.add_round(db, event, seat_round(PLAYERS, seed=1), 1)
     tables = [row.game for row in event_store.event_tables(db, event.id)]
     db.conn.close()
     port = _free_port()
-    server = subprocess.Popen(
-        [str(BIN / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)],
-        env={**os.environ, "SCOREKEEPER_INSTANCE": str(folder)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
+    server = _serve(
+        [str(BIN / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)], {"SCOREKEEPER_INSTANCE": str(folder)}
     )
     base = f"http://127.0.0.1:{port}"
     latencies: list[float] = []

@@ -10,7 +10,7 @@ import os
 
 from flask import Flask, jsonify, request
 
-from scorekeeper.db import connect, immediate
+from scorekeeper.storage.database import connect, immediate
 
 app = Flask(__name__)
 PATH = os.environ.get("FLOOR_DATABASE", "/tmp/scorekeeper-floor.db")

@@ -17,9 +17,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from scorekeeper import storage
-from scorekeeper.db import connect, migrate
 from scorekeeper.scoring import Game, configure
+from scorekeeper.storage import games as storage
+from scorekeeper.storage.database import connect, migrate
 
 from .phone import Phone, Unreachable
 

@@ -8,9 +8,9 @@ import statistics
 import time
 from collections.abc import Callable
 
-from scorekeeper import pdf
+from scorekeeper.reports import pdf
+from scorekeeper.reports.sheets import score_sheet_html
 from scorekeeper.scoring import parse_record
-from scorekeeper.sheets import score_sheet_html
 
 from .games import full_game_record
 

@@ -6,13 +6,14 @@ Every refusal ends with a non-zero exit status and one line on standard error.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import click
 
-from . import text_output
+from .reports import text as text_output
 from .scoring import (
     RULE_SETS,
     InvalidRecord,
@@ -59,8 +60,11 @@ def score(rules_id: str, jokers: bool, decks: int, as_json: bool, cards: tuple[s
     S, H, D or C (10h, QS). With no CARDS, reads one hand per line from standard
     input ("-" alone is an empty hand; blank lines are skipped).
     """
-    if jokers and "jokers" not in {spec.name for spec in RULE_SETS[rules_id].option_specs()}:
-        raise ScoringError(f"{RULE_SETS[rules_id].name} has no jokers option")
+    rule_set = RULE_SETS[rules_id]
+    if jokers and "jokers" not in {spec.name for spec in rule_set.option_specs()}:
+        if "jokers" not in rule_set.inherent_options:
+            raise ScoringError(f"{rule_set.name} has no jokers option")
+        rule_set.from_options({"jokers": True})
     rules = configure_known(rules_id, {"jokers": jokers, "decks": decks})
     if cards:
         hands = [_score_line(rules, list(cards), None)]
@@ -146,8 +150,8 @@ def _write_pdf(body: bytes, output: str) -> None:
 @click.option("--url", default=None, help="The game's read-only link, printed as a QR code.")
 def report(game_file: str, output: str, paper: str, title: str | None, url: str | None) -> None:
     """Print a game record's score sheet to PDF, without the server: `scorekeeper report game.json -o sheet.pdf`."""
-    from . import pdf
-    from .sheets import score_sheet_html
+    from .reports import pdf
+    from .reports.sheets import score_sheet_html
 
     data = _read_text(game_file)
     record = load_record(data)
@@ -183,8 +187,8 @@ def _record_notes(record: dict[str, object]) -> dict[int, list[str]]:
 @click.option("--paper", type=PAPER, default="a4", show_default=True)
 def blank_sheet(output: str, rules_id: str, players: int, jokers: bool, paper: str) -> None:
     """A blank score sheet for tables that play on paper: `scorekeeper blank-sheet -o blank.pdf`."""
-    from . import pdf
-    from .sheets import blank_sheet_html
+    from .reports import pdf
+    from .reports.sheets import blank_sheet_html
 
     _write_pdf(
         pdf.render_pdf(blank_sheet_html(configure_known(rules_id, {"jokers": jokers}), players, paper.lower())), output
@@ -200,8 +204,8 @@ def blank_sheet(output: str, rules_id: str, players: int, jokers: bool, paper: s
 @click.option("--paper", type=PAPER, default="a4", show_default=True)
 def rules_card(output: str, rules_id: str, jokers: bool, paper: str) -> None:
     """A one-page rules quick-reference card: `scorekeeper rules-card -o rules.pdf`."""
-    from . import pdf
-    from .sheets import rules_card_html
+    from .reports import pdf
+    from .reports.sheets import rules_card_html
 
     _write_pdf(pdf.render_pdf(rules_card_html(configure_known(rules_id, {"jokers": jokers}), paper.lower())), output)
 
@@ -209,11 +213,13 @@ def rules_card(output: str, rules_id: str, jokers: bool, paper: str) -> None:
 @cli.command("create-director")
 @click.option("--password-stdin", is_flag=True, help="Read the password from standard input (for scripts).")
 def create_director(password_stdin: bool) -> None:
-    """Set (or replace) the tournament director's password, stored hashed in the instance database."""
+    """Set (or replace) the tournament director's password, stored hashed; a new one logs out every director session."""
     from werkzeug.security import generate_password_hash
 
-    from . import create_app, event_store
-    from .db import connect, database_path
+    from . import create_app
+    from .storage import director as director_store
+    from .storage.database import connect
+    from .web.connection import database_path
 
     if password_stdin:
         password = sys.stdin.readline().rstrip("\n")
@@ -224,7 +230,7 @@ def create_director(password_stdin: bool) -> None:
     app = create_app()
     db = connect(database_path(app))
     try:
-        event_store.set_director_password_hash(db, generate_password_hash(password), replace=True)
+        director_store.set_director_password_hash(db, generate_password_hash(password), replace=True)
     finally:
         db.conn.close()
     click.echo("director password set")
@@ -234,29 +240,18 @@ def create_director(password_stdin: bool) -> None:
 @click.argument("path", metavar="PATH")
 def backup(path: str) -> None:
     """Copy the database consistently while the server runs (SQLite's online backup): `scorekeeper backup copy.db`."""
-    import sqlite3
+    from .storage.database import BackupError
+    from .storage.database import backup as back_up
+    from .web.app import configured_database
 
-    from . import create_app
-    from .db import connect, database_path
-
-    target = Path(path)
-    if target.exists():
-        raise click.ClickException(f"{path} exists already: choose a new file")
-    app = create_app()
-    source = connect(database_path(app))
+    source = configured_database()
+    if not os.path.exists(source):
+        raise click.ClickException(f"there is no database at {source}: check SCOREKEEPER_INSTANCE")
     try:
-        copy = sqlite3.connect(target)
-        with copy:
-            source.conn.backup(copy)
-        check = copy.execute("PRAGMA integrity_check").fetchone()[0]
-        copy.close()
-    except sqlite3.Error as error:
-        raise click.ClickException(f"backup failed: {error}") from None
-    finally:
-        source.conn.close()
-    if check != "ok":
-        raise click.ClickException(f"the copy failed its integrity check: {check}")
-    click.echo(f"backed up {database_path(app)} to {path} (integrity ok)")
+        back_up(source, path)
+    except BackupError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"backed up {source} to {path} (integrity ok)")
 
 
 @cli.command()
@@ -267,8 +262,12 @@ def backup(path: str) -> None:
 def serve(host: str, port: int, workers: int, threads: int) -> None:
     """Serve the app with gunicorn for phones on the local network (what `make run` does)."""
     from .serve import serve as run_server
+    from .web.security import BadProxySetting
 
-    run_server(host, port, workers, threads)
+    try:
+        run_server(host, port, workers, threads)
+    except BadProxySetting as error:
+        raise click.ClickException(str(error)) from None
 
 
 def _read_text(name: str) -> str:

@@ -9,7 +9,8 @@ from typing import Any
 from gunicorn.app.base import BaseApplication
 
 from . import create_app
-from .qr import qr_terminal
+from .reports.qr import qr_terminal
+from .web import printer
 
 
 def local_addresses() -> list[str]:
@@ -22,7 +23,7 @@ def local_addresses() -> list[str]:
         pass
     if not found:
         try:
-            found = [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+            found = [str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
         except OSError:
             found = []
     addresses = [address for address in dict.fromkeys(found) if not address.startswith("127.")]
@@ -40,7 +41,7 @@ def announce(host: str, port: int) -> None:
     print("Stop it with Ctrl-C.\n", flush=True)
 
 
-class _Server(BaseApplication):  # type: ignore[misc]
+class _Server(BaseApplication):
     def __init__(self, options: dict[str, Any]) -> None:
         self.options = options
         super().__init__()
@@ -54,18 +55,31 @@ class _Server(BaseApplication):  # type: ignore[misc]
 
 
 def serve(host: str, port: int, workers: int, threads: int) -> None:
-    """Prepare the instance folder once, then run gunicorn (workers build their own app)."""
+    """Prepare the instance folder once, then run gunicorn (workers build their own app).
+
+    Each worker gets ``printer.WAITING`` threads beyond ``threads``: at most that many
+    requests wait for a PDF at once, so ``threads`` are always left for the phones. Its
+    render process starts (and loads WeasyPrint) with the worker, after the fork.
+    """
     create_app()
 
     def when_ready(server: Any) -> None:
         announce(host, port)
 
+    def post_worker_init(worker: Any) -> None:
+        printer.start()
+
+    def worker_exit(server: Any, worker: Any) -> None:
+        printer.shutdown()
+
     _Server(
         {
             "bind": f"{host}:{port}",
             "workers": workers,
-            "threads": threads,
+            "threads": threads + printer.WAITING,
             "when_ready": when_ready,
+            "post_worker_init": post_worker_init,
+            "worker_exit": worker_exit,
             "accesslog": None,
             "loglevel": "warning",
             "graceful_timeout": 5,

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from scorekeeper.security import HEADERS
+from scorekeeper.web.security import HEADERS
 
 from .web import start
 

@@ -10,16 +10,17 @@ import urllib.request
 from pathlib import Path
 
 from scorekeeper import create_app
-from scorekeeper.instance import ensure_secret_key
-from scorekeeper.security import HEADERS
 from scorekeeper.serve import local_addresses
+from scorekeeper.storage.files import ensure_secret_key
+from scorekeeper.web.security import HEADERS
 
 
 def test_home_page_lists_the_rule_sets(client):
     response = client.get("/")
     assert response.status_code == 200
     page = response.get_data(as_text=True)
-    assert "Crates" in page and "crates-world-series" in page
+    assert "Crates" in page and "Crates: Skill-hand World Series" in page
+    assert "crates-world-series" not in page and "002" not in page  # no rule ids or source numbers
 
 
 def test_security_headers_on_every_response(client):

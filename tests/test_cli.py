@@ -60,6 +60,10 @@ def test_score_with_jokers():
     assert json.loads(run("score", "--json", "--jokers", "JK", "K").stdout)["total"] == 50
 
 
+def test_score_with_jokers_in_a_game_that_always_has_them():
+    assert json.loads(run("score", "--json", "--rules", "crazy-aces", "--jokers", "JK", "A").stdout)["total"] == 75
+
+
 def test_pressures_doubling_and_capped():
     assert json.loads(run("pressures", "--count", "6", "--json").stdout) == [5, 10, 20, 40, 80, 160]
     assert json.loads(run("pressures", "--count", "7", "--cap", "20", "--json").stdout) == [
@@ -139,6 +143,20 @@ def bad_record(**changes):
                 }
             ),
             "Figgy never takes a pressure",
+        ),
+        (["score", "--rules", "crazy-eights", "KH", "Kh"], None, "2 × K♥ in one hand, but one deck has only 1"),
+        (["score", "--rules", "two-fifty", "Kh", "K"], None, "the 250 game needs suits"),
+        (["score", "--rules", "crazy-eights", "--jokers", "JK"], None, "Crazy Eights has no jokers"),
+        (["score", "--rules", "two-fifty"], "Kh\nK\n", "line 2: the 250 game needs suits"),
+        (
+            ["replay", "-"],
+            bad_record(
+                players=["A & B", "A", "C", "B & C"],
+                partnerships=[["A & B", "C"], ["A", "B & C"]],
+                first_dealer="A",
+                hands=[],
+            ),
+            "would both be called 'A & B & C'",
         ),
         (["frobnicate"], None, "No such command"),
     ],

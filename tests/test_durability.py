@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 
 from bench.phone import Phone, Unreachable
-from scorekeeper import storage
-from scorekeeper.db import connect, migrate
 from scorekeeper.scoring import Game, configure
-from scorekeeper.table_log import PRESSURE, Change
+from scorekeeper.storage import games as storage
+from scorekeeper.storage.database import connect, migrate
+from scorekeeper.storage.game_log import PRESSURE, Change
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ("Ann", "Bob", "Cy", "Di", "Ed")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.scoring import FORMAT, RefereeError, configure, parse_record
+from scorekeeper.scoring import FORMAT, InvalidOptions, RefereeError, configure, parse_record
 
 from .helpers import cards
 from .web import csrf_token, start
@@ -116,6 +116,71 @@ def test_crazy_pairs_is_won_at_300_without_a_bonus():
 def test_zodiac_scores_a_point_a_card_to_55():
     output = replay(record("zodiac", ["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": ["8", "K", "2"], "Cy": ["A"]}]))
     assert totals(output)["Ann"] == 4
+
+
+def test_a_blocked_zodiac_hand_is_counted_in_cards_not_points():
+    # 001 scores Zodiac a point a card: one card against two, Ann collects the difference of 1
+    output = replay(record("zodiac", ["Ann", "Bob"], [{"Ann": ["8"], "Bob": ["2", "3"]}]))
+    assert [side["hands"] for side in output["sides"]] == [[1], [0]]
+
+
+def test_blocked_zodiac_hands_do_not_end_the_game_to_55_early():
+    hands = [{"Ann": ["8"], "Bob": ["2", "3"]}] * 3 + [{"Ann": [], "Bob": ["K"] * 4}]
+    output = replay(record("zodiac", ["Ann", "Bob"], hands))
+    assert totals(output) == {"Ann": 3 + 4, "Bob": 0} and not output["finished"]
+
+
+EIGHTS_FAMILY = [
+    "crazy-eights",
+    "crazy-eights-target",
+    "crazy-pairs",
+    "zodiac",
+    "hollywood-eights",
+    "crazy-aces",
+    "crazy-jacks",
+]
+
+
+@pytest.mark.parametrize("rules", EIGHTS_FAMILY)
+def test_one_deck_holds_each_suited_card_once(rules):
+    one_deck = record(rules, ["Ann", "Bob"], [{"Ann": ["KH"], "Bob": ["Kh"]}])
+    with pytest.raises(RefereeError, match="Hand 1: 2 × K♥ in the leftovers, but one deck has only 1"):
+        replay(one_deck)
+    replay({**one_deck, "options": {"decks": 2}})
+
+
+@pytest.mark.parametrize("rules", EIGHTS_FAMILY)
+def test_two_players_out_in_one_hand_are_refused(rules):
+    with pytest.raises(RefereeError, match="only one player can go out, but Ann and Bob have no cards"):
+        replay(record(rules, ["Ann", "Bob"], [{"Ann": [], "Bob": []}]))
+
+
+def test_a_joker_in_a_game_without_jokers_is_refused_before_scoring_with_the_scoring_message():
+    rules = configure("crazy-eights")
+    with pytest.raises(RefereeError, match="^Bob's cards: Crazy Eights has no jokers$"):
+        rules.check_leftovers({"Ann": (), "Bob": cards("JK")})
+    with pytest.raises(RefereeError, match="^Crazy Eights has no jokers$"):
+        rules.check_leftovers({"hand": cards("JK")})
+
+
+def test_a_record_may_name_the_jokers_a_game_always_has_or_never_has():
+    aces = record("crazy-aces", ["Ann", "Bob"], [{"Ann": [], "Bob": ["JK"]}], jokers=True)
+    assert totals(replay(aces)) == {"Ann": 50, "Bob": 0}
+    assert "jokers" not in parse_record(aces).to_dict()["options"]
+    replay(record("crazy-eights", ["Ann", "Bob"], [], jokers=False))
+
+
+@pytest.mark.parametrize(
+    "rules, options, message",
+    [
+        ("crazy-aces", {"jokers": False}, "Crazy Aces always has jokers, two a deck: option 'jokers' cannot be false"),
+        ("crazy-eights", {"jokers": True}, "Crazy Eights has no jokers: option 'jokers' cannot be true"),
+        ("zodiac", {"jokers": 0}, "Zodiac has no jokers: option 'jokers' cannot be 0"),
+    ],
+)
+def test_a_record_contradicting_what_a_game_always_has_is_refused(rules, options, message):
+    with pytest.raises(InvalidOptions, match=f"^{message}$"):
+        parse_record(record(rules, ["Ann", "Bob"], [], **options))
 
 
 def test_replay_from_the_command_line_lists_the_bonus(tmp_path):

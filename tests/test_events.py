@@ -5,6 +5,7 @@ import random
 import re
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 
 from scorekeeper.scoring import RULE_SETS  # noqa: F401 - the registry is what events choose from
 
-from .web import Table, csrf_token
+from .web import Table, create_director, csrf_token, phone_at, start
 
 PASSWORD = "correct horse battery"
 OUTBOX = {"X-Requested-With": "outbox", "Accept": "application/json"}
@@ -50,13 +51,20 @@ def new_event(client, players, **fields):
     return response.headers["Location"]
 
 
-def seat_next_round(client, event_url):
+def seating_form(client, event_url):
+    """The seating form as the event page fills it in: the proposed tables and the round they seat."""
     page = client.get(event_url).get_data(as_text=True)
     proposal = re.search(r'<textarea[^>]*name="tables"[^>]*>\s*(.*?)</textarea>', page, re.S).group(1)
+    number = re.search(r'name="number" value="(\d+)"', page).group(1)
     token = csrf_token(client, event_url)
-    response = client.post(event_url + "/rounds", data={"csrf_token": token, "tables": proposal.replace("&#39;", "'")})
+    return {"csrf_token": token, "number": number, "tables": proposal.replace("&#39;", "'")}
+
+
+def seat_next_round(client, event_url):
+    form = seating_form(client, event_url)
+    response = client.post(event_url + "/rounds", data=form)
     assert response.status_code == 302, response.get_data(as_text=True)
-    return [line.split(", ") for line in proposal.strip().splitlines()]
+    return [line.split(", ") for line in form["tables"].strip().splitlines()]
 
 
 @pytest.fixture
@@ -139,15 +147,69 @@ def test_a_hand_seated_round_is_checked(director):
         ("Ann, Bob\nAnn, Cy", "Ann is seated twice"),
         ("Ann", "2 to 5 players"),
     ]:
-        response = director.post(event_url + "/rounds", data={"csrf_token": token, "tables": tables})
+        response = director.post(event_url + "/rounds", data={"csrf_token": token, "number": 1, "tables": tables})
         assert response.status_code == 422 and error in response.get_data(as_text=True), tables
-    response = director.post(event_url + "/rounds", data={"csrf_token": token, "tables": "Ann, Bob\nCy, Di"})
+    response = director.post(
+        event_url + "/rounds", data={"csrf_token": token, "number": 1, "tables": "Ann, Bob\nCy, Di"}
+    )
     assert response.status_code == 302
     assert "Round 1 seated: 2 tables." in director.get(event_url).get_data(as_text=True)
 
 
+def test_a_round_seated_without_some_players_names_them(director):
+    event_url = new_event(director, ["Ann", "Bob", "Cy", "Di", "Ed", "Abe"])
+    token = csrf_token(director, event_url)
+    response = director.post(event_url + "/rounds", data={"csrf_token": token, "number": 1, "tables": "Ann, Bob\nCy, Di"})
+    assert response.status_code == 302
+    assert "Round 1 seated: 2 tables. Not seated: Abe, Ed." in director.get(event_url).get_data(as_text=True)
+
 def record_links(client, event_url):
     return re.findall(r'href="/t/([\w-]+)/"', client.get(event_url).get_data(as_text=True))
+
+
+def test_a_round_submitted_twice_is_seated_once(director):
+    event_url = new_event(director, PLAYERS[:8])
+    form = seating_form(director, event_url)
+    first = director.post(event_url + "/rounds", data=form)
+    again = director.post(event_url + "/rounds", data=form)  # a double click: the same form, the same tables
+    assert first.status_code == again.status_code == 302
+    page = director.get(event_url).get_data(as_text=True)
+    assert "Round 1 is seated already: 2 tables." in page and "Seat round 2" in page
+    assert len(record_links(director, event_url)) == 2
+
+    other_tables = "\n".join(reversed(form["tables"].strip().splitlines()))
+    response = director.post(event_url + "/rounds", data={**form, "tables": other_tables})
+    assert response.status_code == 409
+    assert "Round 1 is seated already, with other tables: the next round is 2." in response.get_data(as_text=True)
+    ahead = {**seating_form(director, event_url), "number": "3"}
+    response = director.post(event_url + "/rounds", data=ahead)
+    assert response.status_code == 409 and "the next round is 2" in response.get_data(as_text=True)
+    response = director.post(event_url + "/rounds", data={**ahead, "number": ""})
+    assert response.status_code == 422 and "This page is out of date" in response.get_data(as_text=True)
+    assert len(record_links(director, event_url)) == 2
+
+
+def test_two_submissions_at_once_seat_one_round(director):
+    event_url = new_event(director, PLAYERS[:8])
+    other = director.application.test_client()
+    log_in(other)
+    clients = [director, other]
+    forms = [seating_form(client, event_url) for client in clients]
+    assert forms[0]["tables"] == forms[1]["tables"]
+    start = threading.Barrier(len(clients))
+    statuses = []
+
+    def submit(client, form):
+        start.wait()
+        statuses.append(client.post(event_url + "/rounds", data=form).status_code)
+
+    threads = [threading.Thread(target=submit, args=pair) for pair in zip(clients, forms, strict=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == [302, 302]
+    assert len(record_links(director, event_url)) == 2
 
 
 def test_a_locked_game_takes_changes_from_the_director_only(director):
@@ -177,6 +239,92 @@ def test_lock_needs_the_director_and_csrf(director, client):
     response = stranger.post(f"{event_url}/games/{token}/lock", data={})
     assert response.status_code in (302, 400)
     assert "Unlock" not in director.get(event_url).get_data(as_text=True)
+
+
+def withdraw_buttons(page):
+    return re.findall(r"<button[^>]*>Withdraw round (\d+)</button>", page)
+
+
+def test_only_the_latest_round_can_be_withdrawn_and_only_before_any_play(director):
+    event_url = new_event(director, ["Ann", "Bob", "Cy", "Di"])
+    seat_next_round(director, event_url)
+    seat_next_round(director, event_url)
+    first, second = record_links(director, event_url)
+    assert withdraw_buttons(director.get(event_url).get_data(as_text=True)) == ["2"]
+    csrf = csrf_token(director, event_url)
+    response = director.post(f"{event_url}/rounds/1/withdraw", data={"csrf_token": csrf})
+    assert response.status_code == 409
+    assert "Only the latest round (2) can be withdrawn." in response.get_data(as_text=True)
+
+    for _ in range(2):  # a double click withdraws round 2, not round 1 after it
+        assert director.post(f"{event_url}/rounds/2/withdraw", data={"csrf_token": csrf}).status_code == 302
+    page = director.get(event_url).get_data(as_text=True)
+    assert "Round 2 is not seated: nothing to withdraw." in page and "Seat round 2" in page
+    assert record_links(director, event_url) == [first]
+    assert len(director.get(event_url + "/export.json").get_json()["tables"]) == 1
+
+    # The withdrawn table's link, on a table card printed already, takes no more changes.
+    late = Table(director.application.test_client(), second)
+    late.pressure("Ann", 1)
+    assert "locked" in late.page("/") and "Hand 1 · pressure" not in late.page("/history")
+
+    # Round 1 is the latest now; once anything is recorded at it, it stays.
+    Table(director.application.test_client(), first).post("/note", hand=1, text="Seats swapped")
+    assert withdraw_buttons(director.get(event_url).get_data(as_text=True)) == []
+    response = director.post(f"{event_url}/rounds/1/withdraw", data={"csrf_token": csrf})
+    assert response.status_code == 409
+    assert "Round 1 cannot be withdrawn: play is recorded at table 1." in response.get_data(as_text=True)
+    assert record_links(director, event_url) == [first]
+    seat_next_round(director, event_url)
+    assert len(record_links(director, event_url)) == 2
+
+
+def lock_buttons(page):
+    """The lock button each table's row offers: the one action that applies to it now."""
+    return re.findall(r'action="[^"]*/games/[\w-]+/(lock|unlock)"[^>]*>\s*<input[^>]*>\s*<button[^>]*>(\w+)<', page)
+
+
+def test_lock_and_unlock_are_two_actions_and_a_double_click_does_it_once(director):
+    event_url = new_event(director, ["Ann", "Bob"])
+    seat_next_round(director, event_url)
+    token = record_links(director, event_url)[0]
+    player = Table(director.application.test_client(), token)
+    assert lock_buttons(director.get(event_url).get_data(as_text=True)) == [("lock", "Lock")]
+    csrf = csrf_token(director, event_url)
+
+    def press_twice(action: str) -> str:
+        for _ in range(2):
+            response = director.post(f"{event_url}/games/{token}/{action}", data={"csrf_token": csrf})
+            assert response.status_code == 302
+        player.pressure("Ann", 1)
+        return director.get(event_url).get_data(as_text=True)
+
+    page = press_twice("lock")
+    assert lock_buttons(page) == [("unlock", "Unlock")] and "table 1 was already locked" in page
+    assert "Hand 1 · pressure" not in player.page("/history")
+    page = press_twice("unlock")
+    assert lock_buttons(page) == [("lock", "Lock")] and "table 1 was already unlocked" in page
+    assert "Hand 1 · pressure" in player.page("/history")
+
+
+def test_an_event_locks_only_the_games_at_its_own_tables(director):
+    """Another event's game, a withdrawn round's, or a game of its own are not this event's to lock."""
+    event_url = new_event(director, ["Ann", "Bob"])
+    other_url = new_event(director, ["Cy", "Di"])
+    seat_next_round(director, event_url)
+    seat_next_round(director, other_url)
+    seat_next_round(director, event_url)
+    first, second = record_links(director, event_url)
+    csrf = csrf_token(director, event_url)
+    assert director.post(f"{event_url}/rounds/2/withdraw", data={"csrf_token": csrf}).status_code == 302
+    elsewhere = record_links(director, other_url)[0]
+    own_game = start(director.application.test_client(), ["Ed", "Flo"]).token
+    for token in (elsewhere, second, own_game):
+        assert director.post(f"{event_url}/games/{token}/lock", data={"csrf_token": csrf}).status_code == 404
+    assert lock_buttons(director.get(other_url).get_data(as_text=True)) == [("lock", "Lock")]
+
+    assert director.post(f"{event_url}/games/{first}/lock", data={"csrf_token": csrf}).status_code == 302
+    assert "Round 1, table 1 locked." in director.get(event_url).get_data(as_text=True)
 
 
 def play_table(client, token, rng):
@@ -252,6 +400,60 @@ def test_a_whole_event_of_three_rounds_and_five_tables(director, tmp_path):
     assert public.get("/e/not-a-token/").status_code == 404
 
 
+def test_the_wall_screen_polls_the_event_version_and_gets_304_while_nothing_changes(director):
+    event_url = new_event(director, ["Ann", "Bob"])
+    seat_next_round(director, event_url)
+    wall = re.search(r'href="http://[^"]+(/e/[\w-]+/)"', director.get(event_url).get_data(as_text=True)).group(1)
+    screen = director.application.test_client()
+    first = screen.get(wall + "version")
+    assert first.headers["Cache-Control"] == "no-cache"
+    unchanged = screen.get(wall + "version", headers={"If-None-Match": first.headers["ETag"]})
+    assert unchanged.status_code == 304 and unchanged.data == b""
+    Table(screen, record_links(director, event_url)[0]).pressure("Ann", 1)
+    changed = screen.get(wall + "version", headers={"If-None-Match": first.headers["ETag"]})
+    assert changed.status_code == 200 and changed.get_json() == {"version": first.get_json()["version"] + 1}
+    assert screen.get("/e/not-a-token/version").status_code == 404
+
+def booklet_form(client, event_url):
+    """The booklet button's form: its CSRF token and the key the page gives it."""
+    page = client.get(event_url).get_data(as_text=True)
+    key = re.search(r'name="idem" value="([^"]+)"><button[^>]*>Booklet', page).group(1)
+    return {"csrf_token": csrf_token(client, event_url), "idem": key}
+
+
+def booklet_jobs(app):
+    folder = Path(app.instance_path) / "booklets"
+    return {path.name for path in folder.glob("*.json")} if folder.exists() else set()
+
+
+def wait_for_booklet(client, status_url):
+    for _ in range(300):
+        if "Download the booklet" in client.get(status_url).get_data(as_text=True):
+            return
+        time.sleep(0.1)
+    raise AssertionError("the booklet is not ready after 30 s")
+
+
+def test_the_booklet_button_pressed_twice_renders_one_booklet(director):
+    event_url = new_event(director, ["Ann", "Bob"])
+    seat_next_round(director, event_url)
+    before = booklet_jobs(director.application)
+    form = booklet_form(director, event_url)
+    first = director.post(event_url + "/booklet", data=form)
+    again = director.post(event_url + "/booklet", data=form)
+    assert first.status_code == again.status_code == 302
+    assert first.headers["Location"] == again.headers["Location"]
+    assert len(booklet_jobs(director.application) - before) == 1
+    response = director.post(event_url + "/booklet", data={**form, "idem": ""})
+    assert "This page is out of date: reload it." in director.get(response.headers["Location"]).get_data(as_text=True)
+    assert len(booklet_jobs(director.application) - before) == 1
+    wait_for_booklet(director, first.headers["Location"])
+    later = director.post(event_url + "/booklet", data=booklet_form(director, event_url))  # a page loaded afresh
+    assert later.headers["Location"] != first.headers["Location"]
+    assert len(booklet_jobs(director.application) - before) == 2
+    wait_for_booklet(director, later.headers["Location"])
+
+
 def test_event_pdfs(director, tmp_path):
     event_url = new_event(director, ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])
     seat_next_round(director, event_url)
@@ -264,11 +466,10 @@ def test_event_pdfs(director, tmp_path):
     assert "Table 1" in text and "Table 2" in text and "Ann" in text
     standings = director.get(event_url + "/standings.pdf")
     assert standings.mimetype == "application/pdf"
-    token = csrf_token(director, event_url)
-    started = director.post(event_url + "/booklet", data={"csrf_token": token})
+    started = director.post(event_url + "/booklet", data=booklet_form(director, event_url))
     assert started.status_code == 302 and "/booklet/" in started.headers["Location"]
     status_url = started.headers["Location"]
-    for _ in range(100):  # the request returned at once; the thread renders meanwhile
+    for _ in range(100):  # the request returned at once; the booklet process renders meanwhile
         page = director.get(status_url).get_data(as_text=True)
         if "Download the booklet" in page:
             break
@@ -280,17 +481,22 @@ def test_event_pdfs(director, tmp_path):
     assert re.search(r"Pages:\s+2\n", subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True).stdout)
 
 
+def test_exports_are_saved_under_the_events_number_and_pdfs_open_in_the_browser(director):
+    event_url = new_event(director, ["Ann", "Bob"])
+    number = event_url.rsplit("/", 1)[1]
+    seat_next_round(director, event_url)
+    for path, mimetype, disposition in [
+        ("/export.json", "application/json", f'attachment; filename="event-{number}.json"'),
+        ("/export.csv", "text/csv", f'attachment; filename="event-{number}.csv"'),
+        ("/standings.pdf", "application/pdf", f'inline; filename="standings-{number}.pdf"'),
+    ]:
+        response = director.get(event_url + path)
+        assert (response.mimetype, response.headers["Content-Disposition"]) == (mimetype, disposition)
+    assert director.get(event_url + "/export.json").get_data(as_text=True).endswith("}\n")
+
 def test_backup_makes_a_consistent_copy(tmp_path):
+    env = create_director(tmp_path / "instance", PASSWORD)
     script = Path(sys.executable).parent / "scorekeeper"
-    env = {"SCOREKEEPER_INSTANCE": str(tmp_path / "instance"), "PATH": "/usr/bin:/bin"}
-    subprocess.run(
-        [str(script), "create-director", "--password-stdin"],
-        input=PASSWORD + "\n",
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
     result = subprocess.run([str(script), "backup", str(tmp_path / "copy.db")], env=env, capture_output=True, text=True)
     assert result.returncode == 0 and "integrity ok" in result.stdout
     import sqlite3
@@ -319,7 +525,7 @@ def test_with_verification_a_hand_counts_once_another_phone_confirms_it(director
     entering.post("/confirm", hand=1, player="Ann")  # the phone that entered the hand cannot confirm it
     assert "was last changed from this phone" in entering.page("/")
 
-    checker = Table(director.application.test_client(), token)
+    checker = Table(phone_at(director.application, "192.168.1.12"), token)
     checker.post("/confirm", hand=1, player="Bob")
     assert "To confirm" not in checker.page("/")
     assert "Hand 1 · confirmed" in checker.page("/history")
@@ -332,6 +538,36 @@ def test_with_verification_a_hand_counts_once_another_phone_confirms_it(director
     assert "To confirm: hand 1" in checker.page("/")
     standings = director.get(event_url + "/standings").get_data(as_text=True)
     assert re.search(r"<td>Ann</td><td class=\"num\">0</td>", standings)
+
+
+def test_clearing_the_cookie_does_not_make_the_phone_that_changed_a_hand_another_phone(director):
+    event_url = new_event(director, ["Ann", "Bob"], verify="y")
+    seat_next_round(director, event_url)
+    token = record_links(director, event_url)[0]
+    phone_a = Table(phone_at(director.application, "192.168.1.10"), token)
+    phone_a.leftovers(1, 0, "K")
+    phone_a.leftovers(1, 1, "Q")
+
+    cleared = Table(phone_at(director.application, "192.168.1.10"), token)  # phone A, cookies cleared
+    cleared.post("/confirm", hand=1, player="Bob")
+    assert "was last changed from this phone" in cleared.page("/")
+    again = phone_at(director.application, "192.168.1.10")
+    data = {"csrf_token": csrf_token(again, f"/t/{token}/"), "idem": "k1", "hand": 1, "player": "Bob"}
+    response = again.post(f"/t/{token}/confirm", data=data, headers=OUTBOX)
+    assert response.status_code == 422 and "was last changed from this phone" in response.get_json()["error"]
+    assert "To confirm: hand 1" in cleared.page("/")
+
+    phone_b = Table(phone_at(director.application, "192.168.1.11"), token)
+    phone_b.post("/confirm", hand=1, player="Bob")
+    assert "To confirm" not in phone_b.page("/")
+    history = phone_b.page("/history")
+    line = re.search(r"<strong>Hand 1 · confirmed</strong>.*?</li>", history, re.S).group(0)
+    changed = re.search(r"<strong>Hand 1 · \w+&#39;s leftovers</strong>.*?</li>", history, re.S).group(0)
+    assert "by Bob" in line and "from 192.168.1.11" in line and "Bob&#39;s phone" in line  # named by who confirmed on it
+    assert "· phone 1 ·" in changed and "from 192.168.1.10" in changed
+    view = re.search(r'href="[^"]*?(/v/[\w-]+/)"', phone_b.page("/share")).group(1)
+    public = director.application.test_client().get(view + "history").get_data(as_text=True)
+    assert "Bob&#39;s phone" in public and "192.168.1." not in public  # addresses stay at the table
 
 
 def test_a_crazy_eights_event_ranks_the_highest_totals_first(director):

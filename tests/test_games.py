@@ -5,7 +5,8 @@
 
 import pytest
 
-from scorekeeper.scoring import InvalidSeating, RefereeError, configure, score_game
+from scorekeeper.scoring import Game, InvalidSeating, RefereeError, configure, score_game
+from scorekeeper.scoring.game import partners_opposite, seated_opposite
 
 from .helpers import crates, game, hand
 
@@ -81,10 +82,52 @@ def test_broken_partnerships_are_refused(players, partnerships, problem):
         game(players, partnerships)
 
 
+def test_partners_sit_opposite_seats_one_and_three_against_two_and_four():
+    assert partners_opposite(("Ann", "Bob", "Cy", "Di")) == (("Ann", "Cy"), ("Bob", "Di"))
+    assert seated_opposite(("Ann", "Cy"), ("Bob", "Di")) == ["Ann", "Bob", "Cy", "Di"]
+    with pytest.raises(InvalidSeating, match="four players, in two pairs"):
+        partners_opposite(("Ann", "Bob", "Cy"))
+
+
+@pytest.mark.parametrize(
+    "make, field",
+    [
+        (lambda: game("Ann ann"), "players"),
+        (lambda: game("Ann Bob Cy Di Ed Flo"), "players"),
+        (lambda: game(first_dealer="Zed"), "first_dealer"),
+        (lambda: game("Ann Figgy Bob", rules=configure("crates-world-series"), first_dealer="Figgy"), "first_dealer"),
+        (lambda: game(partnerships="Ann+Bob Cy+Di"), "partnerships"),
+        (lambda: game(partnerships="Ann+Cy Bob+Zed"), "partnerships"),
+        (lambda: game(partnerships="Ann+Cy Bob+Di", rules=configure("crazy-eights")), "partnerships"),
+    ],
+)
+def test_a_seating_refusal_names_what_it_is_about(make, field):
+    with pytest.raises(InvalidSeating) as refused:
+        make()
+    assert refused.value.field == field
+
+
 @pytest.mark.parametrize("players, problem", [("Ann ann", "two players"), ("Ann Ann", "two players")])
 def test_player_names_must_differ(players, problem):
     with pytest.raises(InvalidSeating, match=problem):
         game(players)
+
+
+@pytest.mark.parametrize(
+    "players",
+    [("A & B", "A", "C", "B & C"), ("a & B", "A", "c", "b & C")],
+)
+@pytest.mark.parametrize("rules", [crates(), configure("house", {"deal": [5]})])
+def test_two_sides_that_would_share_a_name_are_refused(players, rules):
+    # Seats 1 & 3 against 2 & 4: "A & B" with C, and A with "B & C", would both be "A & B & C".
+    first, second, third, fourth = players
+    with pytest.raises(InvalidSeating, match=r"would both be called '(?i:a & b & c)' on the score sheet"):
+        Game(rules, players, ((first, third), (second, fourth)))
+
+
+def test_sides_named_alike_but_apart_are_kept():
+    table = Game(crates(), ("A & B", "A", "C", "B"), (("A & B", "C"), ("A", "B")))
+    assert [side.name for side in table.sides] == ["A & B & C", "A & B"]
 
 
 def test_the_first_dealer_must_be_a_player():

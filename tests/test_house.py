@@ -108,10 +108,27 @@ def test_partners_share_a_side_when_each_scores_their_own():
 
 
 def test_the_decks_limit_the_cards_left():
-    with pytest.raises(RefereeError, match="5 × K in the leftovers, but the decks hold only 4"):
+    with pytest.raises(RefereeError, match="5 × K in the leftovers, but one deck has only 4"):
         play({"deal": [5]}, ["Ann", "Bob"], [{"Ann": ["K", "K", "K"], "Bob": ["K", "K"]}])
-    with pytest.raises(RefereeError, match="2 × Q♠ in the leftovers, but the decks hold only 1"):
+    with pytest.raises(RefereeError, match="2 × Q♠ in the leftovers, but one deck has only 1"):
         play({"deal": [5], "special": {"QS": 40}}, ["Ann", "Bob"], [{"Ann": ["Qs"], "Bob": ["Qs"]}])
+
+
+def test_the_check_refuses_what_the_scoring_would_with_its_message():
+    special = house(special={"QS": 40})
+    needs = r"Q♠ is a special card in Kitchen: give the suit of each Q \(e.g. Qs\)"
+    with pytest.raises(RefereeError, match=f"^Bob's cards: {needs}$"):
+        special.check_leftovers({"Ann": cards("Qs"), "Bob": cards("Q")})
+    with pytest.raises(RefereeError, match=f"^{needs}$"):
+        special.check_leftovers({"hand": cards("Q")})
+    with pytest.raises(RefereeError, match="^Ann's cards: Kitchen has no jokers$"):
+        house().check_leftovers({"Ann": cards("JK")})
+
+
+@pytest.mark.parametrize("definition", [{"deal": [5]}, {"scoring": "winner", "end": "target", "limit": 50, "deal": 5}])
+def test_only_one_player_can_go_out(definition):
+    with pytest.raises(RefereeError, match="Hand 1: only one player can go out, but Ann and Bob have no cards"):
+        play(definition, ["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": [], "Cy": ["K"]}])
 
 
 @pytest.mark.parametrize(
@@ -134,6 +151,27 @@ def test_the_decks_limit_the_cards_left():
 def test_a_definition_that_cannot_be_played_is_refused_with_its_field(definition, message):
     with pytest.raises(InvalidOptions, match=message):
         house(**definition)
+
+
+@pytest.mark.parametrize(
+    "definition, key",
+    [
+        ({"name": ""}, "name"),
+        ({"values": {"Z": 3}}, "values"),
+        ({"special": {"Q": 40}}, "special"),
+        ({"special": {"QS": 4000}}, "special"),
+        ({"deal": [0]}, "deal"),
+        ({"end": "target", "deal": 7}, "limit"),
+        ({"end": "loss_line", "scoring": "winner", "deal": 7, "limit": 100}, "scoring"),
+        ({"pressure_cap": 20}, "pressure_cap"),
+        ({"decks": 3}, "decks"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
+def test_a_refusal_names_the_definition_key_it_is_about(definition, key):
+    with pytest.raises(InvalidOptions) as refused:
+        house(**definition)
+    assert refused.value.field == key
 
 
 definitions = st.fixed_dictionaries(

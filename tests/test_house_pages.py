@@ -6,8 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from scorekeeper.scoring import parse_record
 
+from .test_events import log_in, set_up_director
 from .test_sheets import pdf_text
 from .web import csrf_token, start
 
@@ -79,6 +82,13 @@ def test_names_are_unique_whatever_the_case(client):
     assert response.status_code == 422 and "already called Kitchen Eights" in response.get_data(as_text=True)
 
 
+def test_the_edit_page_starts_from_the_saved_definition(client):
+    rules_id = saved_id(define(client, joker="25", special="qs=40, 10d=5", end="target", deal="7", limit="150"))
+    page = client.get(f"/house-rules/{rules_id}/edit").get_data(as_text=True)
+    assert 'name="special" type="text" value="10D=5, QS=40"' in page
+    assert 'name="joker" type="number" value="25"' in page and 'name="limit" type="number" value="150"' in page
+
+
 def test_a_change_is_a_new_version_and_games_keep_the_rules_they_began_with(client):
     first = saved_id(define(client))
     table = start(client, ["Ann", "Bob"], rules=f"house:{first}")
@@ -90,6 +100,15 @@ def test_a_change_is_a_new_version_and_games_keep_the_rules_they_began_with(clie
     assert "This is an old version" in client.get(f"/house-rules/{first}").get_data(as_text=True)
     assert f'value="house:{first}"' not in client.get("/new").get_data(as_text=True)
 
+
+def test_an_old_version_of_a_renamed_game_points_to_its_own_latest_version(client):
+    first = saved_id(define(client))
+    renamed = saved_id(define(client, f"/house-rules/{first}/edit", name="Porch Eights", replaces=str(first)))
+    newcomer = saved_id(define(client, deal="7"))  # the old name is free again: another game takes it
+    page = client.get(f"/house-rules/{first}").get_data(as_text=True)
+    assert "This is an old version" in page
+    assert f'href="/house-rules/{renamed}">See the version in use' in page
+    assert f"/house-rules/{newcomer}" not in page
 
 def test_a_change_from_a_stale_page_is_refused_with_what_is_saved_now(client):
     first = saved_id(define(client))
@@ -116,3 +135,50 @@ def test_a_house_record_imports_as_a_playable_game(client):
     scores = client.get(f"/t/{token_}/scores").get_data(as_text=True)
     assert "Pub Rules" in scores and "19" in scores
     assert parse_record(client.get(f"/t/{token_}/export.json").get_json()).game.rules.name == "Pub Rules"
+
+
+def test_once_a_director_password_is_set_only_the_director_defines_or_changes_house_games(client):
+    first = saved_id(define(client))  # a home game: no director yet, anyone may
+    player = client.application.test_client()
+    second = saved_id(define(player, f"/house-rules/{first}/edit", deal="4 4", replaces=str(first)))
+    set_up_director(client.application.test_client())
+
+    for path in ("/house-rules/new", f"/house-rules/{second}/edit"):
+        response = player.get(path)
+        assert response.status_code == 302 and "/director/login" in response.headers["Location"], path
+    token = csrf_token(player, "/join")
+    for path, fields in (("/house-rules/new", {"name": "Sneaky"}), (f"/house-rules/{second}/edit", {})):
+        data = {"csrf_token": token, **house_form(**fields), "replaces": str(second)}
+        response = player.post(path, data=data)
+        assert response.status_code == 302 and "/director/login" in response.headers["Location"], path
+    page = player.get(f"/house-rules/{second}").get_data(as_text=True)
+    assert "4 4" in page and "Change the rules" not in page and "Only the tournament director" in page
+    assert "Sneaky" not in player.get("/house-rules/").get_data(as_text=True)
+    # Viewing, printing and starting a game stay open to everyone.
+    assert player.get(f"/house-rules/{second}/rules.pdf").status_code == 200
+    start(player, ["Ann", "Bob"], rules=f"house:{second}")
+
+    director = client.application.test_client()
+    log_in(director)
+    assert "Change the rules" in director.get(f"/house-rules/{second}").get_data(as_text=True)
+    saved_id(define(director, f"/house-rules/{second}/edit", deal="5 5", replaces=str(second)))
+
+
+@pytest.mark.parametrize("replaces", ["x", "²", "999", str(2**70), ""])
+def test_a_change_naming_no_version_of_its_game_is_refused_with_what_is_saved(client, replaces):
+    rules_id = saved_id(define(client))
+    path = f"/house-rules/{rules_id}/edit"
+    data = {"csrf_token": csrf_token(client, path), **house_form(deal="5 4"), "replaces": replaces}
+    response = client.post(path, data=data)
+    assert response.status_code == 409
+    assert "was changed on another phone" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("special", "message"),
+    [("QS=50, qs=60", "QS is listed twice"), ("QS=١٠", "Write each special card as card=points")],
+)
+def test_a_special_card_given_twice_or_in_other_digits_is_refused_beside_its_field(client, special, message):
+    response = define(client, special=special)
+    assert response.status_code == 422
+    assert message in response.get_data(as_text=True) and f'value="{special}"' in response.get_data(as_text=True)

@@ -36,7 +36,8 @@ def test_nonsense_ladders_are_refused(count, cap):
         pressure_ladder(count, cap)
 
 
-ALL_OUT = {"Ann": "", "Bob": "", "Cy": "", "Di": ""}
+#: Three went out during the count; Di, who could not play on it, holds an ace (1 point).
+THREE_OUT = {"Ann": "", "Bob": "", "Cy": "", "Di": "A"}
 
 
 def test_pressures_accumulate_through_the_game_and_score_in_their_hand():
@@ -45,7 +46,7 @@ def test_pressures_accumulate_through_the_game_and_score_in_their_hand():
     # while the second and third pressures add 10 + 20 = 30 points to the score for
     # hand 3. The next pressure for that partnership will be worth 40 points."
     table = game(partnerships="Ann+Cy Bob+Di")
-    hands = [hand(**ALL_OUT), hand(("Ann",), **ALL_OUT), hand(("Cy", "Ann"), **ALL_OUT)]
+    hands = [hand(**THREE_OUT), hand(("Ann",), **THREE_OUT), hand(("Cy", "Ann"), **THREE_OUT)]
     result = score_game(table, hands)
     side = result.side("Ann & Cy")
     assert side.pressures == (0, 5, 30)
@@ -55,15 +56,15 @@ def test_pressures_accumulate_through_the_game_and_score_in_their_hand():
 
 def test_partners_share_one_ladder_and_opponents_have_their_own():
     table = game(partnerships="Ann+Cy Bob+Di")
-    result = score_game(table, [hand(("Ann", "Bob", "Cy", "Di", "Cy"), **ALL_OUT)])
+    result = score_game(table, [hand(("Ann", "Bob", "Cy", "Di", "Cy"), **THREE_OUT)])
     assert [p.value for p in result.hands[0].pressures] == [5, 5, 10, 10, 20]
     assert result.side("Ann & Cy").hands == (35,)
-    assert result.side("Bob & Di").hands == (15,)
+    assert result.side("Bob & Di").hands == (15 + 1,)
 
 
 def test_players_alone_each_have_their_own_ladder():
     table = game("Ann Bob Cy", rules=crates(pressure_increase_cap=20))
-    hands = [hand(("Ann",) * 5 + ("Bob",), Ann="", Bob="", Cy="")]
+    hands = [hand(("Ann",) * 5 + ("Bob",), Ann="", Bob="", Cy="K")]
     result = score_game(table, hands)
     assert result.side("Ann").hands == (5 + 10 + 20 + 40 + 60,)
     assert result.side("Bob").hands == (5,)

@@ -169,6 +169,27 @@ def test_a_record_that_breaks_a_rule_is_refused_whole(record, error, message):
         parse_record(record)
 
 
+@pytest.mark.parametrize(
+    "options, field",
+    [
+        ({"jokers": "yes"}, "jokers"),
+        ({"decks": 3}, "decks"),
+        ({"pressure_increase_cap": 0}, "pressure_increase_cap"),
+        ({"pressure_cap": 20}, "pressure_cap"),
+    ],
+)
+def test_a_refused_option_is_named_as_the_field_of_the_refusal(options, field):
+    with pytest.raises(InvalidOptions) as refused:
+        parse_record(with_changes(options=options))
+    assert refused.value.field == field
+
+
+def test_an_option_a_game_always_has_one_way_is_named_when_refused():
+    with pytest.raises(InvalidOptions) as refused:
+        parse_record(with_changes(rules="two-fifty", options={"jokers": True}))
+    assert refused.value.field == "jokers"
+
+
 def test_pressure_to_the_dummy_is_refused_in_a_record():
     record = {
         "format": FORMAT,

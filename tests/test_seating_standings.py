@@ -5,8 +5,8 @@ from collections import Counter
 import pytest
 
 from scorekeeper.scoring import Game, configure, score_game
-from scorekeeper.seating import SeatingError, meetings, seat_round, table_sizes
-from scorekeeper.standings import TableResult, standings
+from scorekeeper.tournament.seating import SeatingError, meetings, parse_tables, seat_round, table_sizes
+from scorekeeper.tournament.standings import TableResult, standings
 
 from .helpers import hand
 
@@ -116,3 +116,10 @@ def test_a_game_for_two_seats_pairs():
     assert table_sizes(6, size=2) == [2, 2, 2]
     with pytest.raises(SeatingError, match="multiple of 2, not 5"):
         table_sizes(5, size=2)
+
+
+def test_a_name_with_a_colon_is_seated_whole_with_or_without_the_table_label():
+    players = ["Ann: the elder", "Bob", "Cy", "Di"]
+    text = "Table 1: Ann: the elder, Bob\nCy, Di"
+    assert parse_tables(text, players, "none") == [["Ann: the elder", "Bob"], ["Cy", "Di"]]
+    assert parse_tables("Ann: the elder, Bob, Cy, Di", players, "none") == [players]

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from bench.games import full_game_record
-from scorekeeper.pdf import render_pdf
+from scorekeeper.reports.pdf import render_pdf
+from scorekeeper.reports.sheets import blank_sheet_html, rules_card_html, score_sheet_html
 from scorekeeper.scoring import configure, parse_record
-from scorekeeper.sheets import blank_sheet_html, rules_card_html, score_sheet_html
 
 from .test_record import SPEC_EXAMPLE
 from .web import start
@@ -173,6 +173,13 @@ def test_bad_print_options_are_refused_with_the_form(client):
     assert "Print / PDF" in client.get("/blank-sheet").get_data(as_text=True)
     assert "Print / PDF" in client.get("/rules").get_data(as_text=True)
 
+
+def test_bad_rules_card_options_are_refused_with_the_rules_card_form(client):
+    response = client.get("/rules.pdf?rules=crates&paper=a3")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400 and response.mimetype == "text/html"
+    assert "quick reference" in page and "Blank score sheet" not in page
+    assert re.search(r'name="paper".*?<p class="error" role="alert">Not a valid choice', page, re.S)
 
 def test_the_command_line_prints_without_a_server(tmp_path):
     script = Path(sys.executable).parent / "scorekeeper"

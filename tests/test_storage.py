@@ -4,10 +4,10 @@ import sqlite3
 
 import pytest
 
-from scorekeeper import storage
-from scorekeeper.db import connect, migrate, migrations
 from scorekeeper.scoring import Game, configure
-from scorekeeper.table_log import LEFTOVERS, PRESSURE, Change, TableError
+from scorekeeper.storage import games as storage
+from scorekeeper.storage.database import connect, migrate, migrations
+from scorekeeper.storage.game_log import LEFTOVERS, PRESSURE, Change, TableError
 
 
 @pytest.fixture
@@ -36,7 +36,15 @@ def test_migrations_are_named_and_run_once(tmp_path):
     migrate(path)
     database = connect(path)
     names = [row[0] for row in database.execute("SELECT name FROM _sqlite_migrations")]
-    assert names == ["0001_games_and_entries", "0002_events_and_director", "0003_verification", "0004_house_rules"]
+    assert names == [
+        "0001_games_and_entries",
+        "0002_events_and_director",
+        "0003_verification",
+        "0004_house_rules",
+        "0005_director_sessions",
+        "0006_join_failures",
+        "0007_entry_addresses",
+    ]
     assert not migrations.pending(database)
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorekeeper.scoring import FORMAT, InvalidSeating, RefereeError, configure, parse_record
+from scorekeeper.scoring import FORMAT, InvalidOptions, InvalidSeating, RefereeError, configure, parse_record
 
 from .helpers import cards
 
@@ -40,6 +40,27 @@ def test_cards_need_suits_and_two_decks_hold_two_of_each():
         total("K")
     with pytest.raises(RefereeError, match="3 × K♥"):
         RULES.check_leftovers({"Ann": cards("Kh Kh"), "Bob": cards("Kh")})
+
+
+def test_the_check_refuses_a_card_without_its_suit_with_the_scoring_message():
+    needs = "the 250 game needs suits, to find identical cards: write Kh, Ks, …"
+    with pytest.raises(RefereeError, match=f"^Bob's cards: {needs}$"):
+        RULES.check_leftovers({"Ann": cards("Kh"), "Bob": cards("K")})
+    with pytest.raises(RefereeError, match=f"^{needs}$"):
+        RULES.check_leftovers({"hand": cards("K")})
+
+
+def test_only_one_player_can_go_out():
+    with pytest.raises(RefereeError, match="Hand 1: only one player can go out, but Ann and Bob have no cards"):
+        game(["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": [], "Cy": ["Kh"]}])
+
+
+def test_a_record_may_say_the_game_is_double_deck_but_not_single_deck():
+    assert game(["Ann", "Bob"], [{"Ann": [], "Bob": ["Kh", "Kh"]}], decks=2, jokers=False).side("Bob").total == 10
+    with pytest.raises(InvalidOptions, match="is always played with two decks: option 'decks' cannot be 1$"):
+        game(["Ann", "Bob"], [], decks=1)
+    with pytest.raises(InvalidOptions, match="has no jokers: option 'jokers' cannot be true$"):
+        game(["Ann", "Bob"], [], jokers=True)
 
 
 def game(players, hands, **options):

@@ -154,7 +154,7 @@ def test_a_saved_hand_is_corrected_from_its_row_and_the_history_keeps_both(table
     history = table.page("/history")
     assert "Hand 1 · Cy&#39;s leftovers corrected" in history
     assert "<del>Q</del> → <ins>8</ins>" in history
-    assert "record link · phone" in history
+    assert "· phone 1 ·" in history
 
 
 def test_undo_right_after_a_save(table):
@@ -260,7 +260,7 @@ def test_export_import_round_trip_replays_to_the_same_totals(table, client):
     "text, error",
     [
         ("{broken", "Not JSON"),
-        ('{"format": "x"}', "unknown format"),
+        ('{"format": "x"}', "Unknown format"),
         ("[]", "must be a JSON object"),
     ],
 )
@@ -269,3 +269,59 @@ def test_a_bad_import_is_refused_and_creates_nothing(client, text, error):
     response = client.post("/import", data={"csrf_token": token, "text": text})
     assert response.status_code == 422
     assert error in response.get_data(as_text=True)
+
+
+OUTBOX = {"X-Requested-With": "outbox", "Accept": "application/json"}
+
+
+def save_hand(table: Table, hand: int, idem: str, entries: dict[int, str], **extra: str):
+    """One phone's single save of several players' leftovers, as the pad sends it ("" = went out)."""
+    data: dict[str, str] = {"seats": ",".join(str(seat) for seat in entries), "idem": idem}
+    for seat, cards in entries.items():
+        data.update({f"cards-{seat}": cards, f"out-{seat}": "" if cards else "y", f"replaces-{seat}": ""})
+    data.update(extra)
+    token = csrf_token(table.client, f"{table.base}/hand/{hand}/seat/0")
+    return table.client.post(f"{table.base}/hand/{hand}/leftovers", data={"csrf_token": token, **data}, headers=OUTBOX)
+
+
+def test_end_hand_opens_the_first_seat_still_missing(table):
+    assert f'href="{table.base}/hand/1/seat/0">END HAND' in table.page()
+    table.leftovers(1, 0, "K")
+    table.leftovers(1, 2, "Q")
+    assert f'href="{table.base}/hand/1/seat/1">END HAND' in table.page()
+    response = table.pressure("Bob", 1, ends_hand="y")
+    assert response.headers["Location"].endswith("/hand/1/seat/1")
+
+
+def test_one_save_of_a_whole_hand_gives_every_player_an_entry_of_their_own_once(table):
+    response = save_hand(table, 1, "k1", {0: "K 3 8", 1: "", 2: "A 2", 3: "Q Q 9 4"})
+    data = response.get_json()
+    assert response.status_code == 200 and data["ok"], data
+    assert "Hand 1 is complete" in data["message"] and data["version"] == 4
+    again = save_hand(table, 1, "k1", {0: "K 3 8", 1: "", 2: "A 2", 3: "Q Q 9 4"}).get_json()
+    assert again["ok"] and again["version"] == 4  # a retried save is recorded once
+    history = table.page("/history")
+    for player in ("Ann", "Bob", "Cy", "Di"):
+        assert f"Hand 1 · {player}&#39;s leftovers" in history
+
+
+def test_a_refused_whole_hand_names_the_player_keeps_nothing_and_says_which_seat(table):
+    response = save_hand(table, 1, "k1", {0: "K K K", 2: "K K", 3: "Q"})
+    data = response.get_json()
+    assert response.status_code == 422
+    assert data["seat"] == 2 and data["error"].startswith("Cy: ")
+    assert "5 × K in the leftovers" in data["error"]
+    assert "leftovers" not in table.page("/history")  # not even Ann's, which alone was fine
+
+    response = save_hand(table, 1, "k2", {0: "K", 1: "Z"})
+    data = response.get_json()
+    assert response.status_code == 422 and data["seat"] == 1 and data["error"].startswith("Bob: ")
+
+
+def test_a_whole_hand_save_meeting_another_phones_entry_is_a_conflict_with_both(table):
+    table.leftovers(1, 1, "9")
+    response = save_hand(table, 1, "k1", {0: "K", 1: "4"})
+    data = response.get_json()
+    assert response.status_code == 409
+    assert data["seat"] == 1 and data["current"]["cards"] == ["9"]
+    assert "Ann&#39;s leftovers" not in table.page("/history")

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 import secrets
+import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from flask.testing import FlaskClient
 
@@ -61,3 +64,28 @@ def start(client: FlaskClient, players: list[str], **fields: str) -> Table:
     response = client.post("/new", data={"csrf_token": token, **new_game_form(players, **fields)})
     assert response.status_code == 302, response.get_data(as_text=True)
     return Table(client, response.headers["Location"].split("/t/")[1].split("/")[0])
+
+
+def phone_at(app, address: str, headers: dict[str, str] | None = None) -> FlaskClient:
+    """A new phone (no cookies) on the network at ``address``, sending ``headers`` with every request."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    for name, value in (headers or {}).items():
+        client.environ_base["HTTP_" + name.upper().replace("-", "_")] = value
+    return client
+
+
+def create_director(instance: Path, password: str) -> dict[str, str]:
+    """Set the director's password with the installed command, as a director on the server would;
+    returns the environment that points commands at that instance."""
+    env = {"SCOREKEEPER_INSTANCE": str(instance), "PATH": "/usr/bin:/bin"}
+    script = Path(sys.executable).parent / "scorekeeper"
+    subprocess.run(
+        [str(script), "create-director", "--password-stdin"],
+        input=password + "\n",
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return env

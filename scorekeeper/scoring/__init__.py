@@ -11,10 +11,12 @@ from .errors import (
     UnknownRuleSet,
 )
 from .game import Game, Hand, Side
+from .leftovers import CoverPile, LeftoverScore, ScoredCard
 from .pressures import pressure_ladder, pressure_value
 from .record import (
     FORMAT,
     GameRecord,
+    decode_json,
     dump_record,
     load_record,
     parse_record,
@@ -23,7 +25,6 @@ from .record import (
 )
 from .replay import GameScore, HandScore, PressureTaken, SideScore, check_hand, score_game
 from .rulesets import RULE_SETS, RuleSet, configure, find_rule_set
-from .threes import CoverPile, LeftoverScore
 
 __all__ = [
     "FORMAT",
@@ -46,11 +47,13 @@ __all__ = [
     "RuleSet",
     "ScoringError",
     "Side",
+    "ScoredCard",
     "SideScore",
     "Suit",
     "UnknownRuleSet",
     "check_hand",
     "configure",
+    "decode_json",
     "dump_record",
     "find_rule_set",
     "load_record",

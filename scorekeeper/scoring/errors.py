@@ -2,7 +2,16 @@
 
 
 class ScoringError(ValueError):
-    """Base of every refusal by the engine."""
+    """Base of every refusal by the engine.
+
+    ``field`` names what the refusal is about where the engine knows it (an option's name, a
+    house-rules definition key, ``players``, ``partnerships`` or ``first_dealer``), so that a
+    form shows the message beside that input without reading the message's words.
+    """
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class InvalidCard(ScoringError):
@@ -27,3 +36,12 @@ class RefereeError(ScoringError):
 
 class InvalidRecord(ScoringError):
     """A game record that does not follow ``scorekeeper-game/1``."""
+
+
+def sentence(message: str) -> str:
+    """A message as a sentence a player reads: a capital first, a full stop last."""
+    message = message.strip()
+    if not message:
+        return message
+    message = message[0].upper() + message[1:]
+    return message if message[-1] in ".!?" else message + "."

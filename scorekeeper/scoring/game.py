@@ -2,13 +2,31 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from .cards import Card
 from .errors import InvalidSeating
 from .rulesets.base import RuleSet
+
+FOUR_IN_TWO_PAIRS = "partnerships are for four players, in two pairs"
+
+
+def partners_opposite(seats: Sequence[str]) -> tuple[tuple[str, str], tuple[str, str]]:
+    """Partners sit opposite: at a table of four (clockwise seating order), seats 1 and 3 play
+    against seats 2 and 4. Decided here only: the start form, the rule sets' seating check and
+    an event's tables all ask this function (or ``seated_opposite``, its inverse)."""
+    if len(seats) != 4:
+        raise InvalidSeating(FOUR_IN_TWO_PAIRS, "partnerships")
+    return (seats[0], seats[2]), (seats[1], seats[3])
+
+
+def seated_opposite(pair: Sequence[str], other: Sequence[str]) -> list[str]:
+    """The clockwise seats of a table of four for two pairs of partners: ``partners_opposite``
+    of them is ``(pair, other)`` again."""
+    (first, partner), (second, other_partner) = pair, other
+    return [first, second, partner, other_partner]
 
 
 @dataclass(frozen=True)
@@ -35,8 +53,21 @@ class Game:
         _check_names(self.players)
         _check_partnerships(self.players, self.partnerships)
         if self.first_dealer is not None and self.first_dealer not in self.players:
-            raise InvalidSeating(f"the first dealer {self.first_dealer!r} is not a player of this game")
+            raise InvalidSeating(f"the first dealer {self.first_dealer!r} is not a player of this game", "first_dealer")
+        _check_side_names(self.sides)
         self.rules.check_seating(self)
+
+    def check_partners_opposite(self) -> None:
+        """Refuse partnerships unless they are the two pairs ``partners_opposite`` seats: the rule
+        of every game here that has partnerships."""
+        if len(self.partnerships) != 2 or any(len(team) != 2 for team in self.partnerships):
+            raise InvalidSeating(FOUR_IN_TWO_PAIRS, "partnerships")
+        opposite = {frozenset(pair) for pair in partners_opposite(self.players)}
+        for first, second in self.partnerships:
+            if frozenset((first, second)) not in opposite:
+                raise InvalidSeating(
+                    f"partners sit opposite: {first} and {second} are seated next to each other", "partnerships"
+                )
 
     @property
     def has_partnerships(self) -> bool:
@@ -88,17 +119,32 @@ class Hand:
 
 def _check_names(players: tuple[str, ...]) -> None:
     if not players:
-        raise InvalidSeating("a game needs players")
+        raise InvalidSeating("a game needs players", "players")
     seen: dict[str, str] = {}
     for name in players:
         if not isinstance(name, str) or not name.strip():
-            raise InvalidSeating("every player needs a name")
+            raise InvalidSeating("every player needs a name", "players")
         if name != name.strip():
-            raise InvalidSeating(f"the name {name!r} starts or ends with a space")
+            raise InvalidSeating(f"the name {name!r} starts or ends with a space", "players")
         key = name.casefold()
         if key in seen:
-            raise InvalidSeating(f"two players are called {name!r}: give each a different name")
+            raise InvalidSeating(f"two players are called {name!r}: give each a different name", "players")
         seen[key] = name
+
+
+def _check_side_names(sides: tuple[Side, ...]) -> None:
+    """Sides are told apart by name (totals, standings, the replay output), so no two may share
+    one, even in another case: "A & B" with C and A with "B & C" would both be "A & B & C"."""
+    seen: dict[str, Side] = {}
+    for side in sides:
+        other = seen.setdefault(side.name.casefold(), side)
+        if other is not side:
+            teams = " and ".join(" with ".join(repr(name) for name in team.members) for team in (other, side))
+            raise InvalidSeating(
+                f"the partnerships {teams} would both be called {side.name!r} on the score sheet: "
+                "rename a player so that each side has a name of its own",
+                "players",
+            )
 
 
 def _check_partnerships(players: tuple[str, ...], partnerships: tuple[tuple[str, ...], ...]) -> None:
@@ -108,10 +154,12 @@ def _check_partnerships(players: tuple[str, ...], partnerships: tuple[tuple[str,
     for team in partnerships:
         for name in team:
             if name not in players:
-                raise InvalidSeating(f"partnership member {name!r} is not a player of this game")
+                raise InvalidSeating(f"partnership member {name!r} is not a player of this game", "partnerships")
             if name in placed:
-                raise InvalidSeating(f"{name} is in two partnerships")
+                raise InvalidSeating(f"{name} is in two partnerships", "partnerships")
             placed.append(name)
     missing = [name for name in players if name not in placed]
     if missing:
-        raise InvalidSeating(f"{missing[0]} is in no partnership: each player must be in exactly one")
+        raise InvalidSeating(
+            f"{missing[0]} is in no partnership: each player must be in exactly one", "partnerships"
+        )

@@ -46,11 +46,20 @@ class GameRecord:
 
 def load_record(text: str) -> GameRecord:
     """Read a record from JSON text."""
+    return parse_record(decode_json(text))
+
+
+def decode_json(text: str) -> object:
+    """JSON text decoded, or InvalidRecord saying in one line why it cannot be: also for
+    nesting too deep for the decoder and numbers too long to read."""
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as error:
         raise InvalidRecord(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
-    return parse_record(data)
+    except RecursionError:
+        raise InvalidRecord("not a game record: its JSON is nested far too deeply") from None
+    except ValueError:
+        raise InvalidRecord("not a game record: it holds a number thousands of digits long") from None
 
 
 def parse_record(data: object) -> GameRecord:

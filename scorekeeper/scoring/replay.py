@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from .errors import RefereeError
 from .game import Game, Hand, Side
+from .leftovers import LeftoverScore
 from .rulesets.base import GameColumn
-from .threes import LeftoverScore
 
 
 @dataclass(frozen=True)
@@ -161,8 +161,8 @@ def score_game(game: Game, hands: Sequence[Hand]) -> GameScore:
     for number, hand in enumerate(hands, start=1):
         if decided:
             raise RefereeError(f"Hand {number}: the game was already decided after hand {number - 1}")
-        check_hand(game, number, hand)
-        scored.append(_score_hand(game, number, hand, taken))
+        leftovers = _check_hand(game, number, hand)
+        scored.append(_score_hand(game, number, hand, leftovers, taken))
         history.append({name: side_hand.total for name, side_hand in scored[-1].sides.items()})
         for name, points in history[-1].items():
             totals[name] += points
@@ -185,7 +185,16 @@ def score_game(game: Game, hands: Sequence[Hand]) -> GameScore:
 
 
 def check_hand(game: Game, number: int, hand: Hand) -> None:
-    """Every player's leftovers given, every name a player, then the rule set's own checks."""
+    """Every player's leftovers given, every name a player, then the rule set's own checks.
+
+    Not every player can be out: where a hand ends when one goes out, only one can (the rule
+    set's check); in Crates others may go out during the count, but it ends with a player drawing.
+    """
+    _check_hand(game, number, hand)
+
+
+def _check_hand(game: Game, number: int, hand: Hand) -> dict[str, LeftoverScore]:
+    """``check_hand``, returning each player's leftovers scored on the way."""
     for player in hand.leftovers:
         if player not in game.players:
             raise RefereeError(f"Hand {number}: {player!r} is not a player of this game")
@@ -193,11 +202,17 @@ def check_hand(game: Game, number: int, hand: Hand) -> None:
         if player not in hand.leftovers:
             raise RefereeError(f"Hand {number}, {player}: no leftovers given (an empty list if {player} went out)")
     try:
-        game.rules.check_leftovers(hand.leftovers)
+        scored = game.rules.check_and_score(hand.leftovers)
     except RefereeError as error:
         raise RefereeError(f"Hand {number}: {error}") from None
     for player in hand.pressures:
         check_pressure(game, number, player)
+    if all(not hand.leftovers[player] for player in game.players):
+        raise RefereeError(
+            f"Hand {number}: nobody has any cards left, but a hand ends with someone still holding cards "
+            "(even the count ends with a player drawing)"
+        )
+    return scored
 
 
 def check_pressure(game: Game, number: int, player: str) -> None:
@@ -208,8 +223,10 @@ def check_pressure(game: Game, number: int, player: str) -> None:
     game.rules.check_pressure(game, number, player)
 
 
-def _score_hand(game: Game, number: int, hand: Hand, taken: Counter[str]) -> HandScore:
-    leftovers = {player: game.rules.score_leftovers(hand.leftovers[player]) for player in game.players}
+def _score_hand(
+    game: Game, number: int, hand: Hand, scored: dict[str, LeftoverScore], taken: Counter[str]
+) -> HandScore:
+    leftovers = {player: scored[player] for player in game.players}
     points = game.rules.hand_points(game, leftovers)
     pressures = []
     for player in hand.pressures:

@@ -1,6 +1,9 @@
-"""Scoring leftovers where threes cover other cards (Crates, 000 "Scoring threes"; Craits, 003).
+"""The two rules for threes left in hand: Crates' covering and Creights' cancelling.
 
-The rule: a hand of nothing but threes counts -50 a three. Otherwise a three may
+Both score a hand of nothing but threes -50 a three, and let a three take any card but an
+eight; they differ in what a three may take after that.
+
+Crates (000 "Scoring threes"; Craits, 003), ``score_with_threes``. The rule: a hand of nothing but threes counts -50 a three. Otherwise a three may
 cover ("pair with") any eligible card, that is any card but an eight; the pair is a
 new eligible card worth 3, and pairing goes on until no bare three remains, so a
 three may also cover another three or a pair. The player chooses the pairings.
@@ -14,90 +17,20 @@ last; spare threes go on an existing pile; and with no card worth more than 3, o
 pile is made anyway (paid by the first three whatever it does), on the best card
 there is. ``tests/test_threes_optimal.py`` checks this against an exhaustive search
 of every legal sequence of pairings.
+
+Creights (002), ``nullify_with_threes``: each three scores 3 and cancels one other card
+that is not an eight; a three may cancel another three, and a cancelled card (a three
+too) cancels nothing. ``tests/test_creights.py`` checks it against an exhaustive search.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
 
 from .cards import Card, Rank
+from .leftovers import THREE_POINTS, CoverPile, LeftoverScore, ScoredCard
 
-THREE_POINTS = 3
 ONLY_THREES_POINTS = -50
-
-
-@dataclass(frozen=True)
-class CoverPile:
-    """Threes stacked on one card, or on each other when ``base`` is None: the pile scores 3."""
-
-    threes: tuple[Card, ...]
-    base: Card | None
-
-    points = THREE_POINTS
-
-    @property
-    def is_cover(self) -> bool:
-        """False for a lone three that had nothing to cover (beside eights only)."""
-        return self.base is not None or len(self.threes) > 1
-
-    @property
-    def compact(self) -> str:
-        """``3→6`` (a three covers the 6), ``3→3→6`` (another covers that pair), ``3→3``."""
-        labels = [three.label for three in self.threes]
-        if self.base is not None:
-            labels.append(self.base.label)
-        return "→".join(labels)
-
-    @property
-    def description(self) -> str:
-        if self.base is None:
-            if len(self.threes) == 1:
-                return "3 with nothing to cover"
-            return f"{self.compact}: threes cover each other"
-        if len(self.threes) == 1:
-            return f"3 covers {self.base.label}"
-        return f"{self.compact}: 3 covers {self.base.label}, more threes cover the pair"
-
-
-@dataclass(frozen=True)
-class ScoredCard:
-    card: Card
-    points: int
-
-
-@dataclass(frozen=True)
-class LeftoverScore:
-    """One player's leftovers scored: the total and how it was reached."""
-
-    cards: tuple[Card, ...]
-    total: int
-    only_threes: bool = False
-    piles: tuple[CoverPile, ...] = ()
-    uncovered: tuple[ScoredCard, ...] = ()
-
-    @property
-    def went_out(self) -> bool:
-        return not self.cards
-
-    @property
-    def covers(self) -> tuple[CoverPile, ...]:
-        return tuple(pile for pile in self.piles if pile.is_cover)
-
-    @property
-    def compact(self) -> str:
-        """The covering in a few characters, e.g. ``3→6 3→2``; empty when nothing was covered."""
-        return " ".join(pile.compact for pile in self.covers)
-
-    def breakdown(self) -> list[tuple[str, int]]:
-        """Lines a player can check by eye: what each part of the hand scored."""
-        if self.went_out:
-            return [("went out", 0)]
-        if self.only_threes:
-            return [(f"{len(self.cards)} × 3, nothing else", self.total)]
-        lines = [(pile.description, pile.points) for pile in self.piles]
-        lines += [(scored.card.label, scored.points) for scored in self.uncovered]
-        return lines
 
 
 def score_with_threes(
@@ -135,6 +68,44 @@ def score_with_threes(
     rest.sort(key=lambda card: (-points(card), _by_rank(card)))
     uncovered = tuple(ScoredCard(card, points(card)) for card in rest)
     total = sum(pile.points for pile in piles) + sum(scored.points for scored in uncovered)
+    return LeftoverScore(hand, total, piles=tuple(piles), uncovered=uncovered)
+
+
+def not_an_eight(card: Card) -> bool:
+    """What a three may cover or cancel: any card but an eight (000, 002)."""
+    return card.rank is not Rank.EIGHT
+
+
+def nullify_with_threes(cards: Sequence[Card], points: Callable[[Card], int]) -> LeftoverScore:
+    """The lowest score under Creights' rule: each three cancels one card (not an eight).
+
+    With ``k`` threes cancelled by other threes, ``t - 2k`` threes are left to cancel other
+    cards, highest first; every choice of ``k`` is tried.
+    """
+    hand = tuple(cards)
+    threes = sorted((card for card in hand if card.rank is Rank.THREE), key=lambda card: card.sort_key)
+    others = sorted((card for card in hand if card.rank is not Rank.THREE), key=lambda c: (-points(c), c.sort_key))
+    if not hand:
+        return LeftoverScore(hand, 0)
+    if not others:
+        return LeftoverScore(hand, ONLY_THREES_POINTS * len(threes), only_threes=True)
+    eligible = [card for card in others if not_an_eight(card)]
+    best: tuple[int, int, int] | None = None
+    for cancelled_threes in range(len(threes) // 2 + 1):
+        cancelled = min(len(eligible), len(threes) - 2 * cancelled_threes)
+        saving = THREE_POINTS * cancelled_threes + sum(points(card) for card in eligible[:cancelled])
+        if best is None or saving > best[0]:
+            best = (saving, cancelled_threes, cancelled)
+    assert best is not None
+    _, cancelled_threes, cancelled = best
+    piles = [CoverPile((threes[i],), eligible[i]) for i in range(cancelled)]
+    spare = threes[cancelled:]
+    piles += [CoverPile((spare[2 * i],), spare[2 * i + 1]) for i in range(cancelled_threes)]
+    piles += [CoverPile((three,), None) for three in spare[2 * cancelled_threes :]]
+    rest = eligible[cancelled:] + [card for card in others if not not_an_eight(card)]
+    rest.sort(key=lambda c: (-points(c), c.sort_key))
+    uncovered = tuple(ScoredCard(card, points(card)) for card in rest)
+    total = THREE_POINTS * len(piles) + sum(item.points for item in uncovered)
     return LeftoverScore(hand, total, piles=tuple(piles), uncovered=uncovered)
 
 

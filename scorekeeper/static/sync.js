@@ -8,6 +8,9 @@
   var OUTBOX = "scorekeeper:outbox";
   var REFUSED = "scorekeeper:refused";
   var POLL_MS = 2000;
+  var MAX_TRIES = 4;
+  var SHOW_AFTER_MS = 1200;
+  var renderLater = null;
   var body = document.body;
   var statusEl = document.querySelector("[data-live-status]");
   var flushing = false;
@@ -26,7 +29,10 @@
 
   function setStatus(state) {
     if (!statusEl) { return; }
-    var text = { live: "● Live", reconnecting: "Reconnecting…", offline: "Offline: changes kept on this phone" }[state];
+    var text = {
+      live: "● Live", reconnecting: "Reconnecting…", offline: "Offline: changes kept on this phone",
+      failing: "Server error: a change is waiting (kept on this phone)"
+    }[state];
     statusEl.hidden = false;
     statusEl.className = "live-status " + state;
     statusEl.textContent = text;
@@ -38,6 +44,15 @@
     var list = document.querySelector("[data-outbox-list]");
     if (list) {
       var box = load(OUTBOX);
+      /* A change being sent at once while online is not news: the box shows what is still
+         waiting after a moment, or anything while offline or after a failed try. */
+      var now = Date.now();
+      var waiting = box.some(function (item) { return item.tries || now - (item.at || 0) >= SHOW_AFTER_MS; });
+      if (box.length && !waiting && navigator.onLine) {
+        clearTimeout(renderLater);
+        renderLater = setTimeout(render, SHOW_AFTER_MS);
+        box = [];
+      }
       list.hidden = !box.length;
       list.textContent = "";
       if (box.length) {
@@ -47,7 +62,7 @@
         var ul = document.createElement("ul");
         box.forEach(function (item) {
           var li = document.createElement("li");
-          li.textContent = "⏳ " + item.label;
+          li.textContent = item.label;
           ul.appendChild(li);
         });
         list.appendChild(ul);
@@ -88,7 +103,7 @@
     var data = new URLSearchParams(new FormData(form));
     var item = {
       id: data.get("idem"), url: form.action, body: data.toString(), from: location.pathname,
-      label: form.getAttribute("data-outbox"), replace: form.hasAttribute("data-outbox-replace")
+      label: form.getAttribute("data-outbox"), replace: form.hasAttribute("data-outbox-replace"), at: Date.now()
     };
     var box = load(OUTBOX);
     if (!box.some(function (queued) { return queued.id === item.id; })) {
@@ -135,29 +150,69 @@
         }
         if (response.ok) { return data; }
         if (response.status >= 500 || response.status === 0) { return "later"; }
+        if (!data || typeof data !== "object") { data = {}; }
         data.ok = false;
         data.status = response.status;
         if (!data.error) { data.error = "refused by the server (" + response.status + ")"; }
         return data;
       });
-    }, function () { return "later"; });
+    }, function () { return "offline"; });
   }
 
+  /* The game an item changes (its link's token): one game's failing change never holds up another's. */
+  function gameOf(item) {
+    var match = /\/t\/[^/]+\//.exec(item.url);
+    return match ? match[0] : item.url;
+  }
+
+  function refuse(item, result) {
+    var refused = load(REFUSED);
+    var reapply = null;
+    var cards = new URLSearchParams(item.body).get("cards");
+    if (result.status === 409 && item.from.indexOf("/seat/") !== -1) {
+      reapply = item.from + "?cards=" + encodeURIComponent(cards || "");
+    }
+    refused.push({ label: item.label, error: result.error, reapply: reapply });
+    save(REFUSED, refused);
+  }
+
+  /* Send what waits, oldest first. A refusal (4xx) is shown and leaves the queue; a server error
+     (5xx) holds back only the later changes of the same game, and after MAX_TRIES it is shown
+     as not saved; no answer at all (offline) stops the round until the next try. */
   function flush(justSent, form) {
     if (flushing) { return; }
     flushing = true;
     var delivered = 0;
-    function step() {
+    var held = {};
+    var serverError = false;
+    var unreachable = false;
+    function next() {
       var box = load(OUTBOX);
-      if (!box.length) { return Promise.resolve(); }
-      var item = box[0];
+      for (var i = 0; i < box.length; i += 1) { if (!held[gameOf(box[i])]) { return box[i]; } }
+      return null;
+    }
+    function step() {
+      var item = next();
+      if (!item) { return Promise.resolve(); }
       inFlight = item.id;
       return send(item).then(function (result) {
         inFlight = null;
-        if (result === "later") { setStatus(navigator.onLine ? "reconnecting" : "offline"); return null; }
+        if (result === "offline") {
+          unreachable = true;
+          setStatus(navigator.onLine ? "reconnecting" : "offline");
+          return null;
+        }
+        if (result === "later") {
+          serverError = true;
+          item.tries = (item.tries || 0) + 1;
+          if (item.tries < MAX_TRIES) {
+            save(OUTBOX, load(OUTBOX).map(function (queued) { return queued.id === item.id ? item : queued; }));
+            held[gameOf(item)] = true;
+            return step();
+          }
+          result = { ok: false, status: 500, error: "The server failed to save it " + MAX_TRIES + " times. Check the game's page, then enter it again." };
+        }
         remove(item.id);
-        failures = 0;
-        setStatus("live");
         if (result.ok) {
           delivered += 1;
           if (justSent && item.id === justSent.id) {
@@ -168,14 +223,7 @@
         } else if (justSent && item.id === justSent.id && form) {
           showRefusal(form, result);
         } else {
-          var refused = load(REFUSED);
-          var reapply = null;
-          var cards = new URLSearchParams(item.body).get("cards");
-          if (result.status === 409 && item.from.indexOf("/seat/") !== -1) {
-            reapply = item.from + "?cards=" + encodeURIComponent(cards || "");
-          }
-          refused.push({ label: item.label, error: result.error, reapply: reapply });
-          save(REFUSED, refused);
+          refuse(item, result);
         }
         render();
         return step();
@@ -183,6 +231,7 @@
     }
     step().then(function () {
       flushing = false;
+      if (!navigating && !unreachable) { setStatus(serverError ? "failing" : "live"); }
       render();
       if (delivered && !navigating) { followChange(); }
     }, function () { flushing = false; });
@@ -195,6 +244,7 @@
     message.className = "error js-error";
     message.setAttribute("role", "alert");
     message.textContent = result.error;
+    if (!form.dispatchEvent(new CustomEvent("scorekeeper:refused", { detail: result, cancelable: true }))) { return; }
     if (result.current) {
       message.textContent += " Now recorded: " + (result.current.cards.join(" ") || "went out") +
         ". Save again to replace it with your entry.";
@@ -217,7 +267,7 @@
   function busy() {
     var active = document.activeElement;
     if (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && active.type !== "hidden") { return true; }
-    if (document.querySelector("form[data-dirty]")) { return true; }
+    if (document.querySelector("form[data-dirty], main .js-error, main .conflict, main [data-versus]")) { return true; }
     return load(OUTBOX).length > 0;
   }
 
@@ -237,6 +287,13 @@
       var main = document.querySelector("main");
       var freshMain = fresh.querySelector("main");
       if (!main || !freshMain) { return; }
+      /* An entry page of a hand another phone just completed moves on with the table. */
+      var done = fresh.querySelector("form[data-follow]:not([data-open])");
+      if (done && main.querySelector("form[data-follow][data-open]")) {
+        navigating = true;
+        location.assign(done.getAttribute("data-follow"));
+        return;
+      }
       main.replaceWith(freshMain);
       ["data-version", "data-version-url"].forEach(function (name) {
         var value = fresh.body.getAttribute(name);
@@ -269,8 +326,7 @@
     var headers = etag ? { "If-None-Match": etag } : {};
     fetch(url, { credentials: "same-origin", headers: headers, cache: "no-store" }).then(function (response) {
       failures = 0;
-      setStatus("live");
-      if (load(OUTBOX).length) { flush(); }
+      if (load(OUTBOX).length) { flush(); } else { setStatus("live"); }
       if (response.status === 304) { return; }
       etag = response.headers.get("ETag");
       return response.json().then(function (data) {
@@ -291,6 +347,9 @@
     }
     window.addEventListener("online", function () { flush(); poll(); });
     window.addEventListener("offline", function () { setStatus("offline"); });
+    window.addEventListener("storage", function (event) {
+      if (event.key === OUTBOX || event.key === REFUSED) { render(); }
+    });
     if (load(OUTBOX).length) { flush(); }
   });
 })();

@@ -22,34 +22,52 @@
     section.querySelector(".count-reset").addEventListener("click", function () { write(0); });
   }
 
-  /* Leftovers: tap ranks to add chips, tap a chip to remove it; the score comes from the server's engine. */
-  function setUpPad(form) {
-    var input = form.querySelector("input[name=cards]");
-    var wentOut = form.querySelector("input[name=went_out]");
-    var chips = form.querySelector("[data-chips]");
-    var live = form.querySelector("[data-live]");
-    var pad = form.querySelector("[data-pad]");
-    var url = form.getAttribute("data-preview");
-    var pending = null;
-    var draftKey = "draft:" + location.pathname;
-    var base = input.value + "|" + wentOut.checked;
+  function drop(root, selector) { root.querySelectorAll(selector).forEach(function (el) { el.remove(); }); }
 
-    /* A half-entered hand survives a refresh or a trip back, unless what is recorded changed meanwhile. */
-    function saveDraft() {
-      try { localStorage.setItem(draftKey, JSON.stringify({ base: base, cards: input.value, out: wentOut.checked })); } catch (e) { /* no storage */ }
+  /* Leftovers: tap ranks to add chips, tap a chip to remove it; the score comes from the server's engine.
+     The tabs switch players without saving, so one phone may tap in the whole hand and save it once
+     (each player still gets an entry of their own), or each phone only its own player. */
+  function setUpPad(form) {
+    function $(sel) { return form.querySelector(sel); }
+    var input = $("input[name=cards]"), wentOut = $("input[name=went_out]"), replaces = $("input[name=replaces]");
+    var chips = $("[data-chips]"), live = $("[data-live]"), pad = $("[data-pad]"), suits = $("[data-suits]");
+    var url = form.getAttribute("data-preview"), hand = form.getAttribute("data-hand");
+    var tabs = [].slice.call(document.querySelectorAll(".seat-tab[data-seat]"));
+    var seat = form.getAttribute("data-seat");
+    var draftKey = "drafts:" + form.getAttribute("data-hand-url");
+    var drafts = {}, switched = false, pending = null;
+    /* Each message on the live line bumps this: a preview answered after a newer message is dropped. */
+    var said = 0;
+
+    function tabOf(which) { return tabs.filter(function (tab) { return tab.getAttribute("data-seat") === String(which); })[0]; }
+    function playerOf(which) { return tabOf(which).getAttribute("data-player"); }
+    function recorded(which) {
+      var tab = tabOf(which), cards = tab.getAttribute("data-recorded") || "";
+      return { cards: cards, out: tab.hasAttribute("data-entry") && !cards, entry: tab.getAttribute("data-entry") || "" };
     }
-    function restoreDraft() {
-      try {
-        var draft = JSON.parse(localStorage.getItem(draftKey) || "null");
-        if (draft && draft.base === base && !form.querySelector(".error")) {
-          input.value = draft.cards;
-          wentOut.checked = draft.out;
-        }
-      } catch (e) { /* no storage */ }
+    function norm(entry) { return entry.cards.toUpperCase().split(/[\s,]+/).filter(Boolean).join(" ") + "|" + entry.out; }
+    function dirty(which) { return drafts[which] && norm(drafts[which]) !== norm(recorded(which)); }
+    function waiting() { return tabs.map(function (tab) { return tab.getAttribute("data-seat"); }).filter(dirty); }
+
+    /* Tapped entries survive a refresh or a trip back, unless what is recorded changed meanwhile. */
+    function saveDrafts() {
+      var kept = {};
+      waiting().forEach(function (which) { kept[which] = drafts[which]; drafts[which].base = norm(recorded(which)); });
+      try { localStorage.setItem(draftKey, JSON.stringify(kept)); } catch (e) { /* no storage */ }
+    }
+    function restoreDrafts() {
+      var stored = {}, shown = { cards: input.value, out: wentOut.checked };
+      try { stored = JSON.parse(localStorage.getItem(draftKey)) || {}; } catch (e) { /* no storage */ }
+      tabs.forEach(function (tab) {
+        var which = tab.getAttribute("data-seat");
+        if (stored[which] && stored[which].base === norm(recorded(which))) { drafts[which] = stored[which]; }
+      });
+      if (norm(shown) !== norm(recorded(seat)) || $(".error") || !drafts[seat]) { drafts[seat] = shown; }
+      input.value = drafts[seat].cards;
+      wentOut.checked = drafts[seat].out;
     }
 
     var SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-    var suits = form.querySelector("[data-suits]");
     function label(token) {
       var match = /^(10|[2-9AJQKT])([SHDC])$/i.exec(token);
       return match ? match[1].toUpperCase() + SUITS[match[2].toUpperCase()] : token.toUpperCase();
@@ -58,8 +76,23 @@
     function tokens() { return input.value.replace(/,/g, " ").split(/\s+/).filter(Boolean); }
     function setTokens(list) { input.value = list.join(" "); render(); }
 
+    /* The tabs show what waits to be saved (a count, or out); the one Save says whose entries it saves. */
+    function showState() {
+      var list = waiting();
+      tabs.forEach(function (tab) {
+        var which = tab.getAttribute("data-seat"), draft = dirty(which) && drafts[which];
+        tab.classList.toggle("tapped", !!draft);
+        tab.querySelector("[data-tab-mark]").textContent = draft ? " (" + (draft.out ? "out" : draft.cards.split(/\s+/).filter(Boolean).length) + ")"
+          : (tab.hasAttribute("data-entry") ? " \u2713" : "");
+      });
+      if (list.length) { form.setAttribute("data-dirty", ""); } else { form.removeAttribute("data-dirty"); }
+      $("[data-save]").textContent = list.length > 1 ? "Save " + list.length + " players\u2019 leftovers"
+        : "Save " + playerOf(list.length ? list[0] : seat) + "\u2019s leftovers";
+    }
+
     function render() {
       var list = tokens();
+      drafts[seat] = { cards: input.value, out: wentOut.checked };
       chips.textContent = "";
       if (wentOut.checked && !list.length) {
         var out = document.createElement("span");
@@ -80,21 +113,30 @@
         });
         chips.appendChild(chip);
       });
-      saveDraft();
+      saveDrafts();
+      showState();
       clearTimeout(pending);
-      pending = setTimeout(preview, 120);
+      said += 1;
+      if (list.length) {
+        pending = setTimeout(preview, 120);
+      } else {
+        say("live", wentOut.checked ? "Went out: 0" : "Tap the cards left, or OUT.");
+      }
+    }
+
+    function say(className, text) {
+      said += 1;
+      clearTimeout(pending);
+      live.className = className;
+      live.textContent = text;
     }
 
     function preview() {
-      var list = tokens();
-      if (!list.length) {
-        live.className = "live";
-        live.textContent = wentOut.checked ? "Went out: 0" : "Tap the cards left, or OUT.";
-        return;
-      }
-      fetch(url + "?cards=" + encodeURIComponent(list.join(" ")), { credentials: "same-origin" })
+      var asked = said;
+      fetch(url + "?cards=" + encodeURIComponent(tokens().join(" ")), { credentials: "same-origin" })
         .then(function (response) { return response.json(); })
         .then(function (data) {
+          if (asked !== said) { return; }
           if (data.error) {
             live.className = "live bad";
             live.textContent = data.error;
@@ -108,10 +150,87 @@
           live.appendChild(strong);
           if (data.covering) { live.appendChild(document.createTextNode("  (" + data.covering + ")")); }
         })
-        .catch(function () { live.className = "live"; live.textContent = "Score shown after saving (offline)."; });
+        .catch(function () { if (asked === said) { say("live", "Score shown after saving (offline)."); } });
+    }
+
+    /* Another player, without saving: what was tapped for this one stays in its tab. */
+    function switchTo(which) {
+      var tab = tabOf(which);
+      seat = String(which);
+      var entry = drafts[seat] || recorded(seat);
+      input.value = entry.cards;
+      wentOut.checked = entry.out;
+      replaces.value = recorded(seat).entry;
+      form.setAttribute("data-seat", seat);
+      form.setAttribute("action", tab.href);
+      form.setAttribute("data-outbox", "Leftovers: " + playerOf(seat) + ", hand " + hand);
+      $("[data-player-name]").textContent = playerOf(seat);
+      drop(form, "[data-correcting], .error");
+      tabs.forEach(function (other) {
+        other.classList.toggle("current", other === tab);
+        if (other === tab) { other.setAttribute("aria-current", "page"); } else { other.removeAttribute("aria-current"); }
+      });
+      try { history.replaceState(null, "", tab.href); } catch (e) { /* the address stays */ }
+      render();
+    }
+
+    /* Several players tapped: one save of them all through the hand's route, each with its own fields. */
+    function prepareSubmit() {
+      drop(form, "[data-hand-field]");
+      var list = waiting();
+      form.setAttribute("action", tabOf(seat).href);
+      if (!list.length || (list.length === 1 && list[0] === seat)) { return; }
+      function add(name, value) {
+        var field = document.createElement("input");
+        field.type = "hidden";
+        field.name = name;
+        field.value = value;
+        field.setAttribute("data-hand-field", "");
+        form.appendChild(field);
+      }
+      add("seats", list);
+      list.forEach(function (which) {
+        add("cards-" + which, drafts[which].cards);
+        add("out-" + which, drafts[which].out ? "y" : "");
+        add("replaces-" + which, recorded(which).entry);
+      });
+      form.setAttribute("action", form.getAttribute("data-hand-url"));
+      form.setAttribute("data-outbox", "Leftovers: " + list.map(playerOf) + ", hand " + hand);
+    }
+
+    /* A refused save: its player is shown, every tap kept; a conflict shows both entries (from the
+       page's template), and one tap chooses which stands. */
+    function refused(event) {
+      var result = event.detail;
+      if (result.seat !== undefined) { switchTo(result.seat); }
+      var template = document.querySelector("[data-versus-template]");
+      if (!result.current || !template) { return; }
+      event.preventDefault();
+      drop(document, "[data-versus], .js-error");
+      var mine = drafts[seat], tab = tabOf(seat), theirs = result.current.cards.join(" ");
+      tab.setAttribute("data-entry", String(result.current.entry));
+      tab.setAttribute("data-recorded", theirs);
+      replaces.value = String(result.current.entry);
+      var box = template.content.firstElementChild.cloneNode(true);
+      box.querySelector(".why").textContent = "Not saved: " + result.error;
+      box.querySelector("[data-theirs]").textContent = theirs || "went out";
+      box.querySelector("[data-mine]").textContent = mine.out ? "went out" : mine.cards;
+      box.querySelector("[data-keep]").addEventListener("click", function () { box.remove(); delete drafts[seat]; switchTo(seat); });
+      box.querySelector("[data-use]").addEventListener("click", function () {
+        box.remove();
+        drafts[seat] = mine;
+        switchTo(seat);
+        form.requestSubmit();
+      });
+      form.parentNode.insertBefore(box, form);
+      box.scrollIntoView({ block: "nearest" });
+      showState();
     }
 
     pad.hidden = false;
+    form.classList.add("js-pad");
+    $(".field-cards label").className = "visually-hidden";
+    document.querySelectorAll("[data-no-pad]").forEach(function (el) { el.hidden = true; });
     pad.querySelectorAll("button[data-card]").forEach(function (button) {
       button.addEventListener("click", function () {
         wentOut.checked = false;
@@ -125,8 +244,7 @@
           var list = tokens();
           var last = list.length - 1;
           if (last < 0 || !/^(10|[2-9AJQKT])$/i.test(list[last])) {
-            live.className = "live bad";
-            live.textContent = "Tap a rank first, then its suit.";
+            say("live bad", "Tap a rank first, then its suit.");
             return;
           }
           list[last] += button.getAttribute("data-suit");
@@ -134,14 +252,29 @@
         });
       });
     }
+    /* OUT while entering several players moves on to the next with nothing recorded or tapped. */
     pad.querySelector("[data-out]").addEventListener("click", function () {
       wentOut.checked = true;
       setTokens([]);
+      if (!switched && waiting().length < 2) { return; }
+      var order = tabs.map(function (tab) { return tab.getAttribute("data-seat"); });
+      for (var step = 1; step < order.length; step += 1) {
+        var which = order[(order.indexOf(seat) + step) % order.length];
+        if (!drafts[which] && !tabOf(which).hasAttribute("data-entry")) { switchTo(which); return; }
+      }
+    });
+    tabs.forEach(function (tab) {
+      tab.addEventListener("click", function (event) {
+        event.preventDefault();
+        switched = true;
+        switchTo(tab.getAttribute("data-seat"));
+      });
     });
     wentOut.addEventListener("change", function () { if (wentOut.checked) { setTokens([]); } else { render(); } });
     input.addEventListener("input", render);
-    form.addEventListener("submit", function () { try { localStorage.removeItem(draftKey); } catch (e) { /* no storage */ } });
-    restoreDraft();
+    form.addEventListener("submit", prepareSubmit);
+    form.addEventListener("scorekeeper:refused", refused);
+    restoreDrafts();
     render();
   }
 

@@ -12,6 +12,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -36,10 +38,9 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory):
+@contextmanager
+def running_server(instance: Path) -> Iterator[str]:
     """`scorekeeper serve` (gunicorn, workers and threads) on a loopback port, with its own instance."""
-    instance = tmp_path_factory.mktemp("instance")
     port = _free_port()
     script = Path(sys.executable).parent / "scorekeeper"
     process = subprocess.Popen(
@@ -62,6 +63,12 @@ def server(tmp_path_factory):
     yield base
     process.terminate()
     process.wait(timeout=15)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    with running_server(tmp_path_factory.mktemp("instance")) as base:
+        yield base
 
 
 @pytest.fixture(scope="session")
@@ -128,3 +135,44 @@ def submit(page, selector: str) -> None:
     """Tap a button that saves: the outbox sends it, then the page moves on."""
     with page.expect_navigation():
         page.click(selector)
+
+
+def enter_hand(page, record_url: str, hand: int, leftovers: list[str]) -> None:
+    """One phone enters everybody's leftovers, typing them (tapping is tested separately)."""
+    for seat, cards in enumerate(leftovers):
+        page.goto(f"{record_url}hand/{hand}/seat/{seat}")
+        if cards:
+            page.fill("#cards", cards)
+        else:
+            page.click(".pad button[data-out]")
+        submit(page, "button[type=submit]:has-text('Save')")
+        assert "Not saved" not in page.content()
+
+
+def start_game(page, server: str, players: list[str], rules: str = "crates") -> str:
+    """A game started on the start form as a player would; returns its record link (hand 1)."""
+    page.goto(server + "/new")
+    page.select_option("#rules", rules)
+    if len(players) > 5:
+        page.click("summary:has-text('More players')")
+    for seat, name in enumerate(players):
+        page.fill(f"#players-{seat}", name)
+    page.click("button:has-text('Start the game')")
+    page.click("text=Go to hand 1")
+    return page.url
+
+
+DIRECTOR_PASSWORD = "correct horse battery"
+
+
+def as_director(page, server: str, path: str) -> None:
+    """Open ``path`` as the director: on a new server set the password, on one that has it, log in."""
+    page.goto(server + path)
+    if "/director/setup" in page.url:
+        page.fill("#password", DIRECTOR_PASSWORD)
+        page.fill("#confirm", DIRECTOR_PASSWORD)
+        page.click("button:has-text('Set the password')")
+    elif "/director/login" in page.url:
+        page.fill("#password", DIRECTOR_PASSWORD)
+        page.click("button:has-text('Log in')")
+    page.wait_for_url(f"**{path}")

@@ -4,19 +4,11 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import assert_fits, submit
+from .conftest import as_director, assert_fits, start_game, submit
 
 
 def start(page, server, rules: str, players: list[str]) -> str:
-    page.goto(server + "/new")
-    page.select_option("#rules", rules)
-    if len(players) > 5:
-        page.click("summary:has-text('More players')")
-    for seat, name in enumerate(players):
-        page.fill(f"#players-{seat}", name)
-    page.click("button:has-text('Start the game')")
-    page.click("text=Go to hand 1")
-    return page.url
+    return start_game(page, server, players, rules)
 
 
 def leftovers(page, record_url: str, hand: int, seat: int, taps: list[str] | None) -> None:
@@ -85,7 +77,7 @@ def test_a_hollywood_session_shows_its_three_games(server, phone, shot):
 
 def test_a_house_game_is_defined_and_played_on_a_small_phone(server, phone, shot):
     page = phone(color_scheme="dark", viewport={"width": 360, "height": 740})
-    page.goto(server + "/house-rules/new")
+    as_director(page, server, "/house-rules/new")  # once the server has a director, only they define house games
     page.fill("#name", "Pub Eights")
     page.fill("#value_EIGHT", "50")
     page.select_option("#scoring", "winner")

@@ -5,16 +5,11 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from .conftest import submit
+from .conftest import start_game, submit
 
 
 def start_three(page, server) -> str:
-    page.goto(server + "/new")
-    for seat, name in enumerate(["Ann", "Bob", "Cy"]):
-        page.fill(f"#players-{seat}", name)
-    page.click("button:has-text('Start the game')")
-    page.click("text=Go to hand 1")
-    return page.url
+    return start_game(page, server, ["Ann", "Bob", "Cy"])
 
 
 def test_offline_pressure_and_leftovers_arrive_once_and_both_phones_agree(server, phone):
@@ -51,7 +46,7 @@ def test_offline_pressure_and_leftovers_arrive_once_and_both_phones_agree(server
     entry.goto(f"{record_url}hand/1/seat/1")
     entry.fill("#cards", "9")
     submit(entry, "button[type=submit]:has-text('Save')")
-    entry.check("#went_out")
+    entry.click(".pad button[data-out]")  # with JavaScript, OUT is the one way to say it
     submit(entry, "button[type=submit]:has-text('Save')")
     expect(bob.locator(".grid tbody")).to_contain_text("19", timeout=10_000)  # Ann: 3 covers K, + A; pressures 5 + 10
 
@@ -77,3 +72,30 @@ def test_the_scoreboard_follows_another_phone_without_reloading(server, phone):
     assert bob.evaluate("() => window.sameDocument === true"), "the page reloaded instead of updating in place"
     bob.click(".count-add[data-add='2']")  # the page's scripts still work on the swapped content
     expect(bob.locator(".count-total")).to_have_text("2")
+
+
+def test_a_server_error_on_one_game_holds_back_no_other_game_and_is_reported(server, phone):
+    """One outbox serves every game on the phone: a change the server keeps failing (5xx) holds back
+    only that game's later changes, and after a few tries the phone says it was not saved."""
+    ann = phone()
+    first = start_three(ann, server)
+    second_page = ann.context.new_page()
+    second = start_three(second_page, server)
+    ann.context.route(first + "pressure", lambda route: route.fulfill(status=500, body="boom"))
+
+    ann.goto(first)
+    ann.click("button.pressure:has-text('Bob')")
+    expect(ann.locator("[data-live-status]")).to_contain_text("Server error")
+    expect(ann.locator("[data-outbox-list]")).to_contain_text("1 change waiting to be sent")
+
+    second_page.goto(second)
+    second_page.click("button.pressure:has-text('Cy')")
+    expect(second_page.locator(".saved")).to_contain_text("Pressure to Cy", timeout=10_000)
+    with urllib.request.urlopen(second + "export.json") as response:
+        assert json.loads(response.read())["in_play"]["pressures"] == ["Cy"]
+
+    expect(ann.locator("[data-refused]")).to_contain_text("The server failed to save it", timeout=20_000)
+    expect(ann.locator("[data-outbox-list]")).to_be_hidden()
+    ann.context.unroute(first + "pressure")
+    with urllib.request.urlopen(first + "export.json") as response:
+        assert "in_play" not in json.loads(response.read())

@@ -2,7 +2,7 @@
 
 import pytest
 
-from .conftest import assert_fits, submit
+from .conftest import assert_fits, enter_hand, submit
 
 
 def start_game(page, server) -> tuple[str, str]:
@@ -14,13 +14,7 @@ def start_game(page, server) -> tuple[str, str]:
     page.click("text=Go to hand 1")
     record_url = page.url
     submit(page, "button.pressure:has-text('Cy')")
-    for seat, cards in enumerate(["A 3 3 6", "", "K", "8 8", "10"]):
-        page.goto(f"{record_url}hand/1/seat/{seat}")
-        if cards:
-            page.fill("#cards", cards)
-        else:
-            page.check("#went_out")
-        submit(page, "button[type=submit]:has-text('Save')")
+    enter_hand(page, record_url, 1, ["A 3 3 6", "", "K", "8 8", "10"])
     return record_url, view_url
 
 

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.scoring import parse_record
 
-from .conftest import submit
+from .conftest import enter_hand, submit
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 
@@ -28,18 +28,6 @@ def start_game(page, server):
 def tap(page, cards: str) -> None:
     for card in cards.split():
         page.click(f".pad button[data-card='{card}']")
-
-
-def enter_hand(page, record_url: str, hand: int, leftovers: list[str]) -> None:
-    """One phone enters everybody's leftovers, typing them (tapping is tested separately)."""
-    for seat, cards in enumerate(leftovers):
-        page.goto(f"{record_url}hand/{hand}/seat/{seat}")
-        if cards:
-            page.fill("#cards", cards)
-        else:
-            page.check("#went_out")
-        submit(page, "button[type=submit]:has-text('Save')")
-        assert "Not saved" not in page.content()
 
 
 def test_a_table_plays_a_game_end_to_end(server, phone, shot):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from ..errors import UnknownRuleSet
 from .base import SINGLE_HAND, CardAction, OptionSpec, RuleSet
@@ -28,8 +28,27 @@ RULE_SETS: dict[str, type[RuleSet]] = {
         HouseRules,
     )
 }
+
+
+class _AtTheTable(Mapping[str, type[RuleSet]]):
+    """The registry's rule sets played from the list of built-in games, read when asked, so that
+    the forms offer whatever ``RULE_SETS`` holds then."""
+
+    def __getitem__(self, key: str) -> type[RuleSet]:
+        cls = RULE_SETS[key]
+        if not cls.at_the_table:
+            raise KeyError(key)
+        return cls
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([key for key, cls in RULE_SETS.items() if cls.at_the_table])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 #: The built-in games the start, event and print forms offer (house games are added from their saved list).
-AT_THE_TABLE: dict[str, type[RuleSet]] = {key: cls for key, cls in RULE_SETS.items() if cls.at_the_table}
+AT_THE_TABLE: Mapping[str, type[RuleSet]] = _AtTheTable()
 DEFAULT_RULE_SET = Crates.id
 
 

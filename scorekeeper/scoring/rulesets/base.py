@@ -9,14 +9,16 @@ game of the Eights family is a new subclass in a module of its own.
 from __future__ import annotations
 
 import dataclasses
+import json
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from ..cards import Card
-from ..errors import InvalidOptions
-from ..threes import LeftoverScore
+from ..cards import Card, Rank
+from ..errors import InvalidOptions, RefereeError
+from ..leftovers import LeftoverScore
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -24,6 +26,8 @@ if TYPE_CHECKING:
 
 #: The holder's name for leftovers checked on their own, outside any game (the calculator).
 SINGLE_HAND = "hand"
+CARDS_PER_RANK = 4
+JOKERS_PER_DECK = 2
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,15 @@ class OptionSpec:
 def option(default: object, kind: str, label: str, help: str, **limits: Any) -> Any:
     """Declare a rule-set option as a dataclass field that carries its spec."""
     return dataclasses.field(default=default, metadata={"kind": kind, "label": label, "help": help, **limits})
+
+
+@dataclass(frozen=True)
+class Inherent:
+    """An option a rule set always has one way (Crazy Aces' jokers): a record may name it, with
+    that value only; ``says`` completes "<the rule set's name> ..." in the refusal."""
+
+    value: object
+    says: str
 
 
 @dataclass(frozen=True)
@@ -82,6 +95,12 @@ class RuleSet(ABC):
     in_events: ClassVar[bool] = True
     #: Whether the start form lists it among the built-in games (house rules come from saved definitions).
     at_the_table: ClassVar[bool] = True
+    #: Whether a hand ends the moment a player goes out, so that only one can. Crates' count goes
+    #: on after someone goes out, and others may go out during it.
+    one_goes_out: ClassVar[bool] = True
+    #: Options the rule set does not offer because it always has them one way; a record may
+    #: still name them, with that value (``options()`` does not write them).
+    inherent_options: ClassVar[Mapping[str, Inherent]] = {}
 
     @classmethod
     def option_specs(cls) -> tuple[OptionSpec, ...]:
@@ -106,10 +125,13 @@ class RuleSet(ABC):
         """Configure the rule set from a record's ``options`` (absent keys take their defaults)."""
         raw = dict(raw or {})
         specs = {spec.name: spec for spec in cls.option_specs()}
+        for name in set(raw) - set(specs):
+            if name in cls.inherent_options:
+                _check_inherent(cls.name, name, cls.inherent_options[name], raw.pop(name))
         unknown = sorted(set(raw) - set(specs))
         if unknown:
             known = ", ".join(specs) or "none"
-            raise InvalidOptions(f"{cls.id} has no option {unknown[0]!r} (its options: {known})")
+            raise InvalidOptions(f"{cls.id} has no option {unknown[0]!r} (its options: {known})", unknown[0])
         values = {name: _check_option(specs[name], value) for name, value in raw.items()}
         return cls(**values)
 
@@ -175,11 +197,38 @@ class RuleSet(ABC):
     # Referee ------------------------------------------------------------------
 
     def check_leftovers(self, leftovers: Mapping[str, Sequence[Card]]) -> None:
-        """Refuse leftovers (by player) that the cards in play could not have produced."""
-        return None
+        """Refuse leftovers (by player) that the cards in play could not have produced.
+
+        ``leftovers`` may be some players of a hand only (a hand being entered), or one hand
+        under ``SINGLE_HAND`` (the calculator). Every card the scoring would refuse is refused
+        here, with the scoring's own message, so that leftovers accepted are leftovers scored.
+        """
+        self.check_and_score(leftovers)
+
+    def check_and_score(self, leftovers: Mapping[str, Sequence[Card]]) -> dict[str, LeftoverScore]:
+        """``check_leftovers``, keeping each player's score: a replay then scores each hand once.
+        A rule set adds its own checks here."""
+        scored: dict[str, LeftoverScore] = {}
+        for player, cards in leftovers.items():
+            try:
+                scored[player] = self.score_leftovers(cards)
+            except RefereeError as error:
+                raise RefereeError(str(error) if player == SINGLE_HAND else f"{player}'s cards: {error}") from None
+        check_deck(leftovers, self.decks_in_play(), JOKERS_PER_DECK if self.uses_jokers() else 0)
+        if self.one_goes_out:
+            check_one_out(leftovers)
+        return scored
 
     def check_pressure(self, game: Game, number: int, player: str) -> None:
         """Refuse a pressure the rules do not let this player take."""
+        return None
+
+    def pressure_taker(self, game: Game, player: str) -> str:
+        """Who takes a pressure called on ``player``: the player, unless the rules pass it on."""
+        return player
+
+    def joins_by_itself(self) -> str | None:
+        """A player the rules seat in every game (the World Series' dummy), or None."""
         return None
 
     def card_actions(self, players: int) -> tuple[CardAction, ...]:
@@ -194,27 +243,115 @@ class RuleSet(ABC):
         """Whether a joker can be left in hand (the tap pad then offers one)."""
         return bool(getattr(self, "jokers", False))
 
+    def decks_in_play(self) -> int:
+        """How many decks are shuffled together: what limits the copies of a card in the leftovers."""
+        return int(getattr(self, "decks", 1))
+
     def describe(self) -> tuple[tuple[str, str], ...]:
         """The rules in force in words (label, text), where the options alone do not say it."""
         return ()
+
+    # Describing itself --------------------------------------------------------
+    # The rules card, the blank sheet, the score sheet and the rules page print what these
+    # say; none of them asks which rule set it has. The defaults describe the defaults above
+    # (each player's own cards, the lowest total after the schedule): a rule set that changes
+    # how it scores or ends says so here too.
+
+    def how_it_scores(self) -> str:
+        """How a hand is scored and who collects its points, in sentences."""
+        return "Each player scores the cards left in their own hand."
+
+    def blocked_hand(self) -> str | None:
+        """How a blocked hand (the stock is out and nobody can play) is settled, in a sentence;
+        None where the rules have none (Crates' pressures reshuffle the stock)."""
+        return None
+
+    def how_it_is_won(self) -> str | None:
+        """How the game ends and who wins, in a sentence."""
+        hands = self.max_hands()
+        if hands is None:
+            return None
+        return f"After {hands} hands the {'lowest' if self.lowest_wins else 'highest'} total wins."
+
+    def scoring_rules(self) -> tuple[tuple[str, str], ...]:
+        """What the printed reference says of scoring: paragraphs (title, text), a title may be empty."""
+        said = (self.how_it_scores(), self.blocked_hand(), self.how_it_is_won())
+        return (("Scoring", " ".join(part for part in said if part)),)
+
+    def option_in_words(self, spec: OptionSpec) -> str:
+        """An option's value as a player reads it on a sheet."""
+        value = getattr(self, spec.name)
+        if spec.kind == "bool":
+            return "on" if value else "off"
+        return str(value)
+
+    def options_in_words(self) -> tuple[tuple[str, str], ...]:
+        """Every option in force (label, value in words); the rules in words where ``describe`` gives them."""
+        return self.describe() or tuple((spec.label, self.option_in_words(spec)) for spec in self.option_specs())
+
+    def pressures_in_words(self) -> str:
+        """How a side's pressures grow through the game."""
+        return "doubling" if self.has_pressures else "off"
+
+
+def check_deck(leftovers: Mapping[str, Sequence[Card]], decks: int, jokers_per_deck: int) -> None:
+    """No more copies of a rank than the decks hold (four a deck; jokers as the game has them),
+    and no suited card (``Q♠``) more often than there are decks."""
+    held = [card for cards in leftovers.values() for card in cards]
+    for rank, count in Counter(card.rank for card in held).items():
+        limit = decks * (jokers_per_deck if rank is Rank.JOKER else CARDS_PER_RANK)
+        if count > limit:
+            holders = [player for player, cards in leftovers.items() if any(card.rank is rank for card in cards)]
+            raise RefereeError(_too_many(f"{count} × {rank.value}", limit, decks, holders))
+    for card, count in Counter(card for card in held if card.suit is not None).items():
+        if count > decks:
+            holders = [player for player, cards in leftovers.items() if card in cards]
+            raise RefereeError(_too_many(f"{count} × {card.label}", decks, decks, holders))
+
+
+def _too_many(what: str, limit: int, decks: int, holders: list[str]) -> str:
+    """E.g. "5 × K in the leftovers, but one deck has only 4. Check Bob's and Di's cards."
+
+    ``holders`` are the players holding the card; a single hand (from the calculator) is
+    named as such.
+    """
+    held = "one deck has" if decks == 1 else f"{decks} decks have"
+    if len(holders) == 1 and holders[0] == SINGLE_HAND:
+        return f"{what} in one hand, but {held} only {limit}"
+    names = " and ".join(f"{player}'s" for player in holders)
+    return f"{what} in the leftovers, but {held} only {limit}. Check {names} cards."
+
+
+def check_one_out(leftovers: Mapping[str, Sequence[Card]]) -> None:
+    """Only one player can go out in a hand that ends when someone goes out."""
+    empty = [player for player, cards in leftovers.items() if not cards]
+    if len(empty) > 1 and SINGLE_HAND not in leftovers:
+        raise RefereeError(f"only one player can go out, but {' and '.join(empty)} have no cards")
+
+
+def _check_inherent(rules: str, name: str, inherent: Inherent, value: object) -> None:
+    if type(value) is not type(inherent.value) or value != inherent.value:
+        raise InvalidOptions(
+            f"{rules} {inherent.says}: option {name!r} cannot be {json.dumps(value, default=repr)}", name
+        )
 
 
 def _check_option(spec: OptionSpec, value: object) -> object:
     where = f"option {spec.name!r}"
     if spec.kind == "bool":
         if not isinstance(value, bool):
-            raise InvalidOptions(f"{where} must be true or false, not {value!r}")
+            raise InvalidOptions(f"{where} must be true or false, not {value!r}", spec.name)
     elif spec.kind in ("int", "optional_int"):
         if value is None and spec.kind == "optional_int":
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidOptions(f"{where} must be a whole number, not {value!r}")
+            raise InvalidOptions(f"{where} must be a whole number, not {value!r}", spec.name)
         if spec.minimum is not None and value < spec.minimum:
-            raise InvalidOptions(f"{where} must be at least {spec.minimum}, not {value}")
+            raise InvalidOptions(f"{where} must be at least {spec.minimum}, not {value}", spec.name)
     elif spec.kind == "str":
         if not isinstance(value, str) or not value.strip():
-            raise InvalidOptions(f"{where} must be a non-empty name, not {value!r}")
+            raise InvalidOptions(f"{where} must be a non-empty name, not {value!r}", spec.name)
     if spec.choices and value not in spec.choices:
         allowed = " or ".join(str(choice) for choice in spec.choices)
-        raise InvalidOptions(f"{where} must be {allowed}, not {value!r}")
+        raise InvalidOptions(f"{where} must be {allowed}, not {value!r}", spec.name)
     return value

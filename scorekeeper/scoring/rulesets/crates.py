@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..cards import Card, Rank
 from ..errors import InvalidSeating, RefereeError
+from ..leftovers import LeftoverScore
 from ..pressures import pressure_value
-from ..threes import ONLY_THREES_POINTS, THREE_POINTS, CoverPile, LeftoverScore, ScoredCard, score_with_threes
-from .base import SINGLE_HAND, CardAction, RuleSet, option
+from ..threes import not_an_eight, nullify_with_threes, score_with_threes
+from .base import SINGLE_HAND, CardAction, OptionSpec, RuleSet, option
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -37,9 +37,6 @@ CARD_POINTS = {
 #: 000 "The Deal": 8 cards down to 1, then back up to 8.
 CRATES_SCHEDULE = (8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8)
 
-CARDS_PER_RANK = 4
-JOKERS_PER_DECK = 2
-
 _ACTIONS = (
     ("A", "used in a 2-sequence (the count): adds 1"),
     ("2", "starts the count, or adds 2 to it"),
@@ -59,6 +56,19 @@ _FEW_PLAYER_ACTIONS = {
     "7": "next player takes a card",
     "J": "previous player takes a card",
 }
+#: The covering rule (``threes.score_with_threes``) in words, with 000's examples.
+COVERING_THREES = (
+    "A hand of nothing but threes counts −50 for each three. Otherwise a 3 may cover any card but an 8: "
+    "the pair counts 3 and can itself be covered, until no bare 3 remains. Cover the highest cards. "
+    "Examples: A 2 3 3 6 8 K = 67 (3→6, 3→2); 3 3 8 = 53; A 3 3 6 7 9 K = 37."
+)
+#: Creights' cancelling rule (``threes.nullify_with_threes``) in words: the texts' examples agree
+#: with Crates; ``3 3 K`` shows the difference (3 in Crates).
+CANCELLING_THREES = (
+    "A hand of nothing but threes counts −50 for each three. Otherwise each 3 counts 3 and cancels one "
+    "other card, any but an 8: a 3 may cancel another 3, but a cancelled card cancels nothing. Cancel the "
+    "highest cards. Examples: A 2 3 3 6 8 K = 67 (3→6, 3→2); 3 3 8 = 53; 3 3 K = 6."
+)
 _JOKER_ACTION = (
     "JK",
     "previous player plays again, direction unchanged; transparent to suit and rank; adds 0 to the count",
@@ -72,6 +82,9 @@ class Crates(RuleSet):
     summary = (
         "15 hands dealt 8 down to 1 and back to 8; 2 to 5 players alone, or 4 in two partnerships; lowest total wins."
     )
+    #: 000 "Ending a hand": a 2-sequence in progress goes on after a player goes out, and "a player
+    #: may actually have to draw cards after going out", so others can go out during it.
+    one_goes_out = False
 
     jokers: bool = option(
         False,
@@ -91,9 +104,9 @@ class Crates(RuleSet):
     def check_seating(self, game: Game) -> None:
         count = len(game.players)
         if not 2 <= count <= 5:
-            raise InvalidSeating(f"{self.name} is for 2 to 5 players, not {count}")
+            raise InvalidSeating(f"{self.name} is for 2 to 5 players, not {count}", "players")
         if game.has_partnerships:
-            check_opposite_partners(game)
+            game.check_partners_opposite()
 
     def schedule(self) -> tuple[int, ...]:
         return CRATES_SCHEDULE
@@ -105,28 +118,18 @@ class Crates(RuleSet):
         return CARD_POINTS[card.rank]
 
     def score_leftovers(self, cards: Sequence[Card]) -> LeftoverScore:
-        return score_with_threes(cards, self.card_points, _coverable)
+        return score_with_threes(cards, self.card_points, not_an_eight)
 
     def pressure_value(self, number: int) -> int:
         return pressure_value(number, self.pressure_increase_cap)
 
-    def check_leftovers(self, leftovers: Mapping[str, Sequence[Card]]) -> None:
-        """No joker unless jokers are on; no more copies of a card than the decks hold."""
+    def check_and_score(self, leftovers: Mapping[str, Sequence[Card]]) -> dict[str, LeftoverScore]:
+        """No joker unless jokers are on; then the checks of every rule set."""
         for player, cards in leftovers.items():
             if not self.jokers and any(card.rank is Rank.JOKER for card in cards):
                 who = "there is" if player == SINGLE_HAND else f"{player} has"
                 raise RefereeError(f"{who} a joker, but jokers are off in this game")
-        by_rank = Counter(card.rank for cards in leftovers.values() for card in cards)
-        for rank, count in by_rank.items():
-            limit = self.decks * (JOKERS_PER_DECK if rank is Rank.JOKER else CARDS_PER_RANK)
-            if count > limit:
-                holders = [p for p, cards in leftovers.items() if any(c.rank is rank for c in cards)]
-                raise RefereeError(_too_many(f"{count} × {rank.value}", limit, self.decks, holders))
-        by_card = Counter(card for cards in leftovers.values() for card in cards if card.suit is not None)
-        for card, count in by_card.items():
-            if count > self.decks:
-                holders = [p for p, cards in leftovers.items() if card in cards]
-                raise RefereeError(_too_many(f"{count} × {card.label}", self.decks, self.decks, holders))
+        return super().check_and_score(leftovers)
 
     def card_actions(self, players: int) -> tuple[CardAction, ...]:
         """000's table of card actions; with two or three players 7 and J change (000)."""
@@ -137,6 +140,19 @@ class Crates(RuleSet):
         if self.jokers:
             actions.append(CardAction(*_JOKER_ACTION))
         return tuple(actions)
+
+    def scoring_rules(self) -> tuple[tuple[str, str], ...]:
+        """The threes: the rest of the scoring is the card table beside it."""
+        return (("Threes", COVERING_THREES),)
+
+    def option_in_words(self, spec: OptionSpec) -> str:
+        if spec.name == "pressure_increase_cap":
+            return "none (each pressure doubles)" if self.pressure_increase_cap is None else self.pressures_in_words()
+        return super().option_in_words(spec)
+
+    def pressures_in_words(self) -> str:
+        cap = self.pressure_increase_cap
+        return "doubling" if cap is None else f"increase capped at {cap}"
 
     def card_values(self) -> tuple[tuple[str, str], ...]:
         values = [
@@ -174,12 +190,13 @@ class CratesWorldSeries(Crates):
         if len(game.players) != 3 or self.dummy not in game.players:
             raise InvalidSeating(
                 f"the World Series is two players and the dummy {self.dummy}: "
-                f"list three players, {self.dummy} among them"
+                f"list three players, {self.dummy} among them",
+                "players",
             )
         if game.has_partnerships:
-            raise InvalidSeating("the World Series has no partnerships")
+            raise InvalidSeating("the World Series has no partnerships", "partnerships")
         if game.first_dealer == self.dummy:
-            raise InvalidSeating(f"{self.dummy} never deals: choose another first dealer")
+            raise InvalidSeating(f"{self.dummy} never deals: choose another first dealer", "first_dealer")
 
     def schedule(self) -> tuple[int, ...]:
         return (2, 1, 1, 2)
@@ -196,32 +213,16 @@ class CratesWorldSeries(Crates):
                 f"Hand {number}: {self.dummy} never takes a pressure: it goes to the next player to play"
             )
 
+    def pressure_taker(self, game: Game, player: str) -> str:
+        """A pressure on the dummy goes to the next player to play: the one seated after it."""
+        if player != self.dummy:
+            return player
+        return game.players[(game.players.index(player) + 1) % len(game.players)]
 
-def _coverable(card: Card) -> bool:
-    """A three covers any card but an eight (000)."""
-    return card.rank is not Rank.EIGHT
-
-
-def check_opposite_partners(game: Game) -> None:
-    players = game.players
-    if len(players) != 4 or len(game.partnerships) != 2 or any(len(t) != 2 for t in game.partnerships):
-        raise InvalidSeating("partnerships are for four players, in two pairs")
-    for first, second in game.partnerships:
-        if (players.index(first) - players.index(second)) % 4 != 2:
-            raise InvalidSeating(f"partners sit opposite: {first} and {second} are seated next to each other")
+    def joins_by_itself(self) -> str | None:
+        return self.dummy
 
 
-def _too_many(what: str, limit: int, decks: int, holders: list[str]) -> str:
-    """E.g. "5 × K in the leftovers, but one deck has only 4. Check Bob's and Di's cards."
-
-    ``holders`` are the players holding the card; a single hand (from the calculator) is
-    named as such.
-    """
-    held = "one deck has" if decks == 1 else f"{decks} decks have"
-    if len(holders) == 1 and holders[0] == SINGLE_HAND:
-        return f"{what} in one hand, but {held} only {limit}"
-    names = " and ".join(f"{player}'s" for player in holders)
-    return f"{what} in the leftovers, but {held} only {limit}. Check {names} cards."
 
 
 @dataclass(frozen=True)
@@ -235,46 +236,20 @@ class Creights(Crates):
 
     id = "creights"
     name = "Creights"
-    summary = "Crates as 002 tells it: a 7 makes all but the next player draw; each three cancels one card."
+    summary = "Crates with two changes: a 7 makes all but the next player draw; each three cancels one card."
 
     def score_leftovers(self, cards: Sequence[Card]) -> LeftoverScore:
         return nullify_with_threes(cards, self.card_points)
+
+    def scoring_rules(self) -> tuple[tuple[str, str], ...]:
+        return (("Threes", CANCELLING_THREES),)
+
+    def card_values(self) -> tuple[tuple[str, str], ...]:
+        cancels = "3, and cancels a card (not an 8); only threes: −50 each"
+        return tuple((rank, cancels if rank == Rank.THREE.value else value) for rank, value in super().card_values())
 
     def card_actions(self, players: int) -> tuple[CardAction, ...]:
         seven = "every other player except the next one draws a card, in turn"
         return tuple(
             CardAction(action.card, seven) if action.card == "7" else action for action in super().card_actions(players)
         )
-
-
-def nullify_with_threes(cards: Sequence[Card], points: Callable[[Card], int]) -> LeftoverScore:
-    """The lowest score under Creights' rule: each three cancels one card (not an eight).
-
-    With ``k`` threes cancelled by other threes, ``t - 2k`` threes are left to cancel other
-    cards, highest first; every choice of ``k`` is tried.
-    """
-    hand = tuple(cards)
-    threes = sorted((card for card in hand if card.rank is Rank.THREE), key=lambda card: card.sort_key)
-    others = sorted((card for card in hand if card.rank is not Rank.THREE), key=lambda c: (-points(c), c.sort_key))
-    if not hand:
-        return LeftoverScore(hand, 0)
-    if not others:
-        return LeftoverScore(hand, ONLY_THREES_POINTS * len(threes), only_threes=True)
-    eligible = [card for card in others if _coverable(card)]
-    best: tuple[int, int, int] | None = None
-    for cancelled_threes in range(len(threes) // 2 + 1):
-        cancelled = min(len(eligible), len(threes) - 2 * cancelled_threes)
-        saving = THREE_POINTS * cancelled_threes + sum(points(card) for card in eligible[:cancelled])
-        if best is None or saving > best[0]:
-            best = (saving, cancelled_threes, cancelled)
-    assert best is not None
-    _, cancelled_threes, cancelled = best
-    piles = [CoverPile((threes[i],), eligible[i]) for i in range(cancelled)]
-    spare = threes[cancelled:]
-    piles += [CoverPile((spare[2 * i],), spare[2 * i + 1]) for i in range(cancelled_threes)]
-    piles += [CoverPile((three,), None) for three in spare[2 * cancelled_threes :]]
-    rest = eligible[cancelled:] + [card for card in others if not _coverable(card)]
-    rest.sort(key=lambda c: (-points(c), c.sort_key))
-    uncovered = tuple(ScoredCard(card, points(card)) for card in rest)
-    total = THREE_POINTS * len(piles) + sum(item.points for item in uncovered)
-    return LeftoverScore(hand, total, piles=tuple(piles), uncovered=uncovered)

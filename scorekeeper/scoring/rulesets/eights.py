@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ..cards import Card, Rank
 from ..errors import RefereeError
-from ..threes import LeftoverScore, ScoredCard
-from .base import CardAction, GameColumn, History, option
-from .to_a_score import PlayedToAScore, check_one_out, where, winner_collects
+from ..leftovers import LeftoverScore, ScoredCard
+from .base import CardAction, GameColumn, History, Inherent, option
+from .to_a_score import PlayedToAScore, winner_collects
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -37,7 +37,6 @@ EIGHTS_POINTS: Mapping[Rank, int] = {
     Rank.QUEEN: 10,
     Rank.KING: 10,
 }
-CARDS_PER_RANK = 4
 
 
 @dataclass(frozen=True)
@@ -55,6 +54,7 @@ class CrazyEights(PlayedToAScore):
     JOKERS_PER_DECK: ClassVar[int] = 0
     WIN_BONUS: ClassVar[int] = 100
     WILD: ClassVar[str] = "8"
+    inherent_options = {"jokers": Inherent(False, "has no jokers")}
 
     target: int | None = option(100, "optional_int", "Game to", "The score that wins the game.", minimum=1)
     decks: int = option(1, "int", "Decks", "One deck, or two for six or more players.", choices=(1, 2))
@@ -93,18 +93,24 @@ class CrazyEights(PlayedToAScore):
         goal = self.goal(len(game.players))
         return {side: self.WIN_BONUS for side, total in totals.items() if total >= goal and self.WIN_BONUS}
 
-    def check_leftovers(self, leftovers: Mapping[str, Sequence[Card]]) -> None:
-        """One deck's worth of each rank (jokers only where the game has them); one player out at most."""
-        by_rank = Counter(card.rank for cards in leftovers.values() for card in cards)
-        for rank, count in by_rank.items():
-            limit = self.decks * (self.JOKERS_PER_DECK if rank is Rank.JOKER else CARDS_PER_RANK)
-            if count > limit:
-                decks = "the decks have" if self.decks > 1 else "the deck has"
-                raise RefereeError(f"{count} × {rank.value} {where(leftovers)}, but {decks} only {limit}")
-        check_one_out(leftovers)
-
     def card_actions(self, players: int) -> tuple[CardAction, ...]:
         return (CardAction(self.WILD, "wild: play it on any card and name the suit to follow"),)
+
+    def how_it_scores(self) -> str:
+        return "The player who goes out collects the count of every other hand."
+
+    def blocked_hand(self) -> str | None:
+        return (
+            "Blocked (the stock is out and nobody can play): the lowest count collects from each other player "
+            "the difference."
+        )
+
+    def how_it_is_won(self) -> str | None:
+        bonus = f", with a {self.WIN_BONUS}-point bonus" if self.WIN_BONUS else ""
+        return f"The first to reach {self._goal_in_words()} at the end of a hand wins{bonus}."
+
+    def _goal_in_words(self) -> str:
+        return str(self.goal(2))
 
     def card_values(self) -> tuple[tuple[str, str], ...]:
         values = [(rank.value, str(points)) for rank, points in self.POINTS.items() if rank is not Rank.JOKER]
@@ -134,6 +140,9 @@ class CrazyEightsTarget(CrazyEights):
     def goal(self, players: int) -> int:
         return self.target or 100 + 50 * (players - 2)
 
+    def _goal_in_words(self) -> str:
+        return str(self.target) if self.target else "100 for two players, +50 a player"
+
 
 @dataclass(frozen=True)
 class CrazyAces(CrazyEights):
@@ -146,6 +155,7 @@ class CrazyAces(CrazyEights):
     POINTS = {**EIGHTS_POINTS, Rank.ACE: 25, Rank.EIGHT: 8, Rank.JOKER: 50}
     JOKERS_PER_DECK = 2
     WILD = "A, JK"
+    inherent_options = {"jokers": Inherent(True, "always has jokers, two a deck")}
     MAX_PLAYERS = 10
 
 
@@ -185,6 +195,9 @@ class Zodiac(CrazyEights):
 
     def _collected(self, leftovers: LeftoverScore) -> int:
         return len(leftovers.cards)
+
+    def how_it_scores(self) -> str:
+        return "The player who goes out collects the count of every other hand (a point a card)."
 
 
 #: 002 Hollywood scoring: "Each eight is 20, each Ace is 15, Picture cards ... 10 each and the
@@ -240,3 +253,15 @@ class HollywoodEights(CrazyEights):
 
     def bonuses(self, game: Game, totals: Mapping[str, int]) -> dict[str, int]:
         return {}
+
+    def how_it_is_won(self) -> str | None:
+        return (
+            "A player's first winning hand counts in game 1, the second in games 1 and 2, later ones in every "
+            f"open game. A game closes when someone reaches {self.goal(2)} in it; the session ends when all "
+            "three are won, by the player who won more of them."
+        )
+
+    def scoring_rules(self) -> tuple[tuple[str, str], ...]:
+        """The hands as in Crazy Eights, then the three games in a paragraph of their own."""
+        hands = " ".join(part for part in (self.how_it_scores(), self.blocked_hand()) if part)
+        return (("Scoring", hands), ("Three games at once", self.how_it_is_won() or ""))

@@ -23,18 +23,16 @@ anywhere without the table's saved list::
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Self, cast
 
 from ..cards import STANDARD_RANKS, Card, Rank
 from ..errors import InvalidCard, InvalidOptions, InvalidSeating, RefereeError
+from ..leftovers import LeftoverScore, ScoredCard
 from ..pressures import pressure_value
-from ..threes import LeftoverScore, ScoredCard
 from .base import History, RuleSet, option
-from .crates import check_opposite_partners
-from .to_a_score import check_one_out, where, winner_collects
+from .to_a_score import winner_collects
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -48,8 +46,6 @@ MAX_PLAYERS = 10
 STRUCTURED = ("values", "special", "deal")
 MAX_HANDS = 60
 MAX_DEAL = 26
-JOKERS_PER_DECK = 2
-CARDS_PER_RANK = 4
 #: Face value, pictures 10: what a new house game starts from.
 FACE_VALUES: Mapping[Rank, int] = {
     **{rank: index + 1 for index, rank in enumerate(STANDARD_RANKS[:10])},
@@ -91,9 +87,12 @@ class HouseRules(RuleSet):
         written = {("title" if key == "name" else key): value for key, value in raw.items()}
         unknown = sorted(set(written) - names)
         if unknown:
-            raise InvalidOptions(f"house rules have no field {unknown[0]!r}")
+            raise InvalidOptions(f"house rules have no field {unknown[0]!r}", unknown[0])
         plain = {key: value for key, value in written.items() if key not in STRUCTURED}
-        base = super().from_options(plain)
+        try:
+            base = super().from_options(plain)
+        except InvalidOptions as error:
+            raise InvalidOptions(str(error), "name" if error.field == "title" else error.field) from None
         values = dict(base.values)
         if "values" in written:
             values.update(_read_values(written["values"]))
@@ -110,16 +109,16 @@ class HouseRules(RuleSet):
 
     def _check_definition(self) -> None:
         if self.end == HANDS and not self.deal:
-            raise InvalidOptions("house rules ending after fixed hands need the cards dealt in each hand")
+            raise InvalidOptions("house rules ending after fixed hands need the cards dealt in each hand", "deal")
         if self.end != HANDS and len(self.deal) != 1:
-            raise InvalidOptions("house rules played to a target or loss line deal one number of cards")
+            raise InvalidOptions("house rules played to a target or loss line deal one number of cards", "deal")
         if self.end != HANDS and self.limit is None:
             line = "the target" if self.end == TARGET else "the loss line"
-            raise InvalidOptions(f"house rules ending at {ENDS[self.end]} need {line}'s points ('limit')")
+            raise InvalidOptions(f"house rules ending at {ENDS[self.end]} need {line}'s points ('limit')", "limit")
         if self.end == LOSS_LINE and self.scoring == WINNER:
-            raise InvalidOptions("a loss line needs each player scoring their own cards")
+            raise InvalidOptions("a loss line needs each player scoring their own cards", "scoring")
         if self.pressure_cap is not None and not self.pressures:
-            raise InvalidOptions("a pressure increase cap needs pressures on")
+            raise InvalidOptions("a pressure increase cap needs pressures on", "pressure_cap")
 
     def options(self) -> dict[str, object]:
         """The definition as written in a game record."""
@@ -145,26 +144,53 @@ class HouseRules(RuleSet):
             end = f"first to {self.limit} at the end of a hand, {self.deal[0]} cards each"
         else:
             end = f"{self.limit} or more loses, {self.deal[0]} cards each"
-        pressures = "off"
-        if self.pressures:
-            pressures = "doubling" if self.pressure_cap is None else f"increase capped at {self.pressure_cap}"
         return (
             ("Who scores", SCORINGS[self.scoring] + ("; lowest total wins" if self.lowest_wins else "; highest wins")),
             ("The end", end),
             ("Decks", str(self.decks)),
-            ("Pressures", pressures),
+            ("Pressures", self.pressures_in_words()),
         )
+
+    def pressures_in_words(self) -> str:
+        if not self.pressures:
+            return "off"
+        return "doubling" if self.pressure_cap is None else f"increase capped at {self.pressure_cap}"
+
+    def how_it_scores(self) -> str:
+        if self.scoring == WINNER:
+            return "The player who goes out collects the count of every other hand."
+        return super().how_it_scores()
+
+    def blocked_hand(self) -> str | None:
+        if self.scoring == WINNER:
+            return "Blocked (nobody can go out): the lowest count collects from each other player the difference."
+        return None
+
+    def how_it_is_won(self) -> str | None:
+        best = "lowest" if self.lowest_wins else "highest"
+        if self.end == TARGET:
+            return f"The game ends when someone reaches {self.limit} at the end of a hand; the {best} total wins."
+        if self.end == LOSS_LINE:
+            return f"{self.limit} or more loses: the game ends when at most one player is still below {self.limit}, who wins."
+        return super().how_it_is_won()
+
+    def scoring_rules(self) -> tuple[tuple[str, str], ...]:
+        """The definition in words, and how a blocked hand is settled where the winner collects."""
+        blocked = self.blocked_hand()
+        return tuple((label, f"{text}.") for label, text in self.describe()) + ((("", blocked),) if blocked else ())
 
     # Seating and the deal ---------------------------------------------------
 
     def check_seating(self, game: Game) -> None:
         count = len(game.players)
         if not 2 <= count <= MAX_PLAYERS:
-            raise InvalidSeating(f"{self.name} is for 2 to {MAX_PLAYERS} players, not {count}")
+            raise InvalidSeating(f"{self.name} is for 2 to {MAX_PLAYERS} players, not {count}", "players")
         if game.has_partnerships:
             if self.scoring == WINNER:
-                raise InvalidSeating(f"in {self.name} the player who goes out collects: everyone plays alone")
-            check_opposite_partners(game)
+                raise InvalidSeating(
+                    f"in {self.name} the player who goes out collects: everyone plays alone", "partnerships"
+                )
+            game.check_partners_opposite()
 
     def schedule(self) -> tuple[int, ...]:
         return self.deal if self.end == HANDS else ()
@@ -218,20 +244,6 @@ class HouseRules(RuleSet):
             return max(totals.values()) >= self.limit
         return sum(1 for total in totals.values() if total < self.limit) <= 1
 
-    # Referee ------------------------------------------------------------------
-
-    def check_leftovers(self, leftovers: Mapping[str, Sequence[Card]]) -> None:
-        """No more of a rank (or of a suited card) than the decks hold; one player out at most."""
-        held = [card for cards in leftovers.values() for card in cards]
-        for rank, count in Counter(card.rank for card in held).items():
-            limit = self.decks * (JOKERS_PER_DECK if rank is Rank.JOKER else CARDS_PER_RANK)
-            if count > limit:
-                raise RefereeError(f"{count} × {rank.value} {where(leftovers)}, but the decks hold only {limit}")
-        for card, count in Counter(card for card in held if card.suit is not None).items():
-            if count > self.decks:
-                raise RefereeError(f"{count} × {card.label} {where(leftovers)}, but the decks hold only {self.decks}")
-        check_one_out(leftovers)
-
     def card_values(self) -> tuple[tuple[str, str], ...]:
         values = [(rank.value, str(points)) for rank, points in self.values]
         values += [(card.label, str(points)) for card, points in self.special]
@@ -254,39 +266,39 @@ def _flavour(title: str, lowest_wins: bool, pressures: bool, suits: bool) -> typ
 
 def _read_values(raw: object) -> dict[Rank, int]:
     if not isinstance(raw, Mapping):
-        raise InvalidOptions('house rules \'values\' must map ranks to points, e.g. {"A": 1, "K": 10}')
+        raise InvalidOptions('house rules \'values\' must map ranks to points, e.g. {"A": 1, "K": 10}', "values")
     values: dict[Rank, int] = {}
     for key, points in raw.items():
         rank = _rank(key, "values")
         if rank is Rank.JOKER:
-            raise InvalidOptions("house rules give a joker's points in 'joker', not in 'values'")
-        values[rank] = _points(points, f"values {key!r}")
+            raise InvalidOptions("house rules give a joker's points in 'joker', not in 'values'", "values")
+        values[rank] = _points(points, f"values {key!r}", "values")
     return values
 
 
 def _read_special(raw: object) -> tuple[tuple[Card, int], ...]:
     if not isinstance(raw, Mapping):
-        raise InvalidOptions("house rules 'special' must map suited cards to points, e.g. {\"QS\": 40}")
+        raise InvalidOptions("house rules 'special' must map suited cards to points, e.g. {\"QS\": 40}", "special")
     special = []
     for key, points in raw.items():
         try:
             card = Card.parse(str(key))
         except InvalidCard as error:
-            raise InvalidOptions(f"house rules special card: {error}") from None
+            raise InvalidOptions(f"house rules special card: {error}", "special") from None
         if card.suit is None:
-            raise InvalidOptions(f"a special card needs its suit: {key!r} (e.g. {key}s)")
-        special.append((card, _points(points, f"special {key!r}")))
+            raise InvalidOptions(f"a special card needs its suit: {key!r} (e.g. {key}s)", "special")
+        special.append((card, _points(points, f"special {key!r}", "special")))
     return tuple(sorted(special, key=lambda item: item[0].sort_key))
 
 
 def _read_deal(raw: object) -> tuple[int, ...]:
     deal = [raw] if isinstance(raw, int) and not isinstance(raw, bool) else raw
     if not isinstance(deal, list | tuple) or not all(isinstance(n, int) and not isinstance(n, bool) for n in deal):
-        raise InvalidOptions("house rules 'deal' must be whole numbers of cards, e.g. [8, 7, 6] or 7")
+        raise InvalidOptions("house rules 'deal' must be whole numbers of cards, e.g. [8, 7, 6] or 7", "deal")
     if len(deal) > MAX_HANDS:
-        raise InvalidOptions(f"house rules can have at most {MAX_HANDS} hands, not {len(deal)}")
+        raise InvalidOptions(f"house rules can have at most {MAX_HANDS} hands, not {len(deal)}", "deal")
     if any(not 1 <= n <= MAX_DEAL for n in deal):
-        raise InvalidOptions(f"house rules deal 1 to {MAX_DEAL} cards a hand")
+        raise InvalidOptions(f"house rules deal 1 to {MAX_DEAL} cards a hand", "deal")
     return tuple(deal)
 
 
@@ -294,13 +306,17 @@ def _rank(key: object, where_: str) -> Rank:
     try:
         card = Card.parse(str(key))
     except InvalidCard:
-        raise InvalidOptions(f"house rules {where_}: unknown rank {key!r}") from None
+        raise InvalidOptions(f"house rules {where_}: unknown rank {key!r}", where_) from None
     if card.suit is not None:
-        raise InvalidOptions(f"house rules {where_}: {key!r} is a card, not a rank (suited cards go in 'special')")
+        raise InvalidOptions(
+            f"house rules {where_}: {key!r} is a card, not a rank (suited cards go in 'special')", where_
+        )
     return card.rank
 
 
-def _points(value: object, what: str) -> int:
+def _points(value: object, what: str, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not -1000 <= value <= 1000:
-        raise InvalidOptions(f"house rules {what}: points must be a whole number from -1000 to 1000, not {value!r}")
+        raise InvalidOptions(
+            f"house rules {what}: points must be a whole number from -1000 to 1000, not {value!r}", field
+        )
     return value

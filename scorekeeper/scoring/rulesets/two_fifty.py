@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 from ..cards import Card, Rank
 from ..errors import InvalidSeating, RefereeError
-from ..threes import LeftoverScore, ScoredCard
-from .base import CardAction, History, option
-from .to_a_score import PlayedToAScore, check_one_out, where
+from ..leftovers import LeftoverScore, ScoredCard
+from .base import CardAction, History, Inherent, option
+from .to_a_score import PlayedToAScore
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -51,6 +51,10 @@ class TwoFifty(PlayedToAScore):
     summary = "Double deck, 5 cards each; deuces double a hand, identical pairs halve it; 250 or more loses."
 
     needs_suits = True
+    inherent_options = {
+        "decks": Inherent(DECKS, "is always played with two decks"),
+        "jokers": Inherent(False, "has no jokers"),
+    }
 
     five_hundred: bool = option(
         False,
@@ -62,7 +66,7 @@ class TwoFifty(PlayedToAScore):
     def check_seating(self, game: Game) -> None:
         super().check_seating(game)
         if self.five_hundred and len(game.players) < 3:
-            raise InvalidSeating("the 500 rule is for three or more players")
+            raise InvalidSeating("the 500 rule is for three or more players", "players")
 
     def cards_dealt(self, number: int, players: int) -> int:
         return 5
@@ -98,13 +102,25 @@ class TwoFifty(PlayedToAScore):
             return ()
         return tuple(side for side, total in totals.items() if total >= WINNING_LINE)
 
-    def check_leftovers(self, leftovers: Mapping[str, Sequence[Card]]) -> None:
-        """Two decks: no suited card more than twice; one player out at most."""
-        by_card = Counter(card for cards in leftovers.values() for card in cards)
-        for card, count in by_card.items():
-            if count > DECKS:
-                raise RefereeError(f"{count} × {card.label} {where(leftovers)}, but two decks have only {DECKS}")
-        check_one_out(leftovers)
+    def decks_in_play(self) -> int:
+        return DECKS
+
+    def how_it_scores(self) -> str:
+        return (
+            "Each player scores the cards left in their own hand. Each deuce doubles the hand's score; "
+            "each pair of identical cards (same rank and suit) halves it."
+        )
+
+    def how_it_is_won(self) -> str | None:
+        rule = (
+            f"; or a player past {LOSING_LINE} wins at once by reaching {WINNING_LINE} first"
+            if self.five_hundred
+            else ""
+        )
+        return (
+            f"{LOSING_LINE} or more loses: the game ends when at most one player is still below {LOSING_LINE}, "
+            f"who wins{rule}."
+        )
 
     def card_actions(self, players: int) -> tuple[CardAction, ...]:
         return (

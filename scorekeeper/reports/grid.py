@@ -1,0 +1,178 @@
+"""The score grid (sides × hands): the one model of a game's scores that every rendering draws.
+
+The Scores page (``web/scoreboard.py`` with ``templates/game/scores.html``), the printed score
+sheet (``sheets.py``) and the command line's text (``text.py``, for ``scorekeeper replay``) all
+render it, so that a new kind of score is worked out here once and each rendering only draws it.
+
+A grid holds, for each hand, what each side scored in it: the points of the cards left (the
+covering of threes that gave them), the pressures taken and what each cost, the hand's points
+and the running total; for each side, its starting score, its bonus, its total, the games it
+has won (Hollywood scoring), its place and whether it leads; and for the game, the game
+columns, who leads and whether the game is over. It is built from the engine's result alone
+(plus, if given, the rulings noted on each hand) and is pure: no Flask, no storage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..scoring import GameScore, HandScore, PressureTaken, SideScore
+from ..scoring.rulesets.base import GameColumn
+
+
+@dataclass(frozen=True)
+class GridCell:
+    """One side in one hand."""
+
+    #: Points of the cards the side's players were left with (or collected), threes applied.
+    cards: int
+    #: How the threes covered, with each partner's name where the side has more than one.
+    covering: str
+    #: What the pressures taken in this hand added, in all.
+    pressures: int
+    #: What each of those pressures cost, in the order they were taken.
+    pressure_values: tuple[int, ...]
+    #: What the hand added to the side's total: the cards and the pressures.
+    points: int
+    #: The side's total after this hand, its starting score included (no bonus yet).
+    running: int
+
+
+@dataclass(frozen=True)
+class GridRow:
+    """One hand: its deal, a cell per side (in the sides' order), its pressures, its rulings."""
+
+    number: int
+    cards_dealt: int
+    dealer: str
+    cells: tuple[GridCell, ...]
+    #: Every pressure of the hand, in the order taken.
+    pressures: tuple[PressureTaken, ...]
+    #: The rulings noted on this hand, if the grid was given them.
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GridSide:
+    """One side's column, and where it stands."""
+
+    name: str
+    members: tuple[str, ...]
+    start: int
+    #: Points the rules add when the game is decided (Crazy Eights' 100 for the winner).
+    bonus: int
+    total: int
+    #: What all its pressures cost.
+    pressures: int
+    #: Game columns won (Hollywood scoring); 0 in a single game.
+    games_won: int
+    #: 1 is best; tied sides share a place (1, 1, 3).
+    place: int
+    #: Marked as ahead: one of the leaders, once there is something to be ahead in (a hand
+    #: scored or a starting score), so that no one leads a game not yet begun.
+    leads: bool
+
+
+@dataclass(frozen=True)
+class ScoreGrid:
+    """A game's score grid: sides, hands, game columns, who leads. See the module's docstring."""
+
+    game_name: str
+    #: Whether the game has pressures (and so a pressure column on paper).
+    has_pressures: bool
+    #: Whether the lowest total wins (or the highest).
+    lowest_wins: bool
+    #: The hands of a game on a schedule; None for a game played to a score.
+    hands_in_game: int | None
+    sides: tuple[GridSide, ...]
+    rows: tuple[GridRow, ...]
+    #: The games of a session scored in columns (Hollywood scoring); none for a single game.
+    columns: tuple[GameColumn, ...]
+    #: The side(s) ahead by the rules' ranking, tied sides all named (every side before a hand).
+    leaders: tuple[str, ...]
+    finished: bool
+
+    @property
+    def with_start(self) -> bool:
+        """Whether any side began with points (the World Series' dummy at -50)."""
+        return any(side.start for side in self.sides)
+
+    @property
+    def with_bonus(self) -> bool:
+        return any(side.bonus for side in self.sides)
+
+    @property
+    def standings(self) -> tuple[GridSide, ...]:
+        """The sides best first; tied sides in seating order."""
+        return tuple(sorted(self.sides, key=lambda side: side.place))
+
+    def side(self, name: str) -> GridSide:
+        for side in self.sides:
+            if side.name == name:
+                return side
+        raise KeyError(name)
+
+
+def score_grid(score: GameScore, notes: Mapping[int, Sequence[str]] | None = None) -> ScoreGrid:
+    """The grid of a game scored by the engine; ``notes`` are the rulings by hand number."""
+    rules = score.game.rules
+    notes = notes or {}
+    places = {side.side.name: place for place, side in score.standings()}
+    begun = bool(score.hands) or any(side.start for side in score.sides)
+    leaders = score.leader
+    running = [side.running_totals() for side in score.sides]
+    rows = tuple(
+        GridRow(
+            number=hand.number,
+            cards_dealt=hand.cards_dealt,
+            dealer=hand.dealer,
+            cells=tuple(_cell(hand, side, index, running[s][index]) for s, side in enumerate(score.sides)),
+            pressures=hand.pressures,
+            notes=tuple(notes.get(hand.number, ())),
+        )
+        for index, hand in enumerate(score.hands)
+    )
+    sides = tuple(
+        GridSide(
+            name=side.side.name,
+            members=side.side.members,
+            start=side.start,
+            bonus=side.bonus,
+            total=side.total,
+            pressures=sum(side.pressures),
+            games_won=score.games_won(side.side.name),
+            place=places[side.side.name],
+            leads=begun and side.side.name in leaders,
+        )
+        for side in score.sides
+    )
+    return ScoreGrid(
+        game_name=rules.name,
+        has_pressures=rules.has_pressures,
+        lowest_wins=rules.lowest_wins,
+        hands_in_game=rules.max_hands(),
+        sides=sides,
+        rows=rows,
+        columns=score.columns,
+        leaders=leaders,
+        finished=score.finished,
+    )
+
+
+def _cell(hand: HandScore, side: SideScore, index: int, running: int) -> GridCell:
+    members = side.side.members
+    covering = "; ".join(
+        (f"{member} " if len(members) > 1 else "") + hand.leftovers[member].compact
+        for member in members
+        if hand.leftovers[member].compact
+    )
+    values = tuple(p.value for p in hand.pressures if p.side == side.side.name)
+    return GridCell(
+        cards=hand.sides[side.side.name].cards,
+        covering=covering,
+        pressures=side.pressures[index],
+        pressure_values=values,
+        points=side.hands[index],
+        running=running,
+    )

@@ -1,0 +1,131 @@
+"""Printed sheets: a game's score sheet, a blank sheet for paper play, a rules quick-reference card.
+
+The print templates live beside the pages' templates and share their partials (the
+chart); they are rendered here with a plain Jinja environment so that the command line
+can print without a server, and turned into PDF by ``pdf.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+
+from ..scoring import GameRecord, RuleSet, pressure_ladder
+from .charts import running_total_chart
+from .grid import score_grid
+from .qr import qr_svg
+
+PAPER_SIZES = {"a4": "A4", "letter": "letter"}
+DEFAULT_PAPER = "a4"
+LADDER_LENGTH = 8
+#: Rows on a blank sheet for a game played to a score rather than a schedule.
+OPEN_GAME_ROWS = 15
+
+_env = Environment(loader=PackageLoader("scorekeeper", "templates"), autoescape=select_autoescape(["html"]))
+
+
+def paper_size(paper: str, orientation: str = "landscape") -> str:
+    if paper not in PAPER_SIZES:
+        raise ValueError(f"paper must be one of {', '.join(PAPER_SIZES)}, not {paper!r}")
+    return f"{PAPER_SIZES[paper]} {orientation}"
+
+
+def options_in_force(rules: RuleSet) -> list[tuple[str, str]]:
+    """Every option of the rule set with its value, as a player would read it."""
+    return list(rules.options_in_words())
+
+
+def score_sheet_html(
+    record: GameRecord,
+    *,
+    title: str = "",
+    played_on: str | None = None,
+    paper: str = DEFAULT_PAPER,
+    view_url: str | None = None,
+    notes: dict[int, list[str]] | None = None,
+) -> str:
+    """The sheet a bridge player would recognise, with the rules in force and a verification code."""
+    game, score = record.game, record.score()
+    return _env.get_template("print/score_sheet.html").render(
+        page_size=paper_size(paper),
+        title=title,
+        played_on=played_on or date.today().isoformat(),
+        rules=game.rules,
+        options=options_in_force(game.rules),
+        game=game,
+        seats=list(enumerate(game.players, start=1)),
+        grid=score_grid(score, notes),
+        chart=running_total_chart(score),
+        code=record.verification_code,
+        qr=qr_svg(view_url, scale=2) if view_url else None,
+        view_url=view_url,
+    )
+
+
+def blank_sheet_html(rules: RuleSet, players: int = 4, paper: str = DEFAULT_PAPER) -> str:
+    """The grid with hand numbers and cards dealt filled in, and a reference panel."""
+    hands = rules.max_hands() or OPEN_GAME_ROWS
+    return _env.get_template("print/blank_sheet.html").render(
+        page_size=paper_size(paper),
+        rules=rules,
+        options=options_in_force(rules),
+        players=players,
+        rows=[(number, rules.cards_dealt(number, players)) for number in range(1, hands + 1)],
+        card_values=rules.card_values(),
+        doubling=pressure_ladder(LADDER_LENGTH),
+        capped=pressure_ladder(LADDER_LENGTH, 20),
+    )
+
+
+def rules_reference(rules: RuleSet) -> dict[str, object]:
+    """What the rules card and the rules page show: actions by table size, card points, ladders."""
+    return {
+        "rules": rules,
+        "options": options_in_force(rules),
+        "actions_many": rules.card_actions(4),
+        "actions_few": rules.card_actions(3),
+        "card_values": rules.card_values(),
+        "doubling": pressure_ladder(LADDER_LENGTH),
+        "capped": pressure_ladder(LADDER_LENGTH, 20),
+        "schedule": rules.schedule(),
+    }
+
+
+def rules_card_html(rules: RuleSet, paper: str = DEFAULT_PAPER) -> str:
+    """One page: card actions by number of players, card points, the count, threes, pressures."""
+    return _env.get_template("print/rules_card.html").render(
+        page_size=paper_size(paper, "portrait"), **rules_reference(rules)
+    )
+
+
+def standings_html(
+    event: Any, rows: Sequence[Any], round_: int | None, tie_breaks: str, paper: str = DEFAULT_PAPER
+) -> str:
+    """An event's standings to pin on the wall."""
+    return _env.get_template("print/standings.html").render(
+        page_size=paper_size(paper, "portrait"), event=event, rows=rows, round_=round_, tie_breaks=tie_breaks
+    )
+
+
+def table_cards_html(event: Any, round_: int, cards: Sequence[tuple[Any, Markup]], paper: str = DEFAULT_PAPER) -> str:
+    """One page per table: its number, the seats in order, and the QR code that opens its record link."""
+    return _env.get_template("print/table_cards.html").render(
+        page_size=paper_size(paper, "portrait"), event=event, round_=round_, cards=cards
+    )
+
+
+def event_sheets_html(event: Any, tables: Sequence[Any], paper: str = DEFAULT_PAPER) -> list[str]:
+    """Every table's score sheet, for the event's booklet."""
+    return [
+        score_sheet_html(
+            row.state.record(),
+            title=f"{event.name} · round {row.table.round} · table {row.table.number}",
+            played_on=event.held_on,
+            paper=paper,
+        )
+        for row in tables
+    ]

@@ -1,0 +1,30 @@
+/* Small page helpers: the first dealer chosen by name, times in the phone's own time zone. */
+(function () {
+  "use strict";
+  function dealerNames() {
+    var select = document.getElementById("first_dealer");
+    if (!select) { return; }
+    var fields = document.querySelectorAll("input[name^='players-']");
+    var any = false;
+    fields.forEach(function (field, i) {
+      var option = select.options[i];
+      if (!option) { return; }
+      var name = field.value.trim();
+      option.textContent = name || "Player " + (i + 1);
+      option.hidden = !name;
+      any = any || !!name;
+    });
+    if (!any) { Array.prototype.forEach.call(select.options, function (o) { o.hidden = false; }); }
+  }
+  function localTimes() {
+    document.querySelectorAll("time[data-local]").forEach(function (el) {
+      var when = new Date(el.getAttribute("datetime"));
+      if (isNaN(when)) { return; }
+      el.textContent = when.toLocaleString([], { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+    });
+  }
+  document.addEventListener("input", function (event) {
+    if (event.target.name && event.target.name.indexOf("players-") === 0) { dealerNames(); }
+  });
+  document.addEventListener("DOMContentLoaded", function () { dealerNames(); localTimes(); });
+}());

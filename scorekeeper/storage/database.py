@@ -1,0 +1,270 @@
+"""The database connection: SQLite in the instance folder, configured for durability.
+
+Each request gets its own connection (WAL, ``synchronous=FULL``, a busy timeout);
+every write runs in a ``BEGIN IMMEDIATE`` transaction so that a transaction never
+reads, loses the race and then fails to write (in WAL mode a deferred transaction that
+read first fails at once with SQLITE_BUSY when another connection committed meanwhile).
+Named migrations run once at start-up, under a file lock, before serving.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import secrets
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import sqlite_utils
+from sqlite_utils.migrations import Migrations
+
+from .files import PRIVATE, create_private
+
+DATABASE_FILE = "scorekeeper.db"
+BUSY_TIMEOUT_SECONDS = 10
+
+migrations = Migrations("scorekeeper")
+
+
+@migrations(name="0001_games_and_entries")
+def _games_and_entries(db: sqlite_utils.Database) -> None:
+    db.execute(
+        """
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            record_token TEXT NOT NULL UNIQUE,
+            view_token TEXT NOT NULL UNIQUE,
+            code TEXT NOT NULL UNIQUE,
+            rules TEXT NOT NULL,
+            options TEXT NOT NULL,
+            players TEXT NOT NULL,
+            partnerships TEXT NOT NULL,
+            first_dealer TEXT NOT NULL,
+            title TEXT NOT NULL DEFAULT '',
+            version INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE entries (
+            id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            hand INTEGER,
+            player TEXT,
+            data TEXT NOT NULL DEFAULT '{}',
+            target INTEGER REFERENCES entries(id),
+            idem_key TEXT NOT NULL,
+            source TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            UNIQUE (game_id, seq),
+            UNIQUE (game_id, idem_key)
+        )
+        """
+    )
+    db.execute("CREATE INDEX entries_by_game ON entries (game_id, seq)")
+
+
+@migrations(name="0002_events_and_director")
+def _events_and_director(db: sqlite_utils.Database) -> None:
+    db.execute("ALTER TABLE games ADD COLUMN locked INTEGER NOT NULL DEFAULT 0")
+    db.execute("CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    db.execute("CREATE TABLE login_failures (id INTEGER PRIMARY KEY, address TEXT NOT NULL, at REAL NOT NULL)")
+    db.execute("CREATE INDEX login_failures_by_address ON login_failures (address, at)")
+    db.execute(
+        """
+        CREATE TABLE events (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            held_on TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            options TEXT NOT NULL,
+            scoring TEXT NOT NULL,
+            partnerships TEXT NOT NULL,
+            wall_token TEXT NOT NULL UNIQUE,
+            created_at TEXT NOT NULL
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE event_players (
+            id INTEGER PRIMARY KEY,
+            event_id INTEGER NOT NULL REFERENCES events(id),
+            name TEXT NOT NULL,
+            club TEXT NOT NULL DEFAULT '',
+            number TEXT NOT NULL DEFAULT '',
+            UNIQUE (event_id, name)
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE event_tables (
+            id INTEGER PRIMARY KEY,
+            event_id INTEGER NOT NULL REFERENCES events(id),
+            round INTEGER NOT NULL,
+            number INTEGER NOT NULL,
+            game_id INTEGER NOT NULL UNIQUE REFERENCES games(id),
+            UNIQUE (event_id, round, number)
+        )
+        """
+    )
+
+
+@migrations(name="0003_verification")
+def _verification(db: sqlite_utils.Database) -> None:
+    db.execute("ALTER TABLE events ADD COLUMN verify INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE games ADD COLUMN verify INTEGER NOT NULL DEFAULT 0")
+
+
+@migrations(name="0004_house_rules")
+def _house_rules(db: sqlite_utils.Database) -> None:
+    """Each save of a house game is a new row; a name's latest row is its definition now."""
+    db.execute(
+        """
+        CREATE TABLE house_rules (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL COLLATE NOCASE,
+            definition TEXT NOT NULL,
+            replaces INTEGER REFERENCES house_rules(id),
+            saved_at TEXT NOT NULL,
+            UNIQUE (replaces)
+        )
+        """
+    )
+    db.execute("CREATE INDEX house_rules_by_name ON house_rules (name, id)")
+
+
+@migrations(name="0005_director_sessions")
+def _director_sessions(db: sqlite_utils.Database) -> None:
+    """A row per director login, so that logging out or a new password ends it on the server."""
+    db.execute("CREATE TABLE director_sessions (id TEXT PRIMARY KEY, expires_at REAL NOT NULL)")
+
+
+@migrations(name="0006_join_failures")
+def _join_failures(db: sqlite_utils.Database) -> None:
+    """Wrong join codes of the last minute, by address: a join code is a password to throttle."""
+    db.execute("CREATE TABLE join_failures (id INTEGER PRIMARY KEY, address TEXT NOT NULL, at REAL NOT NULL)")
+    db.execute("CREATE INDEX join_failures_by_address ON join_failures (address, at)")
+    db.execute("CREATE INDEX join_failures_by_time ON join_failures (at)")
+
+
+@migrations(name="0007_entry_addresses")
+def _entry_addresses(db: sqlite_utils.Database) -> None:
+    """The network address each change came from: with verification on, a second phone is told
+    apart by it as well as by its cookie, which clearing the browser's data would renew."""
+    db.execute("ALTER TABLE entries ADD COLUMN address TEXT NOT NULL DEFAULT ''")
+
+
+def connect(path: str) -> sqlite_utils.Database:
+    """A connection of our own: autocommit mode (we issue BEGIN), WAL, FULL sync, busy timeout.
+
+    A database created here is readable by its owner only (and so are its -wal and -shm).
+    """
+    create_private(path)
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_SECONDS * 1000}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return sqlite_utils.Database(conn)
+
+
+@contextmanager
+def immediate(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """A write transaction that takes the write lock first: all or nothing, committed on exit."""
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.conn.execute("ROLLBACK")
+        raise
+    db.conn.execute("COMMIT")
+
+
+def migrate(path: str) -> None:
+    """Apply pending migrations; a file lock keeps concurrent starters from racing."""
+    with os.fdopen(os.open(path + ".migrate-lock", os.O_WRONLY | os.O_CREAT, PRIVATE), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        db = connect(path)
+        try:
+            migrations.apply(db)
+        finally:
+            db.conn.close()
+
+
+class BackupError(Exception):
+    """The backup was not made (and left no file at the name asked for)."""
+
+
+def backup(path: str, target: str) -> None:
+    """Copy the database at ``path`` to the new file ``target`` while the server keeps writing to it.
+
+    SQLite's online backup fills a hidden file beside ``target`` (readable by its owner
+    only); the copy takes the final name only once it is complete, a single file (no -wal),
+    on disk and through PRAGMA integrity_check, and never over a file that exists. So a
+    backup killed part-way leaves nothing at ``target``: at worst a ``.NAME.….partial`` beside it.
+    """
+    final = Path(target)
+    if final.exists() or final.is_symlink():
+        raise BackupError(f"{target} exists already: choose a new file")
+    partial = final.with_name(f".{final.name}.{secrets.token_hex(4)}.partial")
+    try:
+        os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE))
+    except OSError as error:
+        raise BackupError(f"cannot write beside {target}: {error.strerror}") from None
+    try:
+        source = connect(path)
+        try:
+            copy = sqlite3.connect(partial, isolation_level=None)
+            try:
+                source.conn.backup(copy)
+                copy.execute("PRAGMA journal_mode = DELETE")  # folds the copy's WAL into its one file
+                check = copy.execute("PRAGMA integrity_check").fetchone()[0]
+            finally:
+                copy.close()
+        finally:
+            source.conn.close()
+        if check != "ok":
+            raise BackupError(f"the copy failed its integrity check: {check}")
+        _sync(partial)
+        _link_into_place(partial, final)
+        _sync(final.parent)
+    except sqlite3.Error as error:
+        raise BackupError(f"backup failed: {error}") from None
+    except OSError as error:
+        raise BackupError(f"backup failed: {error.strerror or error}") from None
+    finally:
+        for leftover in ("", "-journal", "-wal", "-shm"):
+            Path(f"{partial}{leftover}").unlink(missing_ok=True)
+
+
+def _sync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _link_into_place(partial: Path, final: Path) -> None:
+    """Give the finished copy its name; a hard link cannot replace a file that appeared meanwhile."""
+    try:
+        os.link(partial, final)
+    except FileExistsError:
+        raise BackupError(f"{final} exists already: choose a new file") from None
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.EXDEV):
+            raise
+        if final.exists():  # a file system without hard links (a FAT USB stick): check, then rename
+            raise BackupError(f"{final} exists already: choose a new file") from None
+        os.rename(partial, final)
+
+

@@ -1,0 +1,131 @@
+"""An event seen whole: every table's progress, standings, and the event's exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+import sqlite_utils
+
+from ..scoring import GameScore, score_game
+from ..tournament.seating import seat_round
+from ..tournament.standings import PlayerStanding, TableResult, standings, tie_breaks
+from .events import Event, EventTable, event_players, event_tables
+from .exchange import export_record
+from .game_log import TableState
+from .games import load_state
+
+
+@dataclass(frozen=True)
+class TableProgress:
+    table: EventTable
+    state: TableState
+
+    @property
+    def hands_done(self) -> int:
+        return self.state.complete_hands
+
+    @property
+    def last_change(self) -> str:
+        return self.state.entries[-1].created_at if self.state.entries else ""
+
+    @property
+    def status(self) -> str:
+        if self.state.finished:
+            return "finished"
+        most = self.state.game.rules.max_hands()
+        return f"hand {self.hands_done + 1}" + (f" of {most}" if most else "")
+
+    @property
+    def unconfirmed(self) -> list[int]:
+        return self.state.unconfirmed_hands if self.table.game.verify else []
+
+    @property
+    def final_score(self) -> GameScore:
+        """What counts in the standings: with verification on, only hands confirmed so far."""
+        if not self.table.game.verify:
+            return self.state.score
+        return score_game(self.state.game, self.state.hands[: self.state.final_hands])
+
+
+def progress(db: sqlite_utils.Database, event: Event) -> list[TableProgress]:
+    return [TableProgress(table, load_state(db, table.game)) for table in event_tables(db, event.id)]
+
+
+def rounds_played(tables: list[TableProgress]) -> list[list[list[str]]]:
+    rounds: dict[int, list[list[str]]] = {}
+    for row in tables:
+        rounds.setdefault(row.table.round, []).append(list(row.table.game.game.players))
+    return [rounds[number] for number in sorted(rounds)]
+
+
+def proposed_seating(db: sqlite_utils.Database, event: Event) -> list[list[str]]:
+    """The automatic seating of the next round: as many new opponents as possible."""
+    players = [player.name for player in event_players(db, event.id)]
+    previous = rounds_played(progress(db, event))
+    size = event.ruleset().table_size
+    return seat_round(players, previous, event.partnerships, seed=len(previous) + 1, size=size)
+
+
+def event_tie_breaks(event: Event) -> str:
+    return tie_breaks(event.scoring, event.ruleset().lowest_wins)
+
+
+def event_standings(db: sqlite_utils.Database, event: Event, round_: int | None = None) -> list[PlayerStanding]:
+    results = [TableResult(row.table.round, row.table.number, row.final_score) for row in progress(db, event)]
+    players = [player.name for player in event_players(db, event.id)]
+    return standings(results, players, event.scoring, round_, event.ruleset().lowest_wins)
+
+
+def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:
+    """The whole event: its settings, players, and every table's game record."""
+    return {
+        "format": "scorekeeper-event/1",
+        "name": event.name,
+        "held_on": event.held_on,
+        "rules": event.rules,
+        "options": event.options,
+        "scoring": event.scoring,
+        "partnerships": event.partnerships,
+        "players": [{"name": p.name, "club": p.club, "number": p.number} for p in event_players(db, event.id)],
+        "tables": [
+            {
+                "round": row.table.round,
+                "table": row.table.number,
+                "locked": row.table.locked,
+                "record": export_record(row.table.game, row.state),
+            }
+            for row in progress(db, event)
+        ],
+    }
+
+
+def export_csv(db: sqlite_utils.Database, event: Event) -> str:
+    """One row per player and table: round, table, seat, side, the side's total, finished or not."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(
+        ["round", "table", "seat", "player", "club", "number", "side", "side_total", "hands_played", "finished"]
+    )
+    clubs = {p.name: p for p in event_players(db, event.id)}
+    for row in progress(db, event):
+        score = row.state.score
+        for seat, name in enumerate(row.table.game.game.players, start=1):
+            side = next(s for s in score.sides if name in s.side.members)
+            member = clubs.get(name)
+            writer.writerow(
+                [
+                    row.table.round,
+                    row.table.number,
+                    seat,
+                    name,
+                    member.club if member else "",
+                    member.number if member else "",
+                    side.side.name,
+                    side.total,
+                    len(score.hands),
+                    score.finished,
+                ]
+            )
+    return out.getvalue()

@@ -1,0 +1,270 @@
+"""Events, their players and tables, the director's password, sessions and failed logins: the SQL for them."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import sqlite_utils
+
+from ..scoring import Game, RuleSet, configure
+from ..tournament.seating import parse_tables, partners_of
+from .database import immediate
+from .games import StoredGame, _game_from_row, _insert_game, game_by_record_token, now
+
+
+@dataclass(frozen=True)
+class Event:
+    id: int
+    name: str
+    held_on: str
+    rules: str
+    options: dict[str, object]
+    scoring: str
+    partnerships: str
+    wall_token: str
+    verify: bool = False
+
+    def ruleset(self) -> RuleSet:
+        """The event's game with its options."""
+        return configure(self.rules, self.options)
+
+
+@dataclass(frozen=True)
+class EventPlayer:
+    name: str
+    club: str
+    number: str
+
+
+@dataclass(frozen=True)
+class EventTable:
+    round: int
+    number: int
+    game: StoredGame
+    locked: bool
+
+
+def create_event(
+    db: sqlite_utils.Database,
+    name: str,
+    held_on: str,
+    rules: str,
+    options: dict[str, object],
+    scoring: str,
+    partnerships: str,
+    players: Sequence[EventPlayer],
+    verify: bool = False,
+) -> Event:
+    with immediate(db):
+        cursor = db.conn.execute(
+            "INSERT INTO events (name, held_on, rules, options, scoring, partnerships, wall_token, created_at, verify) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                name,
+                held_on,
+                rules,
+                json.dumps(options),
+                scoring,
+                partnerships,
+                secrets.token_urlsafe(18),
+                now(),
+                int(verify),
+            ],
+        )
+        event_id = int(cursor.lastrowid or 0)
+        for player in players:
+            db.conn.execute(
+                "INSERT INTO event_players (event_id, name, club, number) VALUES (?, ?, ?, ?)",
+                [event_id, player.name, player.club, player.number],
+            )
+    found = get_event(db, event_id)
+    assert found is not None
+    return found
+
+
+def _event(row: dict[str, object]) -> Event:
+    return Event(
+        id=int(str(row["id"])),
+        name=str(row["name"]),
+        held_on=str(row["held_on"]),
+        rules=str(row["rules"]),
+        options=json.loads(str(row["options"])),
+        scoring=str(row["scoring"]),
+        partnerships=str(row["partnerships"]),
+        wall_token=str(row["wall_token"]),
+        verify=bool(row.get("verify", 0)),
+    )
+
+
+def get_event(db: sqlite_utils.Database, event_id: int) -> Event | None:
+    rows = list(db.query("SELECT * FROM events WHERE id = ?", [event_id]))
+    return _event(rows[0]) if rows else None
+
+
+def event_by_wall_token(db: sqlite_utils.Database, token: str) -> Event | None:
+    rows = list(db.query("SELECT * FROM events WHERE wall_token = ?", [token])) if token else []
+    return _event(rows[0]) if rows else None
+
+
+def list_events(db: sqlite_utils.Database) -> list[Event]:
+    return [_event(row) for row in db.query("SELECT * FROM events ORDER BY id DESC")]
+
+
+def event_players(db: sqlite_utils.Database, event_id: int) -> list[EventPlayer]:
+    return [
+        EventPlayer(row["name"], row["club"], row["number"])
+        for row in db.query("SELECT * FROM event_players WHERE event_id = ? ORDER BY id", [event_id])
+    ]
+
+
+def event_tables(db: sqlite_utils.Database, event_id: int) -> list[EventTable]:
+    rows = db.query(
+        "SELECT t.round, t.number, g.record_token, g.locked FROM event_tables t JOIN games g ON g.id = t.game_id "
+        "WHERE t.event_id = ? ORDER BY t.round, t.number",
+        [event_id],
+    )
+    tables = []
+    for row in rows:
+        game = game_by_record_token(db, row["record_token"])
+        assert game is not None
+        tables.append(EventTable(row["round"], row["number"], game, bool(row["locked"])))
+    return tables
+
+
+def game_in_event(db: sqlite_utils.Database, event_id: int, token: str) -> EventTable | None:
+    """The event's table whose game the record token opens; None for a game at no table of
+    this event (another event's, a withdrawn round's, a game of its own)."""
+    rows = list(
+        db.query(
+            "SELECT t.round AS table_round, t.number AS table_number, g.* FROM event_tables t "
+            "JOIN games g ON g.id = t.game_id WHERE t.event_id = ? AND g.record_token = ?",
+            [event_id, token],
+        )
+    )
+    if not rows:
+        return None
+    row = rows[0]
+    return EventTable(row["table_round"], row["table_number"], _game_from_row(row), bool(row["locked"]))
+
+
+def event_version(db: sqlite_utils.Database, event: Event) -> int:
+    """Changes anywhere in the event (for the wall screen to follow): entries plus tables."""
+    row = db.execute(
+        "SELECT COALESCE(SUM(g.version), 0) + COUNT(*) + COALESCE(SUM(g.locked), 0) FROM event_tables t "
+        "JOIN games g ON g.id = t.game_id WHERE t.event_id = ?",
+        [event.id],
+    ).fetchone()
+    return int(row[0])
+
+
+class RoundConflict(Exception):
+    """A round cannot be seated or withdrawn as asked (seated already, not the latest, play recorded): why."""
+
+
+def add_round(db: sqlite_utils.Database, event: Event, tables: Sequence[Sequence[str]], number: int) -> bool:
+    """Seat round ``number``: a game per table, all in one transaction.
+
+    The games are built (and so checked by the rules: ScoringError) before the write lock
+    is taken. Under it, ``number`` must be the next round: two submissions of one form (a
+    double click, two tabs, two workers at once) seat it once. The second, with the same
+    tables, is answered with the round already seated (False), since it asked for exactly
+    what exists; with other tables, or for a round not next, it is refused (RoundConflict).
+    """
+    rules = event.ruleset()
+    games = [Game(rules, tuple(seats), partners_of(seats, event.partnerships), seats[0]) for seats in tables]
+    with immediate(db):
+        row = db.execute(
+            "SELECT COALESCE(MAX(round), 0) + 1 FROM event_tables WHERE event_id = ?", [event.id]
+        ).fetchone()
+        following = int(row[0])
+        if number < following:
+            seated = [
+                json.loads(players)
+                for (players,) in db.execute(
+                    "SELECT g.players FROM event_tables t JOIN games g ON g.id = t.game_id "
+                    "WHERE t.event_id = ? AND t.round = ? ORDER BY t.number",
+                    [event.id, number],
+                )
+            ]
+            if seated == [list(seats) for seats in tables]:
+                return False
+            raise RoundConflict(f"Round {number} is seated already, with other tables: the next round is {following}.")
+        if number > following:
+            raise RoundConflict(f"Round {number} cannot be seated yet: the next round is {following}. Reload the page.")
+        for index, game in enumerate(games, start=1):
+            stored = _insert_game(db, game, f"{event.name} · round {number} · table {index}", event.verify)
+            db.conn.execute(
+                "INSERT INTO event_tables (event_id, round, number, game_id) VALUES (?, ?, ?, ?)",
+                [event.id, number, index, stored.id],
+            )
+    return True
+
+
+@dataclass(frozen=True)
+class SeatedRound:
+    """A round seated from the director's tables; ``new`` is False when it was seated already with them."""
+
+    tables: list[list[str]]
+    new: bool
+    not_seated: list[str]
+
+
+def seat_written_round(db: sqlite_utils.Database, event: Event, text: str, number: int) -> SeatedRound:
+    """Seat round ``number`` from the tables as the director wrote them (the automatic proposal, or edited by hand).
+
+    Raises SeatingError for tables that do not read as the event's players, ScoringError for
+    one the game's rules refuse, RoundConflict as ``add_round`` does.
+    """
+    names = [player.name for player in event_players(db, event.id)]
+    tables = parse_tables(text, names, event.partnerships)
+    new = add_round(db, event, tables, number)
+    seated = {name for seats in tables for name in seats}
+    return SeatedRound(tables, new, sorted(set(names) - seated))
+
+
+def withdraw_round(db: sqlite_utils.Database, event: Event, number: int) -> bool:
+    """Withdraw round ``number`` while none of its tables has anything in its log: a seating made by mistake.
+
+    The round's games leave the event (standings, exports, booklets) and are locked, so
+    their record links and join codes, on table cards already printed, open a game that
+    takes no change from the players. They are kept, not deleted: a server worker may hold
+    a game in its memo of rows that never change. Only the latest round can go, and the
+    check and the change share one write lock, so a hand recorded meanwhile wins or waits.
+    A round not seated (withdrawn already: a double click) changes nothing (False).
+    """
+    with immediate(db):
+        tables = db.execute(
+            "SELECT t.number, t.game_id, EXISTS (SELECT 1 FROM entries e WHERE e.game_id = t.game_id) "
+            "FROM event_tables t WHERE t.event_id = ? AND t.round = ? ORDER BY t.number",
+            [event.id, number],
+        ).fetchall()
+        if not tables:
+            return False
+        latest = int(db.execute("SELECT MAX(round) FROM event_tables WHERE event_id = ?", [event.id]).fetchone()[0])
+        if number != latest:
+            raise RoundConflict(f"Only the latest round ({latest}) can be withdrawn.")
+        played = [str(table) for table, _, has_entries in tables if has_entries]
+        if played:
+            raise RoundConflict(
+                f"Round {number} cannot be withdrawn: play is recorded at table{'s' if len(played) > 1 else ''} "
+                f"{', '.join(played)}."
+            )
+        games = [game_id for _, game_id, _ in tables]
+        marks = ", ".join("?" * len(games))
+        db.conn.execute(f"UPDATE games SET locked = 1 WHERE id IN ({marks})", games)
+        db.conn.execute("DELETE FROM event_tables WHERE event_id = ? AND round = ?", [event.id, number])
+    return True
+
+
+def set_locked(db: sqlite_utils.Database, game: StoredGame, locked: bool) -> bool:
+    """Lock or unlock; False when the game was so already (nothing changes)."""
+    with immediate(db):
+        cursor = db.conn.execute(
+            "UPDATE games SET locked = ? WHERE id = ? AND locked != ?", [int(locked), game.id, int(locked)]
+        )
+    return cursor.rowcount > 0
+
+

@@ -1,0 +1,356 @@
+"""Everything the app stores, and the only place SQL lives.
+
+A game row holds who plays under which rules and its three capabilities (the
+record token, the view token, the short join code); everything that happens is an
+entry appended to the game's log. Rows become domain objects at this edge.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import sqlite_utils
+
+from ..scoring import Game, configure
+from .database import immediate
+from .game_log import FIELD_OF_CHANGE, Change, Entry, TableError, TableState
+from .memo import Memo
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: int
+    record_token: str
+    view_token: str
+    code: str
+    title: str
+    created_at: str
+    game: Game
+    verify: bool = False
+
+    @property
+    def code_display(self) -> str:
+        return f"{self.code[:4]}-{self.code[4:]}"
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalise_code(text: str) -> str:
+    """What a player typed, as stored: capitals, no dashes or spaces, O read as 0 is not ours."""
+    return "".join(ch for ch in text.upper() if ch.isalnum())
+
+
+def create_game(db: sqlite_utils.Database, game: Game, title: str = "") -> StoredGame:
+    with immediate(db):
+        return _insert_game(db, game, title)
+
+
+def _insert_game(db: sqlite_utils.Database, game: Game, title: str, verify: bool = False) -> StoredGame:
+    for _ in range(5):
+        row = {
+            "record_token": secrets.token_urlsafe(18),
+            "view_token": secrets.token_urlsafe(18),
+            "code": new_code(),
+            "rules": game.rules.id,
+            "options": json.dumps(game.rules.options()),
+            "players": json.dumps(list(game.players)),
+            "partnerships": json.dumps([list(team) for team in game.partnerships]),
+            "first_dealer": game.dealer(1),
+            "title": title.strip(),
+            "version": 0,
+            "created_at": now(),
+            "verify": int(verify),
+        }
+        try:
+            db.conn.execute("SAVEPOINT new_game")
+            cursor = db.conn.execute(
+                f"INSERT INTO games ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                list(row.values()),
+            )
+            db.conn.execute("RELEASE SAVEPOINT new_game")
+        except sqlite3.IntegrityError:
+            db.conn.execute("ROLLBACK TO SAVEPOINT new_game")
+            db.conn.execute("RELEASE SAVEPOINT new_game")
+            continue
+        return _game_from_row({**row, "id": cursor.lastrowid})
+    raise RuntimeError("could not draw a unique game code")
+
+
+def _game_from_row(row: dict[str, object]) -> StoredGame:
+    rules = configure(str(row["rules"]), json.loads(str(row["options"])))
+    game = Game(
+        rules,
+        tuple(json.loads(str(row["players"]))),
+        tuple(tuple(team) for team in json.loads(str(row["partnerships"]))),
+        str(row["first_dealer"]),
+    )
+    return StoredGame(
+        id=int(str(row["id"])),
+        record_token=str(row["record_token"]),
+        view_token=str(row["view_token"]),
+        code=str(row["code"]),
+        title=str(row["title"]),
+        created_at=str(row["created_at"]),
+        game=game,
+        verify=bool(row.get("verify", 0)),
+    )
+
+
+#: Game rows never change once written (the version column is read separately), nor do
+#: a game's first N entries: so a game by token, and its state at a version, can be kept.
+_GAMES: Memo[StoredGame] = Memo(1024)
+_STATES: Memo[TableState] = Memo(256)
+
+
+def _find_game(db: sqlite_utils.Database, column: str, value: str) -> StoredGame | None:
+    if not value:
+        return None
+    found = _GAMES.lookup((column, value)) or _load_game(db, column, value)
+    if found is not None:  # a missing game is not remembered: it may be created a moment later
+        _GAMES.put((column, value), found)
+    return found
+
+
+def _load_game(db: sqlite_utils.Database, column: str, value: str) -> StoredGame | None:
+    rows = list(db.query(f"SELECT * FROM games WHERE {column} = ?", [value]))
+    return _game_from_row(rows[0]) if rows else None
+
+
+def game_by_record_token(db: sqlite_utils.Database, token: str) -> StoredGame | None:
+    return _find_game(db, "record_token", token)
+
+
+def game_by_view_token(db: sqlite_utils.Database, token: str) -> StoredGame | None:
+    return _find_game(db, "view_token", token)
+
+
+def game_by_code(db: sqlite_utils.Database, code: str) -> StoredGame | None:
+    return _find_game(db, "code", normalise_code(code))
+
+
+@dataclass(frozen=True)
+class JoinLimits:
+    """How many wrong join codes a minute are answered: from one address, and from everyone."""
+
+    per_address: int = 10
+    everyone: int = 300
+    window_seconds: float = 60.0
+
+
+@dataclass(frozen=True)
+class JoinAttempt:
+    """The game a code opens, or why the attempt was refused (``"address"`` or ``"everyone"``)."""
+
+    game: StoredGame | None
+    refused: str | None = None
+
+
+def join_by_code(
+    db: sqlite_utils.Database, code: str, address: str, limits: JoinLimits, at: float | None = None
+) -> JoinAttempt:
+    """The game a join code opens, counting wrong codes, all in one transaction (so that guesses
+    arriving together cannot all slip under the limit).
+
+    An address past its limit is refused without the code being looked at, right or wrong: were
+    the right code let through, the refusals would tell a guesser which of its guesses was right.
+    When everyone together is past the limit, wrong codes are refused (and still counted against
+    their address) but a right code is let in: others' guessing never locks a player out.
+    """
+    at = time.time() if at is None else at
+    with immediate(db):
+        db.conn.execute("DELETE FROM join_failures WHERE at <= ?", [at - limits.window_seconds])
+        mine = db.execute("SELECT COUNT(*) FROM join_failures WHERE address = ?", [address]).fetchone()[0]
+        if mine >= limits.per_address:
+            return JoinAttempt(None, "address")
+        found = game_by_code(db, code)
+        if found is not None:
+            return JoinAttempt(found)
+        everyone = db.execute("SELECT COUNT(*) FROM join_failures").fetchone()[0]
+        db.conn.execute("INSERT INTO join_failures (address, at) VALUES (?, ?)", [address, at])
+        return JoinAttempt(None, "everyone" if everyone >= limits.everyone else None)
+
+
+def game_version(db: sqlite_utils.Database, column: str, token: str) -> int | None:
+    """A game's version (the number of entries in its log), by one of its tokens: cheap, for polling."""
+    if column not in ("record_token", "view_token") or not token:
+        return None
+    row = db.execute(f"SELECT version FROM games WHERE {column} = ?", [token]).fetchone()
+    return int(row[0]) if row else None
+
+
+def _entries(db: sqlite_utils.Database, game_id: int) -> list[Entry]:
+    return [
+        Entry(
+            id=row["id"],
+            seq=row["seq"],
+            kind=row["kind"],
+            hand=row["hand"],
+            player=row["player"],
+            data=json.loads(row["data"]),
+            target=row["target"],
+            source=row["source"],
+            created_at=row["created_at"],
+            idem_key=row["idem_key"],
+            address=row["address"],
+        )
+        for row in db.query("SELECT * FROM entries WHERE game_id = ? ORDER BY seq", [game_id])
+    ]
+
+
+def load_state(db: sqlite_utils.Database, stored: StoredGame) -> TableState:
+    """The game's state now: its log folded, or the same state kept from an earlier request."""
+    row = db.execute("SELECT version FROM games WHERE id = ?", [stored.id]).fetchone()
+    key = stored.record_token
+    return _STATES.get((key, row[0]), lambda: TableState.replay(stored.game, _entries(db, stored.id), key))
+
+
+@dataclass(frozen=True)
+class Appended:
+    entry: Entry
+    state: TableState
+    duplicate: bool
+
+
+def append(
+    db: sqlite_utils.Database, stored: StoredGame, change: Change, idem_key: str, source: str, director: bool = False
+) -> Appended:
+    """Check and append one change, exactly once per idempotency key, in one transaction.
+
+    The change is run through the scoring engine with everything recorded before it is
+    committed: the log never holds an entry the engine refuses. A repeated key with the
+    same change answers with what was saved the first time; with a different change it is
+    refused. A locked game takes changes from the director only.
+    """
+    return append_all(db, stored, [(change, idem_key)], source, director)[0]
+
+
+def append_all(
+    db: sqlite_utils.Database,
+    stored: StoredGame,
+    changes: Sequence[tuple[Change, str]],
+    source: str,
+    director: bool = False,
+) -> list[Appended]:
+    """Check and append several changes (a whole hand's leftovers from one phone) in one transaction.
+
+    Each is checked as ``append`` checks one, against the record with the ones before it
+    already in: the first refused refuses them all, so a table never holds half a save.
+    """
+    appended: list[Appended] = []
+    with immediate(db):
+        state = load_state(db, stored)
+        for index, (change, idem_key) in enumerate(changes):
+            try:
+                done = _append_one(db, stored, state, change, idem_key, source, director)
+            except TableError as error:
+                error.index = index
+                raise
+            appended.append(done)
+            state = done.state
+    if not all(item.duplicate for item in appended):
+        _STATES.put((stored.record_token, state.version), state)
+    return appended
+
+
+def _append_one(
+    db: sqlite_utils.Database,
+    stored: StoredGame,
+    state: TableState,
+    change: Change,
+    idem_key: str,
+    source: str,
+    director: bool,
+) -> Appended:
+    if not idem_key or len(idem_key) > 100:
+        raise TableError("this form is missing its submission key: reload the page and try again")
+    done = _appended_before(state, change, idem_key)
+    if done is not None:
+        return done
+    locked = db.execute("SELECT locked FROM games WHERE id = ?", [stored.id]).fetchone()
+    if locked and locked[0] and not director:
+        raise TableError("This game is locked: only the tournament director can change it now.")
+    state.check(change)
+    entry = _insert_entry(db, stored.id, state.version + 1, change, idem_key, source)
+    after = TableState.fold(stored.game, [*state.entries, entry], stored.record_token, state.set_aside)
+    try:
+        after.verify()
+    except TableError as error:
+        raise TableError(str(error), error.field or FIELD_OF_CHANGE.get(change.kind)) from None
+    return Appended(entry, after, duplicate=False)
+
+
+def _appended_before(state: TableState, change: Change, idem_key: str) -> Appended | None:
+    """What an idempotency key already saved (a retry), or None; the key reused for another change is refused."""
+    for entry in state.entries:
+        if entry.idem_key == idem_key:
+            if change.same_as(entry):
+                return Appended(entry, state, duplicate=True)
+            raise TableError("this submission was already used for a different change")
+    return None
+
+
+def _insert_entry(
+    db: sqlite_utils.Database, game_id: int, seq: int, change: Change, idem_key: str, source: str
+) -> Entry:
+    created = now()
+    cursor = db.conn.execute(
+        "INSERT INTO entries (game_id, seq, kind, hand, player, data, target, idem_key, source, "
+        "created_at, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            game_id,
+            seq,
+            change.kind,
+            change.hand,
+            change.player,
+            json.dumps(dict(change.data)),
+            change.target,
+            idem_key,
+            source,
+            created,
+            change.address,
+        ],
+    )
+    db.conn.execute("UPDATE games SET version = ? WHERE id = ?", [seq, game_id])
+    return Entry(
+        id=int(cursor.lastrowid or 0),
+        seq=seq,
+        kind=change.kind,
+        hand=change.hand,
+        player=change.player,
+        data=dict(change.data),
+        target=change.target,
+        source=source,
+        created_at=created,
+        idem_key=idem_key,
+        address=change.address,
+    )
+
+
+def import_game(
+    db: sqlite_utils.Database, game: Game, changes: Iterable[Change], source: str, title: str = ""
+) -> StoredGame:
+    """A new game with its log, in one transaction: all of it or none of it."""
+    with immediate(db):
+        stored = _insert_game(db, game, title)
+        state = TableState.fold(game, [])
+        for change in changes:
+            state.check(change)
+            entry = _insert_entry(db, stored.id, state.version + 1, change, f"import-{state.version + 1}", source)
+            state = TableState.fold(game, [*state.entries, entry])
+            state.verify()
+        return stored

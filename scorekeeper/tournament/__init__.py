@@ -1,0 +1,1 @@
+"""Seating rounds and ranking players: pure, no Flask, no SQL."""

@@ -1,0 +1,201 @@
+"""Seating a round of an event so that players meet as many different opponents as possible.
+
+Pure: names in, tables (seats in clockwise order) out. Partnerships sit opposite, as the
+scoring engine's ``partners_opposite`` says.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+
+from ..scoring.game import partners_opposite, seated_opposite
+
+ALONE, FIXED, ROTATE = "none", "fixed", "rotate"
+PARTNERSHIP_MODES = (ALONE, FIXED, ROTATE)
+TRIES = 400
+
+
+class SeatingError(ValueError):
+    """The players cannot be seated as asked."""
+
+
+def table_sizes(count: int, partnerships: str = ALONE, size: int = 4) -> list[int]:
+    """Tables of four where possible; alone, a five or threes take up the rest.
+    A game for exactly ``size`` players (Hollywood Eights' two) seats only tables of that size."""
+    if size != 4:
+        if count < size or count % size:
+            raise SeatingError(f"tables of {size}: the number of players must be a multiple of {size}, not {count}")
+        return [size] * (count // size)
+    if partnerships != ALONE:
+        if count < 4 or count % 4:
+            raise SeatingError(f"partnership tables need a multiple of 4 players, not {count}")
+        return [4] * (count // 4)
+    if count < 2:
+        raise SeatingError("an event needs at least two players")
+    if count <= 5:
+        return [count]
+    fours, rest = divmod(count, 4)
+    return {0: [4] * fours, 1: [4] * (fours - 1) + [5], 2: [4] * (fours - 1) + [3, 3], 3: [4] * fours + [3]}[rest]
+
+
+def meetings(
+    rounds: Sequence[Sequence[Sequence[str]]], partnerships: str = ALONE
+) -> tuple[Counter[frozenset[str]], Counter[frozenset[str]]]:
+    """How often each pair of players met as opponents, and as partners, in earlier rounds."""
+    opponents: Counter[frozenset[str]] = Counter()
+    partners: Counter[frozenset[str]] = Counter()
+    for tables in rounds:
+        for table in tables:
+            teams = _teams(table, partnerships)
+            for a, b in combinations(table, 2):
+                pair = frozenset((a, b))
+                if any(a in team and b in team for team in teams):
+                    partners[pair] += 1
+                else:
+                    opponents[pair] += 1
+    return opponents, partners
+
+
+def seat_round(
+    players: Sequence[str],
+    previous: Sequence[Sequence[Sequence[str]]] = (),
+    partnerships: str = ALONE,
+    seed: int = 0,
+    size: int = 4,
+) -> list[list[str]]:
+    """The tables of the next round: fewest repeated opponents (and, rotating, repeated partners)."""
+    if partnerships not in PARTNERSHIP_MODES:
+        raise SeatingError(f"partnerships must be one of {', '.join(PARTNERSHIP_MODES)}")
+    if len(set(players)) != len(players):
+        raise SeatingError("two players have the same name")
+    sizes = table_sizes(len(players), partnerships, size)
+    opponents, partners = meetings(previous, partnerships)
+    rng = random.Random(seed)
+    fixed_pairs = _fixed_pairs(players, previous) if partnerships == FIXED else []
+    best: tuple[int, list[list[str]]] | None = None
+    for _ in range(TRIES):
+        if partnerships == FIXED:
+            units = fixed_pairs[:]
+            rng.shuffle(units)
+            tables = [seated_opposite(a, b) for a, b in zip(units[::2], units[1::2], strict=True)]
+        else:
+            order = list(players)
+            rng.shuffle(order)
+            tables, start = [], 0
+            for size in sizes:
+                tables.append(order[start : start + size])
+                start += size
+            if partnerships == ROTATE:
+                tables = [_best_split(table, partners) for table in tables]
+        cost = sum(_cost(table, partnerships, opponents, partners) for table in tables)
+        if best is None or cost < best[0]:
+            best = (cost, tables)
+        if cost == 0:
+            break
+    assert best is not None
+    if partnerships == FIXED:
+        return best[1]
+    return _improve_by_swaps(best[1], partnerships, opponents, partners)
+
+
+def _improve_by_swaps(
+    tables: list[list[str]], partnerships: str, opponents: Counter[frozenset[str]], partners: Counter[frozenset[str]]
+) -> list[list[str]]:
+    """Swap players between tables while that lowers the cost (bounded passes)."""
+
+    def cost(table: list[str]) -> int:
+        return _cost(table, partnerships, opponents, partners)
+
+    def arranged(table: list[str]) -> list[str]:
+        return _best_split(table, partners) if partnerships == ROTATE and len(table) == 4 else table
+
+    tables = [table[:] for table in tables]
+    for _ in range(20):
+        improved = False
+        for i, j in combinations(range(len(tables)), 2):
+            for a in range(len(tables[i])):
+                for b in range(len(tables[j])):
+                    first, second = tables[i][:], tables[j][:]
+                    first[a], second[b] = second[b], first[a]
+                    first, second = arranged(first), arranged(second)
+                    if cost(first) + cost(second) < cost(tables[i]) + cost(tables[j]):
+                        tables[i], tables[j] = first, second
+                        improved = True
+        if not improved:
+            break
+    return tables
+
+
+def _teams(table: Sequence[str], partnerships: str) -> list[set[str]]:
+    if partnerships == ALONE or len(table) != 4:
+        return [{player} for player in table]
+    pair, other = partners_opposite(table)
+    return [set(pair), set(other)]
+
+
+def _cost(
+    table: list[str], partnerships: str, opponents: Counter[frozenset[str]], partners: Counter[frozenset[str]]
+) -> int:
+    teams = _teams(table, partnerships)
+    cost = 0
+    for a, b in combinations(table, 2):
+        pair = frozenset((a, b))
+        together = any(a in team and b in team for team in teams)
+        cost += 2 * partners[pair] if together else opponents[pair]
+    return cost
+
+
+def _best_split(table: list[str], partners: Counter[frozenset[str]]) -> list[str]:
+    """Of the three ways to pair four players, the one that repeats the fewest partnerships."""
+    a, b, c, d = table
+    pairings = [((a, c), (b, d)), ((a, b), (c, d)), ((a, d), (b, c))]
+    pair, other = min(pairings, key=lambda p: partners[frozenset(p[0])] + partners[frozenset(p[1])])
+    return seated_opposite(pair, other)
+
+
+def _fixed_pairs(players: Sequence[str], previous: Sequence[Sequence[Sequence[str]]]) -> list[tuple[str, str]]:
+    """Fixed partnerships: as first seated, or else as listed (1st with 2nd, 3rd with 4th, ...)."""
+    if previous:
+        teams = [partners_opposite(table) for table in previous[0]]
+        return [first for first, _ in teams] + [second for _, second in teams]
+    return [(players[i], players[i + 1]) for i in range(0, len(players), 2)]
+
+
+#: The optional "Table 3:" before a table's names (a name may hold a colon of its own).
+TABLE_LABEL = re.compile(r"^\s*table\s*\d+\s*:", re.IGNORECASE)
+
+
+def parse_tables(text: str, players: Sequence[str], partnerships: str) -> list[list[str]]:
+    """Tables written one a line ("Ann, Bob, Cy, Di", optionally after "Table 1:"), checked.
+
+    Every name must be a player of the event and seated at most once; partnership tables
+    seat four. Whether the rule set takes a table of that size is the game's own check.
+    """
+    known, seated, tables = set(players), set(), []
+    for number, line in enumerate(text.splitlines(), start=1):
+        seats = [name.strip() for name in TABLE_LABEL.sub("", line).split(",") if name.strip()]
+        if not seats:
+            continue
+        for name in seats:
+            if name not in known:
+                raise SeatingError(f"Line {number}: {name} is not a player of this event.")
+            if name in seated:
+                raise SeatingError(f"Line {number}: {name} is seated twice.")
+            seated.add(name)
+        if partnerships != ALONE and len(seats) != 4:
+            raise SeatingError(f"Line {number}: partnership tables seat four.")
+        tables.append(seats)
+    if not tables:
+        raise SeatingError("Write at least one table.")
+    return tables
+
+
+def partners_of(seats: Sequence[str], partnerships: str) -> tuple[tuple[str, ...], ...]:
+    """The partnerships of a table as the event plays them: none, or partners opposite."""
+    if partnerships == ALONE:
+        return ()
+    return partners_opposite(seats)

@@ -1,0 +1,99 @@
+"""The web app's factory: settings, security, error pages, the database per request, the views.
+
+The app is named after the package, so its templates, static files and instance folder are
+the package's (``scorekeeper/templates``, ``scorekeeper/static``, ``instance/``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+from flask_wtf import CSRFProtect
+from werkzeug.routing import IntegerConverter
+
+from ..storage.files import ensure_secret_key
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app; settings come from ``instance/config.py``, or ``test_config`` in tests.
+
+    The instance folder (database, secret key) is ``instance/`` beside the package,
+    or the folder named by the ``SCOREKEEPER_INSTANCE`` environment variable. The
+    proxy whose ``X-Forwarded-*`` headers are believed is named by ``SCOREKEEPER_PROXY``
+    (or ``TRUSTED_PROXIES``); with ``SCOREKEEPER_HTTPS=1`` alone, it runs on this machine.
+    """
+    app = Flask(
+        "scorekeeper",
+        instance_relative_config=True,
+        instance_path=os.environ.get("SCOREKEEPER_INSTANCE") or None,
+    )
+    app.url_map.converters["int"] = RowNumber
+    app.config.from_mapping(
+        MAX_CONTENT_LENGTH=256 * 1024,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
+        SESSION_COOKIE_SECURE=os.environ.get("SCOREKEEPER_HTTPS") == "1",
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    from .security import LOOPBACK, trust_proxies
+
+    proxies = app.config.get("TRUSTED_PROXIES", os.environ.get("SCOREKEEPER_PROXY"))
+    if proxies is None and os.environ.get("SCOREKEEPER_HTTPS") == "1":
+        proxies = LOOPBACK
+    if proxies:
+        trust_proxies(app, proxies)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = ensure_secret_key(app.instance_path)
+
+    from . import connection, errors, security
+    from .forms import new_idem_key
+    from .views import director, events, home, house_rules, play, printing, spectator, start, wall
+
+    CSRFProtect(app)
+    security.init_app(app)
+    errors.init_app(app)
+    connection.init_app(app)
+    for view in (home, start, play, spectator, printing, director, events, wall, house_rules):
+        blueprint = view.bp
+        app.register_blueprint(blueprint)
+    app.jinja_env.add_extension("jinja2.ext.do")
+    app.jinja_env.globals["new_idem_key"] = new_idem_key
+    app.context_processor(_saved_message)
+    return app
+
+
+def configured_database() -> str:
+    """The database file the app would use (settings as ``create_app`` reads them), without
+    creating the instance folder, a secret or a database: for commands that only read it."""
+    from .connection import database_path
+
+    probe = Flask("scorekeeper", instance_relative_config=True, instance_path=os.environ.get("SCOREKEEPER_INSTANCE") or None)
+    probe.config.from_pyfile("config.py", silent=True)
+    return database_path(probe)
+
+
+class RowNumber(IntegerConverter):
+    """A number in a link is a database row: one beyond SQLite's 64 bits matches no page (404)."""
+
+    def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max", 2**63 - 1)
+        super().__init__(map, *args, **kwargs)
+
+
+def _saved_message() -> dict[str, object]:
+    """The confirmation of this phone's last save (with its Undo), shown once on the next page."""
+    from flask import request, session
+
+    saved = session.get("saved")
+    token = (request.view_args or {}).get("token")
+    if saved and token and saved.get("token") == token and request.method == "GET":
+        session.pop("saved")
+        return {"saved": saved}
+    return {"saved": None}

@@ -1,0 +1,595 @@
+"""Every form of the app: Flask-WTF, so each carries its CSRF token; validation lives here."""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import (
+    BooleanField,
+    Field,
+    FieldList,
+    HiddenField,
+    IntegerField,
+    PasswordField,
+    SelectChoice,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.validators import AnyOf, DataRequired, EqualTo, InputRequired, Length, NumberRange, Optional
+
+from ..scoring import Card, Game, InvalidCard, InvalidOptions, InvalidSeating, RuleSet, configure
+from ..scoring.cards import STANDARD_RANKS, Rank
+from ..scoring.errors import sentence
+from ..scoring.game import partners_opposite
+from ..scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec, configure_known
+from ..scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, TARGET, WINNER, HouseRules
+from ..storage.game_log import NOTE_MAX_LENGTH
+
+MAX_PLAYERS = 10
+#: Player slots shown open on the start form; the rest are behind "More players".
+OPEN_PLAYER_SLOTS = 5
+NAME_MAX_LENGTH = 24
+
+
+def new_idem_key() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class ChangeForm(FlaskForm):
+    """A form that appends to a game's log: it carries a key so a retry is recorded once."""
+
+    idem = HiddenField(default=new_idem_key)
+
+
+def row_id(text: object) -> int | None:
+    """A database row's number from a hidden field: plain digits that fit SQLite, else None."""
+    digits = str(text or "")
+    return int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 18 else None
+
+
+def _all_option_specs() -> dict[str, OptionSpec]:
+    """One field per option name; where games give it different defaults, the help lists them."""
+    specs: dict[str, OptionSpec] = {}
+    defaults: dict[str, dict[object, list[str]]] = {}
+    for rules in AT_THE_TABLE.values():
+        for spec in rules.option_specs():
+            specs.setdefault(spec.name, spec)
+            defaults.setdefault(spec.name, {}).setdefault(spec.default, []).append(rules.name)
+    for name, by_default in defaults.items():
+        if len(by_default) > 1:
+            shown = "; ".join(
+                f"{', '.join(games)}: {'by players' if default is None else default}"
+                for default, games in by_default.items()
+            )
+            specs[name] = dataclasses.replace(specs[name], help=f"Blank: the game's own ({shown}).")
+    return specs
+
+
+def option_games(name: str) -> str:
+    """The ids of the games that have this option, space-separated (the page shows only theirs)."""
+    return " ".join(rules.id for rules in AT_THE_TABLE.values() if any(s.name == name for s in rules.option_specs()))
+
+
+def _games() -> list[SelectChoice]:
+    """The built-in games, as the registry holds them when a form is made."""
+    return [SelectChoice(rs.id, rs.name) for rs in AT_THE_TABLE.values()]
+
+
+def _event_games() -> list[SelectChoice]:
+    return [SelectChoice(rs.id, rs.name) for rs in AT_THE_TABLE.values() if rs.in_events]
+
+
+def _option_field(spec: OptionSpec) -> Field:
+    if spec.kind == "bool":
+        return BooleanField(spec.label, default=spec.default, description=spec.help)
+    if spec.kind in ("int", "optional_int") and spec.choices:
+        choices = [SelectChoice(str(choice), str(choice)) for choice in spec.choices]
+        return SelectField(spec.label, choices=choices, default=str(spec.default), description=spec.help)
+    if spec.kind in ("int", "optional_int"):
+        return IntegerField(
+            spec.label,
+            validators=[Optional(), NumberRange(min=spec.minimum)],
+            description=spec.help,
+        )
+    return StringField(
+        spec.label,
+        default=spec.default,
+        validators=[Optional(), Length(max=NAME_MAX_LENGTH)],
+        description=spec.help,
+    )
+
+
+class HouseChoices:
+    """A form whose choice of game also offers the table's saved house games."""
+
+    rules: SelectField
+    house: dict[str, RuleSet] = {}
+
+    def offer_house_rules(self, saved: Sequence[tuple[str, str, RuleSet]]) -> None:
+        """Add saved games (choice value, name, rules) to the choice of game."""
+        self.house = {value: rules for value, _, rules in saved}
+        extra = [SelectChoice(value, f"{name} (house rules)") for value, name, _ in saved]
+        self.rules.choices = [*self.rules.choices, *extra]
+
+    def choice_values(self) -> list[str]:
+        return [choice.value for choice in self.rules.choices]
+
+
+class RuleOptionsForm(HouseChoices, FlaskForm):
+    """A form that chooses a rule set and its options (the option fields come from the rule sets)."""
+
+    rules = SelectField("Game", choices=_games, default=DEFAULT_RULE_SET)
+    OPTION_SPECS = _all_option_specs()
+
+    def option_fields(self) -> list[tuple[Field, str]]:
+        """Each option's field with the ids of the games that use it."""
+        return [(getattr(self, f"option_{name}"), option_games(name)) for name in self.OPTION_SPECS]
+
+    def configured_rules(self) -> RuleSet | None:
+        """The chosen rule set with its options, or None with the error beside the option's field."""
+        if self.rules.data in self.house:
+            return self.house[self.rules.data]
+        rules_cls = AT_THE_TABLE[self.rules.data]
+        try:
+            return configure(rules_cls.id, {spec.name: self._option_value(spec) for spec in rules_cls.option_specs()})
+        except InvalidOptions as error:
+            self._error_on_option(error)
+            return None
+
+    def _option_value(self, spec: OptionSpec) -> object:
+        data = getattr(self, f"option_{spec.name}").data
+        if spec.kind == "bool":
+            return bool(data)
+        if spec.kind in ("int", "optional_int"):
+            return spec.default if data in (None, "") else int(data)
+        return (data or "").strip() or spec.default
+
+    def _error_on_option(self, error: InvalidOptions) -> None:
+        """Beside the option it names; an error about no one option goes beside the game."""
+        target = getattr(self, f"option_{error.field}") if error.field in self.OPTION_SPECS else self.rules
+        target.errors = [str(error)]
+
+
+for _name, _spec in RuleOptionsForm.OPTION_SPECS.items():
+    setattr(RuleOptionsForm, f"option_{_name}", _option_field(_spec))
+
+
+class NewGameForm(RuleOptionsForm):
+    """Start a game: rule set and options, players in seating order, partnerships, first dealer."""
+
+    title = StringField("Table or game name", validators=[Optional(), Length(max=60)])
+    players = FieldList(
+        StringField(validators=[Optional(), Length(max=NAME_MAX_LENGTH)]),
+        min_entries=MAX_PLAYERS,
+        max_entries=MAX_PLAYERS,
+    )
+    partnerships = BooleanField(
+        "Play in partnerships",
+        description="Four players: 1st & 3rd against 2nd & 4th (partners opposite).",
+    )
+    first_dealer = SelectField(
+        "First dealer",
+        choices=[SelectChoice(str(i), f"Player {i + 1}") for i in range(MAX_PLAYERS)],
+        default="0",
+    )
+
+    game: Game | None = None
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Field checks, then the rule set's own: seating, options, dealer."""
+        if not super().validate(extra_validators):
+            return False
+        names = [(name or "").strip() for name in self.players.data]
+        seated = [name for name in names if name]
+        if len(seated) < 2:
+            self.players.errors = ["Enter the names of at least two players."]
+            return False
+        if not self._names_differ(names):
+            return False
+        rules = self.configured_rules()
+        if rules is None:
+            return False
+        joining = rules.joins_by_itself()
+        if joining and joining.casefold() not in {name.casefold() for name in seated}:
+            seated.append(joining)
+        dealer_index = int(self.first_dealer.data or 0)
+        if dealer_index >= len(names) or not names[dealer_index]:
+            self.first_dealer.errors = ["Choose a seat that has a player."]
+            return False
+        teams: tuple[tuple[str, ...], ...] = ()
+        if self.partnerships.data:
+            if len(seated) != 4:
+                self.partnerships.errors = ["Partnerships need exactly four players."]
+                return False
+            teams = partners_opposite(seated)
+        try:
+            self.game = Game(rules, tuple(seated), teams, names[dealer_index])
+        except InvalidSeating as error:
+            target = {"first_dealer": self.first_dealer, "partnerships": self.partnerships}.get(
+                error.field or "", self.players
+            )
+            target.errors = [sentence(str(error))]
+            return False
+        return True
+
+    def _names_differ(self, names: list[str]) -> bool:
+        """A name typed twice is marked beside the later field only, not on every name."""
+        seen: set[str] = set()
+        for entry, name in zip(self.players.entries, names, strict=True):
+            if name and name.casefold() in seen:
+                entry.errors = [f"Another player is already called {name}: give each a different name."]
+            seen.add(name.casefold())
+        return not any(entry.errors for entry in self.players.entries)
+
+    def dealer_choices_from_names(self) -> None:
+        """Once names are typed (a form sent back with an error), the dealer is chosen by name."""
+        names = [(name or "").strip() for name in self.players.data]
+        self.first_dealer.choices = [
+            SelectChoice(str(i), names[i] or f"Player {i + 1}") for i in range(MAX_PLAYERS)
+        ]
+
+
+class JoinForm(FlaskForm):
+    code = StringField("Game code", validators=[DataRequired(message="Type the code shown on the table's phone.")])
+
+
+class LeftoversForm(ChangeForm):
+    """One player's cards left at the end of a hand; ``replaces`` is the entry being corrected."""
+
+    cards = StringField("Cards left", validators=[Length(max=200)])
+    went_out = BooleanField("Went out (no cards left)")
+    replaces = HiddenField()
+
+    parsed: tuple[Card, ...] = ()
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        if not super().validate(extra_validators):
+            return False
+        try:
+            self.parsed = parse_leftovers(self.cards.data, bool(self.went_out.data))
+        except ValueError as error:
+            self.cards.errors = [str(error)]
+            return False
+        return True
+
+    @property
+    def replaces_id(self) -> int | None:
+        return row_id(self.replaces.data)
+
+
+def parse_leftovers(text: str | None, went_out: bool) -> tuple[Card, ...]:
+    """The cards typed or tapped for one player; ValueError (a sentence) when they cannot stand."""
+    tokens = (text or "").replace(",", " ").split()
+    if went_out and tokens:
+        raise ValueError("Either tap the cards left or OUT, not both.")
+    if not went_out and not tokens:
+        raise ValueError("Tap the cards left in the hand, or OUT if the player went out.")
+    try:
+        return tuple(Card.parse(token) for token in tokens)
+    except InvalidCard as error:
+        raise ValueError(sentence(str(error))) from None
+
+
+@dataclasses.dataclass(frozen=True)
+class SeatEntry:
+    """One player's part of a whole hand's save."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    replaces: int | None
+
+
+class HandLeftoversForm(ChangeForm):
+    """Several players' leftovers saved at once from one phone: ``seats`` lists them, and each
+    seat ``n`` brings ``cards-n`` (or ``out-n``) and ``replaces-n``; the entries get the keys
+    ``idem-n``, so a retried save is recorded once per player."""
+
+    seats = StringField(validators=[Length(max=60)])
+
+    entries: tuple[SeatEntry, ...] = ()
+    error_seat: int | None = None
+
+    def read(self, fields: Mapping[str, str], players: int) -> None:
+        """Fill ``entries`` from the posted ``fields``; ValueError names the seat (``error_seat``) that cannot stand."""
+        seats = [row_id(text) for text in (self.seats.data or "").split(",") if text.strip()]
+        if not seats or any(seat is None or seat >= players for seat in seats) or len(set(seats)) != len(seats):
+            raise ValueError("Nothing to save: tap the cards left for a player first.")
+        entries = []
+        for seat in seats:
+            assert seat is not None
+            self.error_seat = seat
+            cards = parse_leftovers(fields.get(f"cards-{seat}"), bool(fields.get(f"out-{seat}")))
+            entries.append(SeatEntry(seat, cards, row_id(fields.get(f"replaces-{seat}"))))
+        self.error_seat = None
+        self.entries = tuple(entries)
+
+
+class PressureForm(ChangeForm):
+    player = HiddenField(validators=[InputRequired()])
+    hand = IntegerField(validators=[InputRequired()])
+    ends_hand = BooleanField("Both piles empty: the hand ends now")
+
+
+class NoteForm(ChangeForm):
+    hand = IntegerField(validators=[InputRequired()])
+    text = TextAreaField(
+        "Ruling note",
+        validators=[DataRequired(message="Write the ruling first."), Length(max=NOTE_MAX_LENGTH)],
+    )
+
+
+class OneCardForm(ChangeForm):
+    hand = IntegerField(validators=[InputRequired()])
+    player = HiddenField(validators=[InputRequired()])
+    owes = HiddenField(validators=[AnyOf(["0", "1"], message="Reload the page and tap again.")])
+
+
+class ConfirmForm(ChangeForm):
+    hand = IntegerField(validators=[InputRequired()])
+    player = HiddenField(validators=[InputRequired()])
+
+
+class UndoForm(ChangeForm):
+    target = IntegerField(validators=[InputRequired()])
+
+
+class ImportForm(FlaskForm):
+    file = FileField("Game record file (.json)")
+    text = TextAreaField("…or paste the record", validators=[Optional(), Length(max=200_000)])
+
+
+class PrintForm(HouseChoices, FlaskForm):
+    """What to print (a GET form: it changes nothing, so it carries no CSRF token)."""
+
+    rules = SelectField("Game", choices=_games, default=DEFAULT_RULE_SET)
+    players = SelectField(
+        "Players (or sides)", choices=[SelectChoice(str(n), str(n)) for n in range(2, 6)], default="4"
+    )
+    jokers = BooleanField("Jokers (Standig adjunct)")
+    paper = SelectField("Paper", choices=[SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")], default="a4")
+
+    class Meta:
+        csrf = False
+
+    def configured_rules(self) -> RuleSet:
+        if self.rules.data in self.house:
+            return self.house[self.rules.data]
+        return configure_known(self.rules.data, {"jokers": bool(self.jokers.data)})
+
+
+class DirectorPasswordForm(FlaskForm):
+    password = PasswordField(
+        "Director password",
+        validators=[DataRequired(), Length(min=10, max=200, message="Use at least 10 characters.")],
+    )
+    confirm = PasswordField(
+        "The same password again", validators=[DataRequired(), EqualTo("password", message="The two passwords differ.")]
+    )
+
+
+class LoginForm(FlaskForm):
+    password = PasswordField("Director password", validators=[DataRequired(message="Type the director password.")])
+
+
+class EventForm(RuleOptionsForm):
+    """A new event: its rules, how standings are ranked, partnerships, and the players."""
+
+    rules = SelectField(
+        "Game",
+        choices=_event_games,
+        default=DEFAULT_RULE_SET,
+        description="Standings follow the game: lowest totals for Crates, highest where the winner collects.",
+    )
+    name = StringField("Event name", validators=[DataRequired(), Length(max=80)])
+    held_on = StringField("Date", validators=[DataRequired(), Length(max=20)], description="For example 2026-11-22.")
+    scoring = SelectField(
+        "Standings by",
+        choices=[
+            SelectChoice("total", "Total points (the game's best: lowest in Crates)"),
+            SelectChoice("placement", "Placement points per table"),
+        ],
+        default="total",
+    )
+    partnerships = SelectField(
+        "Partnerships",
+        choices=[
+            SelectChoice("none", "None: everyone plays alone"),
+            SelectChoice("fixed", "Fixed partners (listed in pairs)"),
+            SelectChoice("rotate", "Rotating partners"),
+        ],
+        default="none",
+    )
+    verify = BooleanField(
+        "Hands must be confirmed",
+        description="A hand is final only when a player of another side confirms it on their own phone.",
+    )
+    players = TextAreaField(
+        "Players",
+        validators=[DataRequired(message="List the players, one a line.")],
+        description="One a line: name, then optionally a club and a membership number, separated by commas. "
+        "Fixed partners: list partners one after the other.",
+    )
+
+    parsed_players: list[tuple[str, str, str]] = []
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        if not super().validate(extra_validators):
+            return False
+        rows, seen = [], set()
+        for number, line in enumerate((self.players.data or "").splitlines(), start=1):
+            if not line.strip():
+                continue
+            parts = [part.strip() for part in line.split(",")] + ["", ""]
+            name = parts[0]
+            if not name or len(name) > NAME_MAX_LENGTH:
+                self.players.errors = [f"Line {number}: a name of 1 to {NAME_MAX_LENGTH} characters first."]
+                return False
+            if name.casefold() in seen:
+                self.players.errors = [f"Line {number}: {name} is listed twice."]
+                return False
+            seen.add(name.casefold())
+            rows.append((name, parts[1][:60], parts[2][:30]))
+        if len(rows) < 2:
+            self.players.errors = ["An event needs at least two players."]
+            return False
+        self.parsed_players = rows
+        return self.configured_rules() is not None
+
+
+class SeatingForm(FlaskForm):
+    """The tables of the next round, one a line, players in clockwise seating order."""
+
+    tables = TextAreaField("Tables", validators=[DataRequired(), Length(max=20_000)])
+    #: The round this form seats: submitting it twice must not seat two rounds.
+    number = IntegerField(
+        validators=[InputRequired(message="This page is out of date: reload it."), NumberRange(min=1)]
+    )
+
+
+class EmptyForm(FlaskForm):
+    """A bare POST button: it still carries the CSRF token."""
+
+
+class KeyedForm(FlaskForm):
+    """A POST button that must act once however often it is pressed: the page gives it a key."""
+
+    idem = HiddenField(validators=[DataRequired(message="This page is out of date: reload it."), Length(max=100)])
+
+
+def _value_field(rank: Rank) -> IntegerField:
+    return IntegerField(
+        rank.value,
+        default=FACE_VALUES[rank],
+        validators=[InputRequired(message="Points for every rank."), NumberRange(min=-1000, max=1000)],
+    )
+
+
+#: The house-rules definition keys that have a field of the same name on the form (``values``
+#: has one per rank: an error about it goes beside the name, as one no field shows).
+DEFINITION_FIELDS = ("name", "joker", "special", "decks", "scoring", "end", "deal", "limit", "pressures", "pressure_cap")
+
+
+class HouseRulesForm(FlaskForm):
+    """Define a house game: card values, who scores, the end, pressures. Checked by the engine."""
+
+    name = StringField("Name of the game", validators=[DataRequired(message="Give the game a name."), Length(max=40)])
+    joker = IntegerField(
+        "Joker",
+        validators=[Optional(), NumberRange(min=-1000, max=1000)],
+        description="Points for a joker left in hand; blank: no jokers (two a deck when used).",
+    )
+    special = StringField(
+        "Special cards",
+        validators=[Length(max=200)],
+        description="Suited cards worth something else, e.g. QS=50, JH=25. Their rank then needs suits.",
+    )
+    decks = SelectField("Decks", choices=[SelectChoice("1", "One deck"), SelectChoice("2", "Two decks")], default="1")
+    scoring = SelectField(
+        "Who scores",
+        choices=[SelectChoice(OWN, "Each their own cards"), SelectChoice(WINNER, "The winner collects")],
+        default=OWN,
+        description="Own cards: lowest total wins. The player who goes out collects the others' cards: highest wins.",
+    )
+    end = SelectField(
+        "The game ends",
+        choices=[
+            SelectChoice(HANDS, "After fixed hands"),
+            SelectChoice(TARGET, "At a target"),
+            SelectChoice(LOSS_LINE, "At a loss line"),
+        ],
+        default=HANDS,
+    )
+    deal = StringField(
+        "Cards dealt",
+        default="7",
+        validators=[DataRequired(message="How many cards are dealt?"), Length(max=200)],
+        description="Fixed hands: the cards in each hand, e.g. 8 7 6 5 4 3 2 1. Otherwise one number.",
+    )
+    limit = IntegerField(
+        "Target or loss line",
+        validators=[Optional()],
+        description="A target ends the game when someone reaches it; at a loss line, all but one past it.",
+    )
+    pressures = BooleanField("Pressures", description="Crates' pressures: 5, then doubling, per side.")
+    pressure_cap = IntegerField(
+        "Pressure increase cap",
+        validators=[Optional(), NumberRange(min=1)],
+        description="Blank: each pressure doubles. 20: 5, 10, 20, 40, 60, …",
+    )
+    replaces = HiddenField()
+
+    rules: HouseRules | None = None
+
+    def value_fields(self) -> list[Field]:
+        return [getattr(self, f"value_{rank.name}") for rank in STANDARD_RANKS]
+
+    def fill(self, rules: HouseRules) -> None:
+        """Show a saved definition for editing."""
+        self.name.data = rules.title
+        for rank, points in rules.values:
+            getattr(self, f"value_{rank.name}").data = points
+        self.joker.data = rules.joker
+        self.special.data = ", ".join(f"{card.token.upper()}={points}" for card, points in rules.special)
+        self.decks.data = str(rules.decks)
+        self.scoring.data, self.end.data = rules.scoring, rules.end
+        self.deal.data = " ".join(map(str, rules.deal))
+        self.limit.data, self.pressures.data, self.pressure_cap.data = rules.limit, rules.pressures, rules.pressure_cap
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        if not super().validate(extra_validators):
+            return False
+        definition: dict[str, object] = {
+            "name": (self.name.data or "").strip(),
+            "values": {rank.value: getattr(self, f"value_{rank.name}").data for rank in STANDARD_RANKS},
+            "joker": self.joker.data,
+            "decks": int(self.decks.data or 1),
+            "scoring": self.scoring.data,
+            "end": self.end.data,
+            "limit": self.limit.data,
+            "pressures": bool(self.pressures.data),
+            "pressure_cap": self.pressure_cap.data,
+        }
+        try:
+            definition["special"] = _parse_pairs(self.special.data or "")
+        except ValueError as error:
+            self.special.errors = [str(error)]
+            return False
+        try:
+            definition["deal"] = [int(n) for n in (self.deal.data or "").replace(",", " ").split()]
+        except ValueError:
+            self.deal.errors = ["Whole numbers of cards, separated by spaces: 8 7 6 …"]
+            return False
+        try:
+            rules = configure(HouseRules.id, definition)
+        except InvalidOptions as error:
+            target = getattr(self, error.field) if error.field in DEFINITION_FIELDS else self.name
+            target.errors = [sentence(str(error))]
+            return False
+        assert isinstance(rules, HouseRules)
+        self.rules = rules
+        return True
+
+
+def _parse_pairs(text: str) -> dict[str, int]:
+    pairs: dict[str, int] = {}
+    for item in text.replace(";", ",").split(","):
+        if not item.strip():
+            continue
+        card, sep, points = item.partition("=")
+        name, digits = card.strip().upper(), points.strip().removeprefix("-")
+        if not (digits.isascii() and digits.isdigit()):
+            raise ValueError(f"Write each special card as card=points, e.g. QS=50 (not {item.strip()!r})")
+        if name in pairs:
+            raise ValueError(f"{name} is listed twice: give each special card once")
+        pairs[name] = int(points)
+    return pairs
+
+
+for _rank in STANDARD_RANKS:
+    setattr(HouseRulesForm, f"value_{_rank.name}", _value_field(_rank))

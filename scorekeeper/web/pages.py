@@ -1,0 +1,107 @@
+"""What the record link and the view link show alike: scores, history, the exported record."""
+
+from __future__ import annotations
+
+from flask import Response, abort, render_template, request
+
+from ..reports.charts import running_total_chart
+from ..reports.sheets import DEFAULT_PAPER, PAPER_SIZES, score_sheet_html
+from ..storage.exchange import export_record
+from ..storage.game_log import CONFIRM, VOID, TableState, describe
+from ..storage.games import StoredGame
+from . import printer
+from .devices import PHONE_SOURCE
+from .responses import download_name, json_download, pdf_response
+from .scoreboard import scoreboard
+
+
+def scores_context(stored: StoredGame, state: TableState) -> dict[str, object]:
+    return {
+        "stored": stored,
+        "state": state,
+        "game": state.game,
+        "board": scoreboard(state),
+        "chart": running_total_chart(state.score),
+    }
+
+
+def history_page(stored: StoredGame, state: TableState, can_edit: bool) -> str:
+    """Every change, newest first, as anyone at the table (or watching) may read it."""
+    return render_template(
+        "game/history.html", stored=stored, state=state, game=state.game, lines=history_lines(state), can_edit=can_edit
+    )
+
+
+def history_lines(state: TableState) -> list[dict[str, object]]:
+    """Newest first; an undo is folded into the line of the change it undid (who undid it, when,
+    from which phone), so one undo reads as one line. An undo of an undo keeps a line of its own."""
+    phones = phone_names(state)
+    undos = {
+        entry.target: entry
+        for entry in state.entries
+        if entry.kind == VOID and entry.target in state.by_id and state.by_id[entry.target].kind != VOID
+    }
+    folded = {entry.id for entry in undos.values()}
+    lines = []
+    for entry in reversed(state.entries):
+        if entry.id in folded:
+            continue
+        what, old, new = describe(entry, state)
+        undo = undos.get(entry.id)
+        lines.append(
+            {
+                "entry": entry,
+                "what": what,
+                "old": old,
+                "new": new,
+                "phone": phones.get(entry.source, entry.source),
+                "undone": entry.id in state.voided,
+                "undo": undo,
+                "undo_phone": phones.get(undo.source, undo.source) if undo else "",
+                "set_aside": state.set_aside.get(entry.id),
+            }
+        )
+    return lines
+
+
+def phone_names(state: TableState) -> dict[str, str]:
+    """Each phone's record-link label as people say it: "Ann's phone" once a player confirmed a
+    hand on it (naming themselves), else "phone 2", numbered in the order the phones first
+    changed the game. Other sources ("director", "import") keep their own words."""
+    names: dict[str, str] = {}
+    for entry in state.entries:
+        if entry.source.startswith(PHONE_SOURCE) and entry.source not in names:
+            names[entry.source] = f"phone {len(names) + 1}"
+    confirmed = {entry.source: entry.player for entry in state.entries if entry.kind == CONFIRM and entry.player}
+    owners: dict[str, list[str]] = {}
+    for source, player in confirmed.items():
+        owners.setdefault(player, []).append(source)
+    for player, sources in owners.items():
+        if len(sources) == 1 and sources[0] in names:
+            names[sources[0]] = f"{player}'s phone"
+    return names
+
+
+def export_response(stored: StoredGame, state: TableState) -> Response:
+    return json_download(export_record(stored, state), download_name(stored, "game", "json"))
+
+
+def requested_paper() -> str:
+    paper = request.args.get("paper", DEFAULT_PAPER).lower()
+    if paper not in PAPER_SIZES:
+        abort(400, description=f"paper must be one of {', '.join(PAPER_SIZES)}")
+    return paper
+
+
+def sheet_response(stored: StoredGame, state: TableState, view_url: str) -> Response:
+    """The game's score sheet as PDF: the same record the screen shows, laid out for paper."""
+    notes = {number: [str(e.data.get("text", "")) for e in entries] for number, entries in state.notes.items()}
+    html = score_sheet_html(
+        state.record(),
+        title=stored.title,
+        played_on=stored.created_at[:10],
+        paper=requested_paper(),
+        view_url=view_url,
+        notes=notes,
+    )
+    return pdf_response(printer.render(html), download_name(stored, "sheet", "pdf"))

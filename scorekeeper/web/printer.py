@@ -1,0 +1,293 @@
+"""The web app's PDFs render in separate processes, never in a request thread.
+
+WeasyPrint holds the GIL for most of a 0.4-0.7 s render, so a render in a request thread
+stalls every other request of its gunicorn worker: with a dozen clients printing, a phone's
+save waited seconds. Here each worker hands the HTML to its own small pool of processes
+(started with spawn: WeasyPrint and a threaded parent do not mix with fork), run at a lower
+priority so that the phones also win the CPU, and the request thread sleeps, leaving the
+GIL free, until the bytes come back.
+
+- Bounded: at most ``WAITING`` requests of a worker wait for a render at once (``serve``
+  gives gunicorn that many more threads, so the phones always find a free one); past it a
+  request is refused at once with 503 and Retry-After. Booklets have a process of their
+  own, and at most ``BOOKLETS`` of them run or wait per worker.
+- Cached: the same markup always prints the same PDF, so a worker keeps the bytes of its
+  recent renders keyed by a hash of the HTML (a blank sheet or rules card for the same
+  choices, a game's sheet at the same version), and a request for markup that is already
+  being rendered waits for that render instead of starting another.
+- Lazy: nothing starts before gunicorn forks. A worker's start (``start``) spawns its page
+  process and imports WeasyPrint there, so that the first PDF does not pay for it; in the
+  test client the processes start with the first PDF.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from flask import Flask, current_app, has_app_context, render_template
+from werkzeug.exceptions import InternalServerError, ServiceUnavailable
+
+from ..reports import pdf
+
+#: Processes rendering pages (sheets, cards, standings) per worker.
+PROCESSES = 1
+#: Requests of one worker that may wait for a page render at once; the rest get 503.
+WAITING = 4
+#: Booklets that may run or wait at once per worker (one renders at a time).
+BOOKLETS = 2
+#: Bytes of rendered PDFs a worker keeps.
+CACHE_BYTES = 32 * 1024 * 1024
+#: Longest a request waits for its render.
+RENDER_TIMEOUT = 60.0
+#: Seconds a refused client is told to wait.
+RETRY_AFTER = 3
+#: Renders run this much nicer than the requests.
+NICENESS = 10
+
+
+class Busy(Exception):
+    """The renders are at their bound, or the renderer stopped: try again shortly (503)."""
+
+    def __init__(self, message: str, retry_after: int = RETRY_AFTER) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class RenderFailed(Exception):
+    """The render itself raised: retrying the same markup would fail again."""
+
+
+def _process_start(parent: int) -> None:
+    """In each render process: Ctrl-C is the server's to handle, requests come first, WeasyPrint loads now.
+
+    The process also ends itself when its worker is gone (killed by gunicorn's timeout, say),
+    so that no renderer outlives the server.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.nice(NICENESS)
+    threading.Thread(target=_end_with, args=(parent,), name="parent-watch", daemon=True).start()
+    try:
+        pdf.warm_up()
+    except Exception:  # noqa: S110 - a WeasyPrint that cannot load reports itself on the first render
+        pass
+
+
+def _end_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+class _Processes:
+    """A process pool that is replaced when one of its processes dies (killed, out of memory)."""
+
+    def __init__(self, processes: int) -> None:
+        self.size = processes
+        self._executor: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, function: Callable[..., Any], *args: Any) -> Future[Any]:
+        with self._lock:
+            if self._executor is None:
+                self._executor = self._new()
+            try:
+                return self._executor.submit(function, *args)
+            except BrokenProcessPool:
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = self._new()
+                return self._executor.submit(function, *args)
+
+    def shutdown(self) -> None:
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+    def _new(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=self.size,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_process_start,
+            initargs=(os.getpid(),),
+        )
+
+
+class Renderer:
+    """One worker's renders: its page processes with their bound and cache, and its booklet process."""
+
+    def __init__(
+        self,
+        render: Callable[[str], bytes] = pdf.render_pdf,
+        *,
+        processes: int = PROCESSES,
+        waiting: int = WAITING,
+        booklets: int = BOOKLETS,
+        cache_bytes: int = CACHE_BYTES,
+    ) -> None:
+        self.render_function = render
+        self.waiting = waiting
+        self.renders = 0
+        self._pages = _Processes(processes)
+        self._booklets = _Processes(1)
+        self._page_slots = threading.BoundedSemaphore(waiting)
+        self._booklet_slots = threading.BoundedSemaphore(booklets)
+        self._lock = threading.RLock()
+        self._cache: OrderedDict[bytes, bytes] = OrderedDict()
+        self._cache_bytes = cache_bytes
+        self._cached = 0
+        self._rendering: dict[bytes, Future[bytes]] = {}
+
+    def start(self) -> None:
+        """Spawn the page processes now (they load WeasyPrint as they start) rather than on the first PDF."""
+        for _ in range(self._pages.size):
+            self._pages.submit(_ready)
+
+    def render(self, html: str) -> bytes:
+        key = hashlib.sha256(html.encode()).digest()
+        with self._lock:
+            if key in self._cache:
+                self._cache.move_to_end(key)
+                return self._cache[key]
+        if not self._page_slots.acquire(blocking=False):
+            raise Busy(f"The printer is busy: {self.waiting} PDFs are being made already. Try again in a few seconds.")
+        try:
+            return self._wait(self._rendering_of(key, html))
+        finally:
+            self._page_slots.release()
+
+    def in_background(self, function: Callable[..., object], *args: Any) -> Future[Any]:
+        """Run ``function(*args)`` in the booklet process; the caller does not wait for it."""
+        if not self._booklet_slots.acquire(blocking=False):
+            raise Busy("Booklets are being made already; try again when one is done.", retry_after=30)
+        try:
+            future = self._booklets.submit(function, *args)
+        except BaseException:
+            self._booklet_slots.release()
+            raise
+        future.add_done_callback(lambda _: self._booklet_slots.release())
+        return future
+
+    def shutdown(self) -> None:
+        self._pages.shutdown()
+        self._booklets.shutdown()
+
+    def _rendering_of(self, key: bytes, html: str) -> Future[bytes]:
+        with self._lock:
+            if key in self._cache:
+                done: Future[bytes] = Future()
+                done.set_result(self._cache[key])
+                return done
+            future = self._rendering.get(key)
+            if future is None:
+                future = self._pages.submit(self.render_function, html)
+                self.renders += 1
+                self._rendering[key] = future
+                # A render already finished settles at once, in this thread: keep our own handle.
+                future.add_done_callback(lambda finished: self._settle(key, finished))
+            return future
+
+    def _settle(self, key: bytes, future: Future[bytes]) -> None:
+        with self._lock:
+            self._rendering.pop(key, None)
+            if future.cancelled() or future.exception() is not None:
+                return
+            body = future.result()
+            if len(body) > self._cache_bytes:
+                return
+            self._cache[key] = body
+            self._cached += len(body)
+            while self._cached > self._cache_bytes:
+                _, dropped = self._cache.popitem(last=False)
+                self._cached -= len(dropped)
+
+    def _wait(self, future: Future[bytes]) -> bytes:
+        try:
+            return future.result(timeout=RENDER_TIMEOUT)
+        except BrokenProcessPool:
+            raise Busy("The PDF renderer stopped and is starting again. Try again in a few seconds.") from None
+        except TimeoutError:
+            raise Busy(f"The PDF took longer than {RENDER_TIMEOUT:.0f} s to make. Try again later.") from None
+        except Exception as error:
+            raise RenderFailed(f"{type(error).__name__}: {error}") from error
+
+
+_current: Renderer | None = None
+_owner = 0
+_guard = threading.Lock()
+
+
+def current() -> Renderer:
+    """This process's renderer, made on first use (a renderer inherited across a fork is not reused)."""
+    global _current, _owner
+    with _guard:
+        if _current is None or _owner != os.getpid():
+            _current, _owner = Renderer(), os.getpid()
+        return _current
+
+
+def install(renderer: Renderer | None) -> Renderer | None:
+    """Use ``renderer`` in this process from now on; returns the one it replaces (for tests)."""
+    global _current, _owner
+    with _guard:
+        previous = _current if _owner == os.getpid() else None
+        _current, _owner = renderer, os.getpid()
+        return previous
+
+
+def start() -> None:
+    current().start()
+
+
+def shutdown() -> None:
+    """Stop this process's render processes (a worker's exit; the interpreter's exit)."""
+    with _guard:
+        renderer = _current if _owner == os.getpid() else None
+    if renderer is not None:
+        renderer.shutdown()
+
+
+atexit.register(shutdown)
+
+
+def render(html: str) -> bytes:
+    return current().render(html)
+
+
+def in_background(function: Callable[..., object], *args: Any) -> Future[Any]:
+    return current().in_background(function, *args)
+
+
+def serves_current_app() -> bool:
+    """Whether a render now belongs in the pool: inside the web app, yes; the command line renders in place."""
+    return has_app_context() and current_app.extensions.get("render_pool") is True
+
+
+def init_app(app: Flask) -> None:
+    """Route the app's PDFs through the pool, and answer its refusals as plain pages."""
+    app.extensions["render_pool"] = True
+
+    @app.errorhandler(Busy)
+    def busy(error: Busy) -> tuple[str, int, dict[str, str]]:
+        page = render_template("error.html", error=ServiceUnavailable(str(error)))
+        return page, 503, {"Retry-After": str(error.retry_after)}
+
+    @app.errorhandler(RenderFailed)
+    def failed(error: RenderFailed) -> tuple[str, int]:
+        app.logger.error("a PDF render failed: %s", error)
+        message = f"The PDF could not be made ({error}). The rest of the app is unaffected."
+        return render_template("error.html", error=InternalServerError(message)), 500

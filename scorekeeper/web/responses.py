@@ -1,0 +1,63 @@
+"""Responses every part of the site gives alike: JSON for the phone's outbox, the version a
+live page polls (an ETag, 304 when unchanged), and downloads named without secrets."""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+
+from flask import Response, abort, jsonify, request
+
+from ..storage.games import StoredGame, game_version
+from .connection import get_db
+
+
+def wants_json() -> bool:
+    """A submission from the phone's outbox (JavaScript) rather than a plain form post."""
+    return request.headers.get("X-Requested-With") == "outbox"
+
+
+def version_response(column: str, token: str) -> Response:
+    """The game's version for live polling: 304 when the phone already has it."""
+    version = game_version(get_db(), column, token)
+    if version is None:
+        abort(404)
+    return polled_version(version)
+
+
+def polled_version(version: int) -> Response:
+    """A version for a live page to poll (a game's, an event's): 304 when the page has it already (its ETag)."""
+    etag = str(version)
+    if request.if_none_match.contains(etag):
+        response = Response(status=304)
+    else:
+        response = jsonify({"version": version})
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def download_name(stored: StoredGame, kind: str, extension: str) -> str:
+    """A file name from the game's date and title: never its join code or a token, because the view
+    link serves these files too, and either of those would let whoever sees the name change the game."""
+    ascii_title = unicodedata.normalize("NFKD", stored.title).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_title.lower()).strip("-")[:60].rstrip("-")
+    return "-".join(part for part in (kind, stored.created_at[:10], slug) if part) + "." + extension
+
+
+def download_response(body: str | bytes, mimetype: str, filename: str, inline: bool = False) -> Response:
+    """A file named ``filename``: to save (an attachment), or ``inline`` to open in the browser's viewer."""
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'{"inline" if inline else "attachment"}; filename="{filename}"'
+    return response
+
+
+def pdf_response(body: bytes, filename: str) -> Response:
+    """A PDF opens in the browser's viewer, from which it prints."""
+    return download_response(body, "application/pdf", filename, inline=True)
+
+
+def json_download(data: object, filename: str) -> Response:
+    """An export to save: indented, and non-ASCII names as they are written."""
+    return download_response(json.dumps(data, indent=2, ensure_ascii=False) + "\n", "application/json", filename)

@@ -1,0 +1,131 @@
+"""The director's password and login: first-run set-up, logging in and out, and the check every
+event page makes (``director_required``). Sessions live on the server, so they can be ended."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
+from werkzeug.security import check_password_hash, generate_password_hash
+from werkzeug.wrappers import Response
+
+from ...storage import director as director_store
+from ..connection import get_db
+from ..forms import DirectorPasswordForm, EmptyForm, LoginForm
+
+bp = Blueprint("director", __name__, url_prefix="/director")
+
+LOGIN_WINDOW_SECONDS = 10 * 60
+LOGIN_ATTEMPTS = 5
+
+
+def is_director() -> bool:
+    """This browser holds a director session the server still knows (not logged out, not ended by a new password)."""
+    session_id = session.get("director")
+    return isinstance(session_id, str) and director_store.director_session_active(get_db(), session_id)
+
+
+def director_required(view: Callable[..., Any]) -> Callable[..., Any]:
+    @wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if not is_director():
+            return redirect(url_for("director.login", next=request.path))
+        return view(*args, **kwargs)
+
+    return wrapped
+
+
+def _start_session(password_hash: str) -> bool:
+    """Log this browser in as the director with a new server-side session; False if the password changed meanwhile.
+
+    The rest of the session is dropped but its CSRF secret is kept, so that a second click
+    on the same form (a double click) is still a valid post rather than a CSRF error.
+    """
+    previous = session.get("director")
+    session_id = director_store.start_director_session(
+        get_db(),
+        password_hash,
+        current_app.permanent_session_lifetime.total_seconds(),
+        replaces=previous if isinstance(previous, str) else None,
+    )
+    if session_id is None:
+        return False
+    csrf_key = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    csrf_secret = session.get(csrf_key)
+    session.clear()
+    if csrf_secret is not None:
+        session[csrf_key] = csrf_secret
+    session["director"] = session_id
+    return True
+
+
+def _local_path(target: str) -> str:
+    """``target`` if it is a path on this site, else the director's home: a login never sends anyone elsewhere.
+
+    Browsers drop tabs and newlines from a URL and read a backslash as a slash, so
+    ``/\\evil`` or ``/<tab>/evil`` would become ``//evil``, another site: any of them refuses the path.
+    """
+    if (
+        target.startswith("/")
+        and not target.startswith("//")
+        and "\\" not in target
+        and all(char.isprintable() and not char.isspace() for char in target)
+    ):
+        return target
+    return url_for("events.events")
+
+
+@bp.route("/setup", methods=["GET", "POST"])
+def setup() -> Response | str:
+    """On first run: choose the director password (or set it with `scorekeeper create-director`)."""
+    if director_store.director_password_hash(get_db()) is not None:
+        return redirect(url_for("director.login"))
+    form = DirectorPasswordForm()
+    if form.validate_on_submit():
+        password_hash = generate_password_hash(form.password.data)
+        if director_store.set_director_password_hash(get_db(), password_hash, replace=False) and _start_session(
+            password_hash
+        ):
+            return redirect(url_for("events.events"))
+        return redirect(url_for("director.login"))
+    return render_template("director/setup.html", form=form)
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login() -> Response | str | tuple[str, int]:
+    """Check the password, at most ``LOGIN_ATTEMPTS`` wrong ones per address per window, however many arrive at once."""
+    db = get_db()
+    stored_hash = director_store.director_password_hash(db)
+    if stored_hash is None:
+        return redirect(url_for("director.setup"))
+    form = LoginForm()
+    address = request.remote_addr or "unknown"
+    if form.validate_on_submit():
+        if not director_store.reserve_login_attempt(db, address, LOGIN_WINDOW_SECONDS, LOGIN_ATTEMPTS):
+            form.password.errors = ["Too many wrong passwords: wait ten minutes and try again."]
+            return render_template("director/login.html", form=form), 429
+        if check_password_hash(stored_hash, form.password.data or ""):
+            if _start_session(stored_hash):
+                director_store.clear_login_failures(db, address)
+                session.permanent = True
+                return redirect(_local_path(request.args.get("next", "")))
+            form.password.errors = ["The director password has just been changed: log in with the new one."]
+            return render_template("director/login.html", form=form), 401
+        form.password.errors = ["That is not the director password."]
+        return render_template("director/login.html", form=form), 401
+    return render_template("director/login.html", form=form)
+
+
+@bp.post("/logout")
+def logout() -> Response:
+    """End the session on the server too, so that a copy of the cookie stops working; a second click does nothing."""
+    form = EmptyForm()
+    if form.validate_on_submit():
+        session_id = session.pop("director", None)
+        if isinstance(session_id, str):
+            director_store.end_director_session(get_db(), session_id)
+    return redirect(url_for("home.index"))
+
+

@@ -1,0 +1,276 @@
+"""The director's event pages: events, seating rounds, every table's progress, locks,
+standings, table cards, the booklet and the exports. Every page needs the director's login."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from ...reports.qr import qr_svg
+from ...reports.sheets import event_sheets_html, standings_html, table_cards_html
+from ...scoring import ScoringError
+from ...storage import events as event_store
+from ...storage.event_results import (
+    event_standings,
+    event_tie_breaks,
+    export_csv,
+    export_json,
+    progress,
+    proposed_seating,
+    rounds_played,
+)
+from ...storage.events import Event, EventPlayer, RoundConflict
+from ...tournament.seating import SeatingError
+from .. import booklets, printer
+from ..connection import get_db
+from ..forms import EmptyForm, EventForm, KeyedForm, SeatingForm
+from ..responses import download_response, json_download, pdf_response
+from .director import director_required
+
+bp = Blueprint("events", __name__, url_prefix="/director")
+
+
+def _event(event_id: int) -> Event:
+    found = event_store.get_event(get_db(), event_id)
+    if found is None:
+        abort(404)
+    return found
+
+
+@bp.get("/")
+@director_required
+def events() -> str:
+    return render_template("events/events.html", events=event_store.list_events(get_db()), logout=EmptyForm())
+
+
+@bp.route("/events/new", methods=["GET", "POST"])
+@director_required
+def new_event() -> Response | str | tuple[str, int]:
+    form = EventForm()
+    if form.validate_on_submit():
+        rules = form.configured_rules()
+        assert rules is not None
+        event = event_store.create_event(
+            get_db(),
+            form.name.data.strip(),
+            form.held_on.data.strip(),
+            rules.id,
+            rules.options(),
+            form.scoring.data,
+            form.partnerships.data,
+            [EventPlayer(*row) for row in form.parsed_players],
+            verify=bool(form.verify.data),
+        )
+        return redirect(url_for("events.event", event_id=event.id))
+    return render_template("events/new_event.html", form=form), (422 if form.is_submitted() else 200)
+
+
+@bp.get("/events/<int:event_id>")
+@director_required
+def event(event_id: int) -> tuple[str, int]:
+    found = _event(event_id)
+    return _event_page(found, SeatingForm())
+
+
+def _event_page(event: Event, seating: SeatingForm, status: int = 200, withdraw_error: str = "") -> tuple[str, int]:
+    db = get_db()
+    tables = progress(db, event)
+    latest = max((row.table.round for row in tables), default=None)
+    unplayed = all(not row.state.entries for row in tables if row.table.round == latest)
+    if not seating.tables.data:
+        try:
+            seating.tables.data = "\n".join(", ".join(table) for table in proposed_seating(db, event))
+        except ValueError as error:
+            seating.tables.errors = [str(error)]
+    wall_url = url_for("wall.standings", token=event.wall_token, _external=True)
+    return render_template(
+        "events/event.html",
+        event=event,
+        tables=tables,
+        players=event_store.event_players(db, event.id),
+        seating=seating,
+        lock_form=EmptyForm(),
+        logout=EmptyForm(),
+        wall_url=wall_url,
+        next_round=len(rounds_played(tables)) + 1,
+        withdrawable=latest if unplayed else None,
+        withdraw_error=withdraw_error,
+        tie_breaks=event_tie_breaks(event),
+    ), status
+
+
+@bp.post("/events/<int:event_id>/rounds")
+@director_required
+def seat_round(event_id: int) -> Response | tuple[str, int]:
+    """Seat the round the form names from the tables as written (the automatic proposal, or edited by hand)."""
+    found = _event(event_id)
+    form = SeatingForm()
+    if not form.validate_on_submit():
+        return _event_page(found, form, 422)
+    number = form.number.data
+    try:
+        seated = event_store.seat_written_round(get_db(), found, form.tables.data or "", number)
+    except (SeatingError, ScoringError) as error:
+        form.tables.errors = [str(error)]
+        return _event_page(found, form, 422)
+    except RoundConflict as error:
+        form.tables.errors = [str(error)]
+        return _event_page(found, form, 409)
+    if not seated.new:
+        flash(f"Round {number} is seated already: {len(seated.tables)} tables.", "ok")
+        return redirect(url_for("events.event", event_id=found.id))
+    missing = seated.not_seated
+    flash(
+        f"Round {number} seated: {len(seated.tables)} tables."
+        + (f" Not seated: {', '.join(missing)}." if missing else ""),
+        "ok",
+    )
+    return redirect(url_for("events.event", event_id=found.id))
+
+
+@bp.post("/events/<int:event_id>/rounds/<int:number>/withdraw")
+@director_required
+def withdraw_round(event_id: int, number: int) -> Response | tuple[str, int]:
+    """Withdraw the latest round while no hand is played at it (the URL names the round: a double click withdraws one)."""
+    found = _event(event_id)
+    form = EmptyForm()
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        withdrawn = event_store.withdraw_round(get_db(), found, number)
+    except RoundConflict as error:
+        return _event_page(found, SeatingForm(formdata=None), 409, withdraw_error=str(error))
+    if withdrawn:
+        flash(f"Round {number} withdrawn: its tables' links and codes take no more changes.", "ok")
+    else:
+        flash(f"Round {number} is not seated: nothing to withdraw.", "ok")
+    return redirect(url_for("events.event", event_id=found.id))
+
+
+@bp.post("/events/<int:event_id>/games/<token>/lock")
+@director_required
+def lock(event_id: int, token: str) -> Response:
+    """Lock a game (after which only the director can change it); a game already locked stays so."""
+    return _set_locked(event_id, token, True)
+
+
+@bp.post("/events/<int:event_id>/games/<token>/unlock")
+@director_required
+def unlock(event_id: int, token: str) -> Response:
+    """Unlock a game; a game already unlocked stays so."""
+    return _set_locked(event_id, token, False)
+
+
+def _set_locked(event_id: int, token: str, locked: bool) -> Response:
+    """Two actions, not a toggle: a doubled click asks for the same state twice and gets it once."""
+    found = _event(event_id)
+    form = EmptyForm()
+    table = event_store.game_in_event(get_db(), found.id, token)
+    if table is None:
+        abort(404)
+    if form.validate_on_submit():
+        changed = event_store.set_locked(get_db(), table.game, locked)
+        state = "locked" if locked else "unlocked"
+        flash(f"Round {table.round}, table {table.number} {state if changed else 'was already ' + state}.", "ok")
+    return redirect(url_for("events.event", event_id=found.id))
+
+
+@bp.get("/events/<int:event_id>/standings")
+@director_required
+def standings(event_id: int) -> str:
+    found = _event(event_id)
+    round_ = request.args.get("round", type=int)
+    rows = event_standings(get_db(), found, round_)
+    rounds = sorted({row.table.round for row in progress(get_db(), found)})
+    return render_template(
+        "events/standings.html",
+        event=found,
+        rows=rows,
+        round_=round_,
+        rounds=rounds,
+        tie_breaks=event_tie_breaks(found),
+        logout=EmptyForm(),
+    )
+
+
+@bp.get("/events/<int:event_id>/standings.pdf")
+@director_required
+def standings_pdf(event_id: int) -> Response:
+    found = _event(event_id)
+    round_ = request.args.get("round", type=int)
+    html = standings_html(found, event_standings(get_db(), found, round_), round_, event_tie_breaks(found))
+    return pdf_response(printer.render(html), f"standings-{found.id}.pdf")
+
+
+@bp.get("/events/<int:event_id>/table-cards.pdf")
+@director_required
+def table_cards(event_id: int) -> Response:
+    """One page per table of a round: table number, seats, and the QR code to record."""
+    found = _event(event_id)
+    tables = progress(get_db(), found)
+    round_ = request.args.get("round", type=int) or max((row.table.round for row in tables), default=0)
+    cards = [
+        (row.table, qr_svg(url_for("play.hand", token=row.table.game.record_token, _external=True), scale=4))
+        for row in tables
+        if row.table.round == round_
+    ]
+    if not cards:
+        abort(404)
+    return pdf_response(printer.render(table_cards_html(found, round_, cards)), f"tables-round-{round_}.pdf")
+
+
+@bp.post("/events/<int:event_id>/booklet")
+@director_required
+def booklet(event_id: int) -> Response:
+    """Start the booklet of every table's sheet in the background; its page shows the progress.
+
+    The button's key names the job: pressed twice, it follows the one booklet it started.
+    """
+    found = _event(event_id)
+    form = KeyedForm()
+    if not form.validate_on_submit():
+        flash(" ".join(form.idem.errors) or "This page is out of date: reload it.", "error")
+        return redirect(url_for("events.event", event_id=found.id))
+    htmls = event_sheets_html(found, progress(get_db(), found))
+    if not htmls:
+        flash("No table has been seated yet.", "error")
+        return redirect(url_for("events.event", event_id=found.id))
+    job = booklets.start(current_app.instance_path, htmls, found.name, f"{found.id} {form.idem.data}")
+    return redirect(url_for("events.booklet_status", event_id=found.id, job=job))
+
+
+@bp.get("/events/<int:event_id>/booklet/<job>")
+@director_required
+def booklet_status(event_id: int, job: str) -> str:
+    found = _event(event_id)
+    state = booklets.status(current_app.instance_path, job)
+    if state is None:
+        abort(404)
+    refresh = 2 if state["state"] == "running" else None
+    return render_template(
+        "events/booklet.html", event=found, job=job, state=state, refresh=refresh, logout=EmptyForm()
+    )
+
+
+@bp.get("/events/<int:event_id>/booklet/<job>.pdf")
+@director_required
+def booklet_pdf(event_id: int, job: str) -> Response:
+    found = _event(event_id)
+    path = booklets.result(current_app.instance_path, job)
+    if path is None:
+        abort(404)
+    return pdf_response(path.read_bytes(), f"booklet-{found.id}.pdf")
+
+
+@bp.get("/events/<int:event_id>/export.json")
+@director_required
+def export_event_json(event_id: int) -> Response:
+    found = _event(event_id)
+    return json_download(export_json(get_db(), found), f"event-{found.id}.json")
+
+
+@bp.get("/events/<int:event_id>/export.csv")
+@director_required
+def export_event_csv(event_id: int) -> Response:
+    found = _event(event_id)
+    return download_response(export_csv(get_db(), found), "text/csv", f"event-{found.id}.csv")

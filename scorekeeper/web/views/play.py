@@ -1,0 +1,490 @@
+"""The table's pages, reached only through the game's record link: play, enter, correct, share."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from flask import (
+    Blueprint,
+    flash,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from werkzeug.wrappers import Response
+
+from ...reports.qr import qr_svg
+from ...scoring import ScoringError, parse_cards
+from ...storage.game_log import (
+    CONFIRM,
+    LEFTOVERS,
+    NOTE,
+    ONE_CARD,
+    PRESSURE,
+    VOID,
+    Change,
+    StaleEdit,
+    TableError,
+    TableState,
+    describe,
+)
+from ...storage.games import Appended, StoredGame, append, append_all, load_state
+from ..access import recording_game
+from ..connection import get_db
+from ..devices import client_address, record_source
+from ..forms import ConfirmForm, HandLeftoversForm, LeftoversForm, NoteForm, OneCardForm, PressureForm, UndoForm
+from ..pages import export_response, history_page, scores_context, sheet_response
+from ..responses import version_response, wants_json
+from ..scoreboard import scoreboard
+
+bp = Blueprint("play", __name__, url_prefix="/t/<token>")
+
+
+def _state(stored: StoredGame) -> TableState:
+    return load_state(get_db(), stored)
+
+
+def _saved(token: str, text: str, appended: Appended) -> None:
+    """Remember the confirmation (with its Undo) for the next page this phone shows."""
+    session["saved"] = {"token": token, "text": text, "undo": appended.entry.id}
+
+
+def _back_url(token: str, hand: int | None = None) -> str:
+    if request.form.get("back") == "detail" and hand:
+        return url_for("play.hand_detail", token=token, number=hand)
+    return url_for("play.hand", token=token)
+
+
+def _done(token: str, appended: Appended, message: str, next_url: str) -> Response:
+    """A change committed: the outbox gets JSON, a plain form a redirect; both see the confirmation."""
+    _saved(token, message, appended)
+    if wants_json():
+        return jsonify(
+            {
+                "ok": True,
+                "entry": appended.entry.id,
+                "version": appended.state.version,
+                "duplicate": appended.duplicate,
+                "message": message,
+                "redirect": next_url,
+            }
+        )
+    return redirect(next_url)
+
+
+def _refused(error: TableError | str, next_url: str, field: str | None = None) -> Response:
+    """A change refused: the outbox gets the reason (and what stands now), a plain form a flash."""
+    if wants_json():
+        body: dict[str, object] = {"ok": False, "error": str(error), "field": getattr(error, "field", field)}
+        current = getattr(error, "current", None)
+        if current is not None:
+            body["current"] = {"entry": current.id, "cards": list(current.data.get("cards", []))}
+        status = 409 if isinstance(error, StaleEdit) else 422
+        return make_response(jsonify(body), status)
+    flash(str(error), "error")
+    return redirect(next_url)
+
+
+def _append(stored: StoredGame, change: Change, idem: str | None) -> Appended:
+    """Append as this phone (its label and address); the logged-in director may also change a locked game."""
+    from .director import is_director
+
+    director = is_director()
+    source = "director" if director else record_source()
+    change = replace(change, address=client_address())
+    return append(get_db(), stored, change, idem or "", source, director=director)
+
+
+@bp.get("/")
+def hand(token: str) -> str | Response:
+    """The hand in play: the referee companion. After the last hand, the final standings."""
+    stored = recording_game(token)
+    state = _state(stored)
+    if state.current_hand is None:
+        return redirect(url_for("play.scores", token=token))
+    return render_template("play/hand.html", **_hand_context(stored, state), note_form=NoteForm())
+
+
+def _hand_context(stored: StoredGame, state: TableState) -> dict[str, object]:
+    number = state.last_hand
+    game = state.game
+    return {
+        "stored": stored,
+        "state": state,
+        "game": game,
+        "number": number,
+        "board": scoreboard(state),
+        "pending": state.pending_pressures(),
+        "owing": state.owing(number),
+        "notes": state.notes.get(number, []),
+        "entered": state.hand_leftovers(number),
+        "actions": game.rules.card_actions(len(game.players)),
+        "to_confirm": state.unconfirmed_hands if stored.verify else [],
+        "can_edit": True,
+    }
+
+
+@bp.post("/pressure")
+def pressure(token: str) -> Response:
+    """One tap, one pressure: recorded at once, its cost and the side's next shown."""
+    stored = recording_game(token)
+    form = PressureForm()
+    if not form.validate_on_submit():
+        return _refused("That pressure could not be recorded: reload the page and tap again.", _back_url(token))
+    number = form.hand.data
+    try:
+        appended = _append(stored, Change(PRESSURE, number, form.player.data, {}), form.idem.data)
+    except TableError as error:
+        return _refused(error, _back_url(token, number))
+    state = appended.state
+    side = state.game.side_of(appended.entry.player or "").name
+    cost = state.pressure_cost(appended.entry)
+    cost_text = f": {cost}" if cost is not None else ""
+    message = f"Pressure to {appended.entry.player}{cost_text}. {side}'s next costs {state.next_pressure(side)}."
+    next_url = _back_url(token, number)
+    if form.ends_hand.data and number == state.current_hand:
+        next_url = url_for("play.leftovers", token=token, number=number, seat=state.next_seat_to_enter(number) or 0)
+    return _done(token, appended, message, next_url)
+
+
+@bp.post("/note")
+def note(token: str) -> str | Response | tuple[str, int]:
+    stored = recording_game(token)
+    form = NoteForm()
+    if form.validate_on_submit():
+        text = (form.text.data or "").strip()
+        try:
+            appended = _append(stored, Change(NOTE, form.hand.data, None, {"text": text}), form.idem.data)
+        except TableError as error:
+            if wants_json():
+                return _refused(error, _back_url(token, form.hand.data))
+            form.text.errors = [str(error)]
+        else:
+            return _done(token, appended, f"Ruling noted on hand {form.hand.data}.", _back_url(token, form.hand.data))
+    elif wants_json():
+        return _refused(_first_error(form), _back_url(token), "text")
+    state = _state(stored)
+    return render_template("play/hand.html", **_hand_context(stored, state), note_form=form), 422
+
+
+def _first_error(form: NoteForm | LeftoversForm) -> str:
+    for errors in form.errors.values():
+        return str(errors[0])
+    return "the form is incomplete: reload the page"
+
+
+@bp.post("/one-card")
+def one_card(token: str) -> Response:
+    stored = recording_game(token)
+    form = OneCardForm()
+    if not form.validate_on_submit():
+        return _refused("That reminder could not be recorded: reload the page.", _back_url(token))
+    owes = form.owes.data == "1"
+    try:
+        change = Change(ONE_CARD, form.hand.data, form.player.data, {"owes": owes})
+        appended = _append(stored, change, form.idem.data)
+    except TableError as error:
+        return _refused(error, _back_url(token))
+    message = f"{form.player.data} owes two cards." if owes else f"{form.player.data}'s reminder cleared."
+    return _done(token, appended, message, _back_url(token))
+
+
+@bp.post("/undo")
+def undo(token: str) -> Response:
+    stored = recording_game(token)
+    form = UndoForm()
+    if not form.validate_on_submit():
+        return _refused("That undo could not be recorded: reload the page.", _back_url(token))
+    target = _state(stored).by_id.get(form.target.data or -1)
+    hand_number = target.hand if target else None
+    try:
+        appended = _append(stored, Change(VOID, target=form.target.data), form.idem.data)
+    except TableError as error:
+        return _refused(error, _back_url(token, hand_number))
+    what, old, _ = describe(appended.entry, appended.state)
+    message = f"{what}{f' ({old})' if old else ''}."
+    response = _done(token, appended, message, _back_url(token, hand_number))
+    session.pop("saved", None)
+    flash(message, "ok")
+    return response
+
+
+@bp.post("/confirm")
+def confirm(token: str) -> Response:
+    """With verification on, a player of another side confirms a complete hand from their phone."""
+    from .director import is_director
+
+    stored = recording_game(token)
+    form = ConfirmForm()
+    if not form.validate_on_submit():
+        return _refused("That confirmation could not be recorded: reload the page.", _back_url(token))
+    source = "director" if is_director() else record_source()
+    change = Change(CONFIRM, form.hand.data, form.player.data, {"source": source})
+    try:
+        appended = _append(stored, change, form.idem.data)
+    except TableError as error:
+        return _refused(error, _back_url(token))
+    return _done(token, appended, f"Hand {form.hand.data} confirmed by {form.player.data}.", _back_url(token))
+
+
+@bp.route("/hand/<int:number>/seat/<int:seat>", methods=["GET", "POST"])
+def leftovers(token: str, number: int, seat: int) -> str | Response | tuple[str, int]:
+    """One player's leftovers: tap the cards, see the score live, save (or correct)."""
+    stored = recording_game(token)
+    state = _state(stored)
+    game = state.game
+    if not 1 <= number <= state.last_hand or not 0 <= seat < len(game.players):
+        if request.method == "POST" and wants_json():
+            where = f"Hand {number} is not open" if not 1 <= number <= state.last_hand else f"There is no seat {seat}"
+            return _refused(TableError(f"{where}: nothing was saved.", "hand"), request.path)
+        return redirect(url_for("play.hand", token=token))
+    player = game.players[seat]
+    existing = state.leftovers.get((number, player))
+    form = LeftoversForm()
+    conflict = None
+    status = 200
+    if request.method == "GET" and existing is not None:
+        form.cards.data = " ".join(card.token for card in existing.cards)
+        form.went_out.data = not existing.cards
+        form.replaces.data = str(existing.id)
+    if request.method == "GET" and "cards" in request.args:
+        form.cards.data = request.args["cards"][:200]
+        form.went_out.data = not form.cards.data
+    if form.validate_on_submit():
+        change = Change(
+            LEFTOVERS,
+            number,
+            player,
+            {"cards": [c.token for c in form.parsed]},
+            target=form.replaces_id,
+        )
+        try:
+            appended = _append(stored, change, form.idem.data)
+        except TableError as error:
+            if wants_json():
+                return _refused(error, request.path)
+            if isinstance(error, StaleEdit):
+                conflict, status = error, 409
+                form.replaces.data = str(error.current.id) if error.current else ""
+            else:
+                form.cards.errors = [str(error)]
+                status = 422
+        else:
+            return _after_leftovers(token, appended, number, player)
+    elif form.is_submitted():
+        if wants_json():
+            return _refused(_first_error(form), request.path, "cards")
+        status = 422
+    return render_template(
+        "play/leftovers.html",
+        stored=stored,
+        state=state,
+        game=game,
+        number=number,
+        seat=seat,
+        player=player,
+        existing=existing,
+        form=form,
+        conflict=conflict,
+        entered=state.hand_leftovers(number),
+        can_edit=True,
+    ), status
+
+
+@bp.post("/hand/<int:number>/leftovers")
+def hand_leftovers(token: str, number: int) -> Response:
+    """A whole hand's leftovers from one phone in one save: each player's its own entry with its
+    own key, appended together in one transaction, so a refusal (naming the player) saves none."""
+    from .director import is_director
+
+    stored = recording_game(token)
+    state = _state(stored)
+    game = state.game
+    form = HandLeftoversForm()
+    seat: int | None = None
+    try:
+        if not form.validate_on_submit():
+            raise TableError("That save could not be recorded: reload the page and tap again.", "cards")
+        if not 1 <= number <= state.last_hand:
+            raise TableError(f"Hand {number} is not open: nothing was saved.", "hand")
+        try:
+            form.read(request.form, len(game.players))
+        except ValueError as error:
+            seat = form.error_seat
+            raise TableError(str(error), "cards") from None
+        changes = []
+        for entry in form.entries:
+            change = Change(
+                LEFTOVERS,
+                number,
+                game.players[entry.seat],
+                {"cards": [card.token for card in entry.cards]},
+                target=entry.replaces,
+                address=client_address(),
+            )
+            changes.append((change, f"{form.idem.data}-{entry.seat}"))
+        director = is_director()
+        source = "director" if director else record_source()
+        appended = append_all(get_db(), stored, changes, source, director)
+    except TableError as error:
+        if error.index is not None:
+            seat = form.entries[error.index].seat
+        return _refused_seat(token, number, seat, error)
+    return _after_hand_leftovers(token, number, appended)
+
+
+def _refused_seat(token: str, number: int, seat: int | None, error: TableError) -> Response:
+    """A whole-hand save refused: the reason names the player, and the phone is told which seat."""
+    players = recording_game(token).game.players
+    player = players[seat] if seat is not None and 0 <= seat < len(players) else None
+    text = str(error)
+    if player and not text.startswith(player):
+        text = f"{player}: {text}"
+    next_url = url_for("play.leftovers", token=token, number=number, seat=seat or 0)
+    response = _refused(TableError(text, error.field) if not isinstance(error, StaleEdit) else error, next_url)
+    if wants_json() and seat is not None:
+        body = response.get_json()
+        body.update({"seat": seat, "player": player})
+        response.set_data(jsonify(body).get_data())
+    return response
+
+
+def _after_hand_leftovers(token: str, number: int, appended: list[Appended]) -> Response:
+    last = appended[-1]
+    state = last.state
+    saved = ", ".join(
+        f"{entry.player} {state.game.rules.score_leftovers(entry.cards).total}" for entry in (a.entry for a in appended)
+    )
+    message = f"Leftovers {'corrected' if len(appended) == 1 and last.entry.target else 'saved'}: {saved}."
+    seat = state.next_seat_to_enter(number)
+    if seat is not None:
+        return _done(token, last, message, url_for("play.leftovers", token=token, number=number, seat=seat))
+    scored = state.hand_score(number)
+    if scored is not None:
+        message += f" Hand {number} is complete: " + ", ".join(f"{n} {side.total}" for n, side in scored.sides.items()) + "."
+    if any(a.entry.target is not None for a in appended):
+        return _done(token, last, message, url_for("play.hand_detail", token=token, number=number))
+    return _done(token, last, message, url_for("play.hand", token=token))
+
+
+def _after_leftovers(token: str, appended: Appended, number: int, player: str) -> Response:
+    """Next: the next player still to enter, or the next hand once this one is complete."""
+    state = appended.state
+    points = state.game.rules.score_leftovers(appended.entry.cards).total
+    message = f"{player}'s leftovers {'corrected' if appended.entry.target else 'saved'} ({points})."
+    seat = state.next_seat_to_enter(number)
+    if seat is not None:
+        return _done(token, appended, message, url_for("play.leftovers", token=token, number=number, seat=seat))
+    scored = state.hand_score(number)
+    if scored is not None:
+        sides = scored.sides.items()
+        message += f" Hand {number} is complete: " + ", ".join(f"{name} {side.total}" for name, side in sides) + "."
+    if appended.entry.target is not None:
+        return _done(token, appended, message, url_for("play.hand_detail", token=token, number=number))
+    return _done(token, appended, message, url_for("play.hand", token=token))
+
+
+@bp.get("/version")
+def version(token: str) -> Response:
+    """The game's version, for phones following it live (ETag: a 304 when nothing changed)."""
+    return version_response("record_token", token)
+
+
+@bp.get("/preview")
+def preview(token: str) -> Response:
+    """The live score of cards being tapped in, with the covering the engine chose (JSON)."""
+    stored = recording_game(token)
+    rules = stored.game.rules
+    try:
+        cards = parse_cards(request.args.get("cards", "").split())
+        rules.check_leftovers({"hand": cards})
+        scored = rules.score_leftovers(cards)
+    except ScoringError as error:
+        return jsonify({"error": str(error)})
+    return jsonify(
+        {
+            "total": scored.total,
+            "covering": scored.compact,
+            "lines": [{"label": label, "points": points} for label, points in scored.breakdown()],
+        }
+    )
+
+
+@bp.get("/hand/<int:number>")
+def hand_detail(token: str, number: int) -> str | Response:
+    """A hand's row opened up: each player's cards and covering, pressures, notes; corrections."""
+    stored = recording_game(token)
+    state = _state(stored)
+    if not 1 <= number <= state.last_hand:
+        return redirect(url_for("play.scores", token=token))
+    return render_template("play/hand_detail.html", **_detail_context(stored, state, number), can_edit=True)
+
+
+def _detail_context(stored: StoredGame, state: TableState, number: int) -> dict[str, object]:
+    rules = state.game.rules
+    entered = state.hand_leftovers(number)
+    return {
+        "stored": stored,
+        "state": state,
+        "game": state.game,
+        "number": number,
+        "entered": entered,
+        "scored": {player: rules.score_leftovers(entry.cards) for player, entry in entered.items()},
+        "hand_score": state.hand_score(number),
+        "pressures": state.hand_pressures(number),
+        "notes": state.notes.get(number, []),
+        "note_form": NoteForm(),
+        "threes_verb": "cancels" if "cancels" in dict(rules.scoring_rules()).get("Threes", "") else "covers",
+    }
+
+
+@bp.get("/scores")
+def scores(token: str) -> str:
+    stored = recording_game(token)
+    state = _state(stored)
+    return render_template("game/scores.html", **scores_context(stored, state), can_edit=True)
+
+
+@bp.get("/history")
+def history(token: str) -> str:
+    stored = recording_game(token)
+    state = _state(stored)
+    return history_page(stored, state, can_edit=True)
+
+
+@bp.get("/share")
+def share(token: str) -> str:
+    """The join QR code and code for other phones, and the read-only link for spectators."""
+    stored = recording_game(token)
+    state = _state(stored)
+    record_url = url_for("play.hand", token=token, _external=True)
+    view_url = url_for("view.scores", token=stored.view_token, _external=True)
+    return render_template(
+        "play/share.html",
+        stored=stored,
+        state=state,
+        game=state.game,
+        record_url=record_url,
+        view_url=view_url,
+        record_qr=qr_svg(record_url),
+        view_qr=qr_svg(view_url, scale=3),
+        new=request.args.get("new") == "1",
+        can_edit=True,
+    )
+
+
+@bp.get("/sheet.pdf")
+def sheet(token: str) -> Response:
+    """The score sheet to print and sign, with a QR code to the read-only page."""
+    stored = recording_game(token)
+    return sheet_response(stored, _state(stored), url_for("view.scores", token=stored.view_token, _external=True))
+
+
+@bp.get("/export.json")
+def export(token: str) -> Response:
+    stored = recording_game(token)
+    return export_response(stored, _state(stored))

@@ -1,0 +1,82 @@
+"""Starting, joining and importing games."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from ...scoring import ScoringError, decode_json
+from ...scoring.errors import sentence
+from ...storage.exchange import import_changes
+from ...storage.game_log import TableError
+from ...storage.games import JoinLimits, create_game, import_game, join_by_code
+from ...storage.house_rules import house_choices
+from ..connection import get_db
+from ..devices import client_address, guesser_key
+from ..forms import OPEN_PLAYER_SLOTS, ImportForm, JoinForm, NewGameForm
+
+bp = Blueprint("start", __name__)
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_game() -> Response | tuple[str, int] | str:
+    """The start form; on success the table page of the new game, with its join code shown."""
+    form = NewGameForm()
+    form.offer_house_rules(house_choices(get_db()))
+    if request.method == "GET" and request.args.get("rules") in form.choice_values():
+        form.rules.data = request.args["rules"]
+    if form.validate_on_submit() and form.game is not None:
+        stored = create_game(get_db(), form.game, form.title.data or "")
+        return redirect(url_for("play.share", token=stored.record_token, new=1))
+    status = 422 if form.is_submitted() else 200
+    if form.is_submitted():
+        form.dealer_choices_from_names()
+    return render_template("start/new_game.html", form=form, open_slots=OPEN_PLAYER_SLOTS), status
+
+
+JOIN_REFUSALS = {
+    None: "No game has that code. Check it on the phone that started the game.",
+    "address": "Too many wrong codes from this address: wait a minute, then type the code again.",
+    "everyone": "Too many wrong codes are being tried on this server just now: "
+    "check the code on the phone that started the game and type it again.",
+}
+
+
+@bp.route("/join", methods=["GET", "POST"])
+def join() -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
+    """The join code opens the record link: a password, so wrong guesses are limited (see ``join_by_code``)."""
+    form = JoinForm()
+    if form.validate_on_submit():
+        limits = JoinLimits(
+            per_address=current_app.config.get("JOIN_LIMIT_PER_ADDRESS", JoinLimits.per_address),
+            everyone=current_app.config.get("JOIN_LIMIT_EVERYONE", JoinLimits.everyone),
+        )
+        attempt = join_by_code(get_db(), form.code.data or "", guesser_key(client_address()), limits)
+        if attempt.game is not None:
+            return redirect(url_for("play.hand", token=attempt.game.record_token))
+        form.code.errors = [JOIN_REFUSALS[attempt.refused]]
+        if attempt.refused:
+            return render_template("start/join.html", form=form), 429, {"Retry-After": str(int(limits.window_seconds))}
+    status = 422 if form.is_submitted() else 200
+    return render_template("start/join.html", form=form), status
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_record() -> Response | tuple[str, int]:
+    """A game record file (or pasted text) becomes a new game with its whole log."""
+    form = ImportForm()
+    if form.validate_on_submit():
+        upload = form.file.data
+        text = upload.read().decode("utf-8", "replace") if upload else (form.text.data or "")
+        try:
+            data = decode_json(text)
+            if not isinstance(data, dict):
+                raise ScoringError("the record must be a JSON object")
+            record, changes = import_changes(data)
+            stored = import_game(get_db(), record.game, changes, "import", str(data.get("title") or ""))
+        except (ScoringError, TableError) as error:
+            form.text.errors = [sentence(str(error))]
+        else:
+            return redirect(url_for("play.share", token=stored.record_token))
+    status = 422 if form.is_submitted() else 200
+    return render_template("start/import.html", form=form), status

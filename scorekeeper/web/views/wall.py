@@ -1,0 +1,38 @@
+"""The wall screen: an event's live standings in large type, read-only, behind its own link."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, render_template
+
+from ...storage import events as event_store
+from ...storage.event_results import event_standings, event_tie_breaks
+from ..connection import get_db
+from ..responses import polled_version
+
+bp = Blueprint("wall", __name__, url_prefix="/e/<token>")
+
+
+def _event(token: str) -> event_store.Event:
+    found = event_store.event_by_wall_token(get_db(), token)
+    if found is None:
+        abort(404)
+    return found
+
+
+@bp.get("/")
+def standings(token: str) -> str:
+    found = _event(token)
+    return render_template(
+        "wall/wall.html",
+        event=found,
+        rows=event_standings(get_db(), found),
+        tie_breaks=event_tie_breaks(found),
+        version=event_store.event_version(get_db(), found),
+        token=token,
+    )
+
+
+@bp.get("/version")
+def version(token: str) -> Response:
+    """The event's version, for the wall screen following it live (ETag: a 304 when nothing changed)."""
+    return polled_version(event_store.event_version(get_db(), _event(token)))

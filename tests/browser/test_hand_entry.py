@@ -1,0 +1,126 @@
+"""A hand entered at the table: one phone for everyone in about as many taps as there are cards,
+on one screen of a small phone; and two phones entering the same player never lose a tap."""
+
+import re
+
+from playwright.sync_api import expect
+
+from .conftest import assert_fits, start_game, submit
+
+PLAYERS = ["Ann", "Bob", "Cy", "Di"]
+SMALL = {"viewport": {"width": 360, "height": 740}}
+
+
+class Finger:
+    """Taps as a player does: each counted, and each on something already on the screen (no scroll)."""
+
+    def __init__(self, page):
+        self.page = page
+        self.taps = 0
+
+    def tap(self, selector: str, scrolled: bool = False) -> None:
+        target = self.page.locator(selector).first
+        if scrolled:
+            target.scroll_into_view_if_needed()
+        box = target.bounding_box()
+        height = self.page.viewport_size["height"]
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, f"{selector} is off the screen: {box}"
+        self.taps += 1
+        target.click(no_wait_after=True)
+
+    def cards(self, cards: str) -> None:
+        for card in cards.split():
+            self.tap(f".pad button[data-card='{card}']")
+
+
+def test_one_phone_enters_a_four_player_hand_on_one_screen_in_few_taps(server, phone, shot):
+    page = phone(**SMALL)
+    record_url = start_game(page, server, PLAYERS)
+    finger = Finger(page)
+    leftovers = ["K 3 8", "", "A 2", "Q Q 9 4"]
+
+    finger.tap("text=END HAND", scrolled=True)  # the hand page is read while playing, END HAND at its foot
+    page.wait_for_url(re.compile(r"/hand/1/seat/0$"))
+    finger.cards(leftovers[0])
+    finger.tap(".seat-tab[data-seat='1']")
+    finger.tap(".pad button[data-out]")  # Bob went out: on to Cy without a tap
+    expect(page.locator("[data-player-name]")).to_have_text("Cy")
+    finger.cards(leftovers[2])
+    finger.tap(".seat-tab[data-seat='3']")
+    finger.cards(leftovers[3])
+    expect(page.locator("[data-save]")).to_have_text("Save 4 players’ leftovers")
+    shot(page, "hand-entry-360")
+    with page.expect_navigation():
+        finger.tap("[data-save]")
+
+    expect(page.locator(".saved")).to_contain_text("Hand 1 is complete")
+    cards = sum(len(hand.split()) for hand in leftovers)
+    went_out = leftovers.count("")
+    switches = sum(1 for hand in leftovers if hand) - 1  # between two players who both hold cards
+    assert finger.taps <= cards + went_out + switches + 2, finger.taps
+    page.goto(record_url + "hand/1")
+    text = "".join(page.inner_text("main").split())
+    for entered in ("Ann53K38", "Bob0OUT", "Cy21A2", "Di65QQ94"):
+        assert entered in text
+
+
+def test_the_entry_screen_needs_no_scrolling_on_a_small_phone(server, phone, shot):
+    for scheme in ("light", "dark"):
+        setup = phone()
+        record_url = start_game(setup, server, PLAYERS)
+        page = phone(color_scheme=scheme, **SMALL)
+        page.goto(record_url + "hand/1/seat/0")
+        finger = Finger(page)
+        finger.cards("A 10 K")  # the pad's first and last rows, with chips above it
+        for target in ("[data-save]", ".pad button[data-out]", ".seat-tab[data-seat='3']"):
+            box = page.locator(target).bounding_box()
+            assert box["y"] + box["height"] <= 740, f"{target} is below the fold: {box}"
+        assert_fits(page, f"leftovers-{scheme}")
+        shot(page, f"leftovers-360-{scheme}")
+
+
+def test_a_second_phone_keeps_its_taps_and_is_shown_both_entries(server, phone, shot):
+    a = phone()
+    record_url = start_game(a, server, PLAYERS)
+    b = phone()
+    for page in (a, b):
+        page.goto(record_url + "hand/1/seat/1")
+    a.click(".pad button[data-card='9']")
+    b.click(".pad button[data-card='4']")
+    submit(a, "[data-save]")
+
+    b.wait_for_timeout(4500)  # two polls: the live refresh has seen A's save
+    expect(b.locator("[data-chips]")).to_have_text("4")
+    b.click("[data-save]")
+    versus = b.locator("[data-versus]")
+    expect(versus).to_contain_text("Recorded: 9")
+    expect(versus).to_contain_text("Yours: 4")
+    b.wait_for_timeout(4500)
+    expect(versus).to_be_visible()
+    expect(b.locator("[data-chips]")).to_have_text("4")
+    shot(b, "hand-entry-conflict")
+
+    with b.expect_navigation():
+        b.click("[data-versus] button:has-text('Save yours')")
+    expect(b.locator(".saved")).to_contain_text("Bob's leftovers corrected")
+    b.goto(record_url + "hand/1/seat/1")
+    expect(b.locator("#cards")).to_have_value("4")
+
+
+def test_a_phone_left_on_a_completed_hand_moves_on_with_it(server, phone):
+    a = phone()
+    record_url = start_game(a, server, PLAYERS)
+    watcher = phone()
+    watcher.goto(record_url + "hand/1/seat/3")
+    a.goto(record_url + "hand/1/seat/0")
+    finger = Finger(a)
+    finger.cards("K")
+    finger.tap(".seat-tab[data-seat='1']")
+    finger.tap(".pad button[data-out]")
+    finger.cards("3")
+    finger.tap(".seat-tab[data-seat='3']")
+    finger.cards("A")
+    with a.expect_navigation():
+        finger.tap("[data-save]")
+    watcher.wait_for_url(record_url, timeout=10_000)
+    expect(watcher.locator("h1")).to_contain_text("Hand 2")

@@ -1,0 +1,77 @@
+"""The layout cannot decay: each part of the package imports only the parts below it.
+
+scoring (the rules) imports nothing of ours; tournament only scoring; storage and reports
+never the web part, and reports never storage; the web part everything but the command
+line on top. Libraries are held to their parts too: no Flask below the web part, no SQL
+outside storage, WeasyPrint only in reports.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import scorekeeper
+
+PACKAGE = Path(scorekeeper.__file__).parent
+#: What each part may import of ours, and which libraries it must not.
+PARTS = {
+    "scoring": ({"scoring"}, {"flask", "flask_wtf", "wtforms", "werkzeug", "jinja2", "sqlite3", "sqlite_utils", "weasyprint", "click"}),
+    "tournament": ({"tournament", "scoring"}, {"flask", "flask_wtf", "wtforms", "werkzeug", "jinja2", "sqlite3", "sqlite_utils", "weasyprint", "click"}),
+    "storage": ({"storage", "scoring", "tournament"}, {"flask", "flask_wtf", "wtforms", "werkzeug", "jinja2", "weasyprint", "click"}),
+    "reports": ({"reports", "scoring", "tournament"}, {"flask", "flask_wtf", "wtforms", "werkzeug", "sqlite3", "sqlite_utils", "click"}),
+    "web": ({"web", "scoring", "tournament", "storage", "reports"}, {"weasyprint", "click", "sqlite3"}),
+}
+
+
+def imports_of(path: Path):
+    """(module, is ours) for every import in the file, relative ones resolved."""
+    here = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    package = here[:-1] if here[-1] != "__init__" else here[:-1]
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                yield node.module or ""
+            else:
+                base = package[: len(package) - node.level + 1]
+                yield ".".join([*base, *([node.module] if node.module else [])])
+                if not node.module:
+                    yield from (".".join([*base, alias.name]) for alias in node.names)
+
+
+def part_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if parts[0] == "scorekeeper" and len(parts) > 1 else None
+
+
+@pytest.mark.parametrize("part", PARTS)
+def test_each_part_imports_only_what_lies_below_it(part):
+    allowed, libraries = PARTS[part]
+    files = sorted((PACKAGE / part).rglob("*.py"))
+    assert files, part
+    for path in files:
+        for module in imports_of(path):
+            where = f"{path.relative_to(PACKAGE)} imports {module}"
+            assert module.split(".")[0] not in libraries, where
+            if module.startswith("scorekeeper"):
+                assert part_of(module) in allowed, where
+
+
+def test_every_module_belongs_to_a_part_or_sits_on_top():
+    top = {path.name for path in PACKAGE.glob("*.py")}
+    assert top == {"__init__.py", "cli.py", "serve.py"}
+    folders = {path.name for path in PACKAGE.iterdir() if path.is_dir() and (path / "__init__.py").exists()}
+    assert folders == set(PARTS)
+
+
+def test_the_rule_catches_a_forbidden_import(tmp_path):
+    """The checker itself: a storage module reaching for the web part is seen."""
+    fake = PACKAGE / "storage" / "_architecture_probe.py"
+    fake.write_text("from ..web.connection import get_db\n")
+    try:
+        with pytest.raises(AssertionError, match="imports scorekeeper.web.connection"):
+            test_each_part_imports_only_what_lies_below_it("storage")
+    finally:
+        fake.unlink()

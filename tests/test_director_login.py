@@ -1,0 +1,160 @@
+"""The director's login holds: a bounded count of guesses, sessions the server can end, no way out to another site."""
+
+import sqlite3
+import threading
+from contextlib import closing
+from urllib.parse import urlsplit
+
+import pytest
+
+from scorekeeper import create_app
+from scorekeeper.storage import director as director_store
+from scorekeeper.storage.database import connect
+
+from .test_events import PASSWORD, log_in, set_up_director
+from .web import create_director, csrf_token
+
+NEW_PASSWORD = "a brand new passphrase"
+
+
+@pytest.fixture
+def director_client(client):
+    set_up_director(client)
+    return client
+
+
+def failures_counted(app) -> int:
+    with closing(sqlite3.connect(app.config["DATABASE"])) as db:
+        return db.execute("SELECT COUNT(*) FROM login_failures").fetchone()[0]
+
+
+def copy_of(client):
+    """Another browser holding a copy of this one's session cookie."""
+    other = client.application.test_client()
+    other.set_cookie("session", client.get_cookie("session").value)
+    return other
+
+
+def is_logged_in(client) -> bool:
+    response = client.get("/director/")
+    return response.status_code == 200
+
+
+def test_sixteen_wrong_guesses_at_once_check_at_most_five(client):
+    set_up_director(client)
+    guessers = [client.application.test_client() for _ in range(16)]
+    tokens = [csrf_token(guesser, "/director/login") for guesser in guessers]
+    start = threading.Barrier(len(guessers))
+    statuses: list[int] = []
+
+    def guess(guesser, token):
+        start.wait()
+        response = guesser.post("/director/login", data={"csrf_token": token, "password": "wrong password!"})
+        statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=guess, args=pair) for pair in zip(guessers, tokens, strict=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [401] * 5 + [429] * 11
+    assert failures_counted(client.application) == 5
+    assert log_in(client.application.test_client()).status_code == 429  # the right password waits too
+
+
+def test_logging_out_ends_the_session_for_a_copied_cookie_too(director_client):
+    copied = copy_of(director_client)
+    assert is_logged_in(copied)
+    token = csrf_token(director_client, "/director/")
+    assert director_client.post("/director/logout", data={"csrf_token": token}).status_code == 302
+    assert not is_logged_in(director_client)
+    assert not is_logged_in(copied)
+
+
+def test_a_new_password_from_the_command_line_ends_every_session(tmp_path):
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(instance / "scorekeeper.db")})
+    laptop, phone = app.test_client(), app.test_client()
+    set_up_director(laptop)
+    assert log_in(phone).status_code == 302
+    copied = copy_of(phone)
+    assert is_logged_in(laptop) and is_logged_in(phone) and is_logged_in(copied)
+
+    create_director(instance, NEW_PASSWORD)
+    assert not is_logged_in(laptop) and not is_logged_in(phone) and not is_logged_in(copied)
+    assert log_in(phone).status_code == 401
+    assert log_in(phone, NEW_PASSWORD).status_code == 302
+    assert is_logged_in(phone)
+
+
+def test_a_login_checked_against_a_replaced_password_starts_no_session(app):
+    db = connect(app.config["DATABASE"])
+    director_store.set_director_password_hash(db, "old hash", replace=True)
+    director_store.set_director_password_hash(db, "new hash", replace=True)
+    assert director_store.start_director_session(db, "old hash", 3600) is None
+    session_id = director_store.start_director_session(db, "new hash", 3600)
+    assert session_id is not None and director_store.director_session_active(db, session_id)
+    expired = director_store.start_director_session(db, "new hash", 0)
+    assert expired is not None and not director_store.director_session_active(db, expired)
+    db.conn.close()
+
+
+NASTY_NEXT = [
+    "//evil.example/",
+    "///evil.example/",
+    "/\\evil.example/",
+    "/%5Cevil.example/",
+    "\\\\evil.example/",
+    "/%09/evil.example/",
+    "/%0A/evil.example/",
+    "/%0D/evil.example/",
+    "%0d%0a",
+    "/director/%0d%0aSet-Cookie:%20x=y",
+    "/%20/evil.example/",
+    "/%00/evil.example/",
+    "/%E2%80%A8/evil.example/",
+    "https://evil.example/",
+    "http:/evil.example/",
+    "//%2Fevil.example/",
+    "javascript:alert(1)",
+    "evil.example",
+    "",
+]
+
+
+@pytest.mark.parametrize("next_value", NASTY_NEXT)
+def test_after_login_only_a_path_of_this_site_is_followed(client, next_value):
+    set_up_director(client)
+    other = client.application.test_client()
+    token = csrf_token(other, "/director/login")
+    response = other.post(f"/director/login?next={next_value}", data={"csrf_token": token, "password": PASSWORD})
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/director/"
+
+
+def test_after_login_the_page_asked_for_opens(client):
+    set_up_director(client)
+    other = client.application.test_client()
+    asked = other.get("/director/events/new")
+    next_url = urlsplit(asked.headers["Location"])
+    token = csrf_token(other, asked.headers["Location"])
+    response = other.post(f"{next_url.path}?{next_url.query}", data={"csrf_token": token, "password": PASSWORD})
+    assert response.headers["Location"] == "/director/events/new"
+
+
+def test_a_double_click_on_log_in_or_log_out_does_no_harm(client):
+    set_up_director(client)
+    browser = client.application.test_client()
+    token = csrf_token(browser, "/director/login")
+    for _ in range(2):
+        response = browser.post("/director/login", data={"csrf_token": token, "password": PASSWORD})
+        assert response.status_code == 302 and response.headers["Location"] == "/director/"
+    assert is_logged_in(browser)
+    assert failures_counted(client.application) == 0
+
+    token = csrf_token(browser, "/director/")
+    for _ in range(2):
+        response = browser.post("/director/logout", data={"csrf_token": token})
+        assert response.status_code == 302 and response.headers["Location"] == "/"
+    assert not is_logged_in(browser)
