@@ -17,7 +17,7 @@ def test_a_new_game_opens_its_share_page_with_a_qr_code_and_a_code(client):
     assert response.status_code == 302 and "/share" in response.headers["Location"]
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "<svg" in page and "Code:" in page
-    assert re.search(r"[A-Z2-9]{4}-[A-Z2-9]{4}", page)
+    assert re.search(r"Code: <strong>[A-Z2-9]{4}-[A-Z2-9]{4}<", page)
 
 
 @pytest.mark.parametrize(
@@ -26,11 +26,11 @@ def test_a_new_game_opens_its_share_page_with_a_qr_code_and_a_code(client):
         ([], {}, "at least two players"),
         (["Ann"], {}, "at least two players"),
         (["Ann", "Bob", "Cy"], {"partnerships": "y"}, "Partnerships need exactly four players"),
-        (["Ann", "ann"], {}, "Two players are called"),
+        (["Ann", "ann"], {}, "Another player is already called ann"),
         (["Ann", "Bob"], {"first_dealer": "3"}, "Choose a seat that has a player"),
         (["Ann", "Bob"], {"option_pressure_increase_cap": "0"}, "Number must be at least 1"),
         (["Ann", "Bob"], {"option_pressure_increase_cap": "lots"}, "Not a valid integer value"),
-        (["Ann", "Bob"], {"rules": "crates-world-series"}, "dummy Figgy"),
+        (["Ann", "Bob", "Cy"], {"rules": "crates-world-series"}, "dummy Figgy"),
         (
             ["Ann", "Figgy", "Bob"],
             {"rules": "crates-world-series", "first_dealer": "1"},
@@ -69,7 +69,7 @@ def test_options_are_kept_in_the_game(client):
 
 def test_join_by_code_in_any_case_with_or_without_the_dash(client):
     table = start(client, ["Ann", "Bob"])
-    code = re.search(r"([A-Z2-9]{4})-([A-Z2-9]{4})", table.page("/share")).groups()
+    code = re.search(r"Code: <strong>([A-Z2-9]{4})-([A-Z2-9]{4})<", table.page("/share")).groups()
     for typed in ("-".join(code), "".join(code).lower(), " ".join(code)):
         token = csrf_token(client, "/join")
         response = client.post("/join", data={"csrf_token": token, "code": typed})
@@ -112,3 +112,25 @@ def test_each_option_names_the_games_that_use_it(client):
     page = client.get("/new").get_data(as_text=True)
     assert 'data-games="two-fifty"' in page  # the 500 rule
     assert "Blank: the game&#39;s own (" in page and "Zodiac: 55" in page
+
+
+def field_with_error(page: str, error: str) -> str:
+    """The ``name`` of the input whose block shows ``error``: a field's div, or the players' fieldset."""
+    blocks = re.findall(r'<div class="field[^"]*"[^>]*>.*?</div>|<fieldset.*?</fieldset>', page, re.DOTALL)
+    holding = [block for block in blocks if error in block.replace("&#39;", "'")]
+    assert len(holding) == 1, holding
+    return re.search(r'name="([a-z_]+)', holding[0]).group(1)
+
+
+def test_partners_in_a_game_where_everyone_plays_alone_are_refused_beside_the_partnerships_box(client):
+    response = post_new(client, ["Ann", "Bob", "Cy", "Di"], rules="crazy-eights", partnerships="y")
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert field_with_error(page, "In Crazy Eights everyone plays alone.") == "partnerships"
+
+
+def test_a_name_that_mentions_dealing_is_refused_beside_the_players_not_the_first_dealer(client):
+    response = post_new(client, ["Ann", "Idealist", "idealist"])
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert field_with_error(page, "Another player is already called idealist") == "players"
