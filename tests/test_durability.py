@@ -81,7 +81,7 @@ class Poster(threading.Thread):
                 self.pending = f"{self.name_}-{self.count}"
             try:
                 status, body = self.phone.post(
-                    f"/t/{self.token}/pressure", {"idem": self.pending, "hand": 1, "player": "Ann"}, timeout=3
+                    f"/t/{self.token}/pressure", {"idem": self.pending, "hand": 1, "player": "Ann", "again": "1"}, timeout=3
                 )
             except Unreachable:
                 time.sleep(0.05)
@@ -115,7 +115,7 @@ def test_kill_9_the_server_repeatedly_loses_nothing_and_doubles_nothing(tmp_path
         for poster in posters:  # what was in flight when the phones stopped is sent once more
             if poster.pending:
                 status, _ = poster.phone.post(
-                    f"/t/{game.record_token}/pressure", {"idem": poster.pending, "hand": 1, "player": "Ann"}
+                    f"/t/{game.record_token}/pressure", {"idem": poster.pending, "hand": 1, "player": "Ann", "again": "1"}
                 )
                 assert status == 200
                 poster.acked.append(poster.pending)

@@ -54,7 +54,7 @@ def test_a_pressure_is_recorded_at_once_with_its_cost_and_the_next(table):
 def test_a_capped_game_shows_capped_next_pressures(client):
     table = start(client, ["Ann", "Bob"], option_pressure_increase_cap="20")
     for _ in range(4):
-        table.pressure("Ann", 1)
+        table.pressure("Ann", 1, again="1")
     assert "next: <strong>60</strong>" in table.page("/")
 
 
@@ -285,10 +285,10 @@ def save_hand(table: Table, hand: int, idem: str, entries: dict[int, str], **ext
 
 
 def test_end_hand_opens_the_first_seat_still_missing(table):
-    assert f'href="{table.base}/hand/1/seat/0">END HAND' in table.page()
+    assert f'href="{table.base}/hand/1/seat/0"><span>END HAND' in table.page()
     table.leftovers(1, 0, "K")
     table.leftovers(1, 2, "Q")
-    assert f'href="{table.base}/hand/1/seat/1">END HAND' in table.page()
+    assert f'href="{table.base}/hand/1/seat/1"><span>END HAND' in table.page()
     response = table.pressure("Bob", 1, ends_hand="y")
     assert response.headers["Location"].endswith("/hand/1/seat/1")
 

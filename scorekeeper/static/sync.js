@@ -10,6 +10,8 @@
   var POLL_MS = 2000;
   var MAX_TRIES = 4;
   var SHOW_AFTER_MS = 1200;
+  var TAPS = "scorekeeper:taps";
+  var SAME_TAP_MS = 5000;
   var renderLater = null;
   var body = document.body;
   var statusEl = document.querySelector("[data-live-status]");
@@ -76,6 +78,11 @@
       refused.forEach(function (item, index) {
         var p = document.createElement("p");
         p.textContent = "Not saved: " + item.label + ". " + item.error + " ";
+        if (item.again) {
+          var yes = el("button", "small", "Yes, record it");
+          yes.addEventListener("click", function () { dismissRefused(index); sendAgain(item.again); });
+          p.append(yes, " ");
+        }
         if (item.reapply) {
           var a = document.createElement("a");
           a.href = item.reapply;
@@ -83,20 +90,19 @@
           p.appendChild(a);
           p.appendChild(document.createTextNode(" "));
         }
-        var dismiss = document.createElement("button");
-        dismiss.type = "button";
-        dismiss.className = "secondary small";
-        dismiss.textContent = "Dismiss";
-        dismiss.addEventListener("click", function () {
-          var all = load(REFUSED);
-          all.splice(index, 1);
-          save(REFUSED, all);
-          render();
-        });
+        var dismiss = el("button", "secondary small", "Dismiss");
+        dismiss.addEventListener("click", function () { dismissRefused(index); });
         p.appendChild(dismiss);
         refusedEl.appendChild(p);
       });
     }
+  }
+
+  function dismissRefused(index) {
+    var all = load(REFUSED);
+    all.splice(index, 1);
+    save(REFUSED, all);
+    render();
   }
 
   function enqueue(form) {
@@ -131,6 +137,9 @@
 
   /* Send one item: resolves to the server's answer, or "later" when it could not be delivered. */
   function send(item, retried) {
+    var params = new URLSearchParams(item.body);
+    if (params.has("waited")) { params.set("waited", String(Math.max(0, Date.now() - (item.at || 0)))); }
+    item.body = params.toString();
     return fetch(item.url, {
       method: "POST",
       credentials: "same-origin",
@@ -172,8 +181,21 @@
     if (result.status === 409 && item.from.indexOf("/seat/") !== -1) {
       reapply = item.from + "?cards=" + encodeURIComponent(cards || "");
     }
-    refused.push({ label: item.label, error: result.error, reapply: reapply });
+    refused.push({ label: item.label, error: result.error, reapply: reapply, again: result.ask ? item : null });
     save(REFUSED, refused);
+  }
+
+  /* The player said it was a second one: the same change again, marked as confirmed. */
+  function sendAgain(item) {
+    var params = new URLSearchParams(item.body), box = load(OUTBOX);
+    item.id = newKey();
+    params.set("again", "1");
+    params.set("idem", item.id);
+    item.body = params.toString();
+    item.at = Date.now();
+    box.push(item);
+    save(OUTBOX, box);
+    flush();
   }
 
   /* Send what waits, oldest first. A refusal (4xx) is shown and leaves the queue; a server error
@@ -231,10 +253,11 @@
     }
     step().then(function () {
       flushing = false;
+      if (!navigating) { release(); }
       if (!navigating && !unreachable) { setStatus(serverError ? "failing" : "live"); }
       render();
       if (delivered && !navigating) { followChange(); }
-    }, function () { flushing = false; });
+    }, function () { flushing = false; release(); });
   }
 
   /* A refusal of what this page just sent: shown beside the field, the entry kept, a way to re-apply. */
@@ -245,6 +268,7 @@
     message.setAttribute("role", "alert");
     message.textContent = result.error;
     if (!form.dispatchEvent(new CustomEvent("scorekeeper:refused", { detail: result, cancelable: true }))) { return; }
+    if (result.ask) { ask(form, result.ask); return; }
     if (result.current) {
       message.textContent += " Now recorded: " + (result.current.cards.join(" ") || "went out") +
         ". Save again to replace it with your entry.";
@@ -262,6 +286,66 @@
     message.scrollIntoView({ block: "center" });
   }
 
+  /* --- a slip of the finger ---------------------------------------------------------------- */
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (tag === "button") { node.type = "button"; }
+    node.className = className;
+    node.textContent = text;
+    return node;
+  }
+
+  /* A tap that may repeat the one before (the same pressure twice within seconds) is asked
+     about first, one tap either way; the server asks the same when the first came from another phone. */
+  function ask(form, question) {
+    var where = form.closest("[data-ask-here]") || form.parentNode;
+    where.parentNode.querySelectorAll(".ask").forEach(function (node) { node.remove(); });
+    var box = el("div", "ask", ""), row = el("div", "ask-row", "");
+    var yes = el("button", "", "Yes, a second one"), no = el("button", "secondary", "No, the same one");
+    box.setAttribute("role", "alert");
+    yes.addEventListener("click", function () {
+      box.remove();
+      form.querySelector("input[name=again]").value = "1";
+      submitChange(form, null);
+      form.querySelector("input[name=again]").value = "";
+    });
+    no.addEventListener("click", function () { box.remove(); });
+    row.append(yes, no);
+    box.append(el("p", "", question), row);
+    where.after(box);
+    box.scrollIntoView({ block: "nearest" });
+    yes.focus();
+  }
+
+  /* True when the same change was tapped moments ago on this phone (kept over the reload after a save). */
+  function tappedJustNow(form) {
+    var taps = {}, now = Date.now(), data = new FormData(form);
+    var key = form.action + "|" + data.get("hand") + "|" + data.get("player"), before;
+    try { taps = JSON.parse(sessionStorage.getItem(TAPS) || "{}"); } catch (e) { /* no storage */ }
+    before = taps[key];
+    taps = {};
+    taps[key] = now;
+    try { sessionStorage.setItem(TAPS, JSON.stringify(taps)); } catch (e) { /* no storage */ }
+    return now - before <= SAME_TAP_MS;
+  }
+
+  /* One tap, one change: its button stays disabled until the change is stored, refused or kept
+     in the outbox, so a double tap cannot send it twice. */
+  function submitChange(form, button) {
+    var item = enqueue(form);
+    form.removeAttribute("data-dirty");
+    if (button) { button.disabled = true; button.setAttribute("data-busy", ""); }
+    flush(item, form);
+  }
+
+  function release() {
+    document.querySelectorAll("button[data-busy]").forEach(function (button) {
+      button.disabled = false;
+      button.removeAttribute("data-busy");
+    });
+  }
+
   /* --- following the game live ------------------------------------------------------------ */
 
   function busy() {
@@ -271,9 +355,54 @@
     return load(OUTBOX).length > 0;
   }
 
-  /* Bring in what changed: the page is fetched again and its content swapped in place. */
-  function followChange() {
-    if (busy()) {
+  function changed(field) {
+    if (field.type === "checkbox") { return field.checked !== field.defaultChecked; }
+    if (field.tagName === "SELECT") {
+      var first = [].filter.call(field.options, function (o) { return o.defaultSelected; })[0] || field.options[0];
+      return field.value !== (first ? first.value : "");
+    }
+    return field.value !== field.defaultValue;
+  }
+
+  /* What the player typed and has not sent, by form and field, to carry over a swap of the page. */
+  function typed(root) {
+    var kept = {};
+    root.querySelectorAll("form textarea, form input:not([type=hidden]):not([type=password]):not([type=file]), form select").forEach(function (field) {
+      if (field.name && changed(field) && !field.closest("[data-preview]")) {
+        kept[(field.form.getAttribute("action") || "") + "|" + field.name] = field.type === "checkbox" ? field.checked : field.value;
+      }
+    });
+    return kept;
+  }
+
+  function retype(root, kept) {
+    Object.keys(kept).forEach(function (key) {
+      var at = key.indexOf("|"), action = key.slice(0, at), name = key.slice(at + 1);
+      root.querySelectorAll("form").forEach(function (form) {
+        var field = (form.getAttribute("action") || "") === action && form.elements.namedItem(name);
+        if (!field || !field.tagName) { return; }
+        if (field.type === "checkbox") { field.checked = kept[key]; } else { field.value = kept[key]; }
+        form.setAttribute("data-dirty", "");
+        if (field.closest("details")) { field.closest("details").open = true; }
+      });
+    });
+  }
+
+  /* Typed and not yet sent, it survives a reload too: kept for this page in this tab until its form is sent. */
+  var TYPED = "scorekeeper:typed:" + location.pathname;
+  function keepTyped(event) {
+    var kept = typed(document), sent = event && event.type === "submit" && (event.target.getAttribute("action") || "") + "|";
+    Object.keys(kept).forEach(function (key) { if (sent && key.indexOf(sent) === 0) { delete kept[key]; } });
+    try { sessionStorage.setItem(TYPED, JSON.stringify(kept)); } catch (e) { /* no storage */ }
+  }
+  function restoreTyped() {
+    try { retype(document, JSON.parse(sessionStorage.getItem(TYPED) || "{}")); } catch (e) { /* no storage */ }
+  }
+
+  /* Bring in what changed: the page is fetched again and its content swapped in place. While the
+     player is busy the notice says so instead; its Show swaps too, keeping what was typed. */
+  function followChange(shown) {
+    if (busy() && !shown) {
       var stale = document.querySelector("[data-stale]");
       if (stale) { stale.hidden = false; }
       return;
@@ -282,11 +411,12 @@
       if (response.redirected || !response.ok) { location.assign(response.url); return null; }
       return response.text();
     }).then(function (html) {
-      if (html === null || busy()) { return; }
+      if (html === null || (busy() && !shown)) { return; }
       var fresh = new DOMParser().parseFromString(html, "text/html");
       var main = document.querySelector("main");
       var freshMain = fresh.querySelector("main");
       if (!main || !freshMain) { return; }
+      var kept = typed(main), focused = document.activeElement && document.activeElement.id;
       /* An entry page of a hand another phone just completed moves on with the table. */
       var done = fresh.querySelector("form[data-follow]:not([data-open])");
       if (done && main.querySelector("form[data-follow][data-open]")) {
@@ -295,6 +425,8 @@
         return;
       }
       main.replaceWith(freshMain);
+      retype(freshMain, kept);
+      if (focused && document.getElementById(focused)) { document.getElementById(focused).focus(); }
       ["data-version", "data-version-url"].forEach(function (name) {
         var value = fresh.body.getAttribute(name);
         if (value !== null) { body.setAttribute(name, value); }
@@ -311,13 +443,19 @@
       form.addEventListener("submit", function (event) {
         if (!window.fetch || !window.crypto) { return; }
         event.preventDefault();
-        var item = enqueue(form);
-        form.removeAttribute("data-dirty");
-        flush(item, form);
+        var button = event.submitter || form.querySelector("button[type=submit]");
+        if (button && button.disabled) { return; }
+        var question = form.getAttribute("data-ask");
+        var again = form.querySelector("input[name=again]");
+        if (question && tappedJustNow(form) && !(again && again.value === "1")) {
+          ask(form, question);
+          return;
+        }
+        submitChange(form, button);
       });
     });
     var stale = root.querySelector("[data-stale] button");
-    if (stale) { stale.addEventListener("click", function () { location.reload(); }); }
+    if (stale) { stale.addEventListener("click", function () { followChange(true); }); }
   }
 
   function poll() {
@@ -339,7 +477,11 @@
   }
 
   document.addEventListener("scorekeeper:content", function (event) { bindForms(event.detail); });
+  document.addEventListener("input", keepTyped);
+  document.addEventListener("change", keepTyped);
+  document.addEventListener("submit", keepTyped, true);
   document.addEventListener("DOMContentLoaded", function () {
+    restoreTyped();
     bindForms(document);
     if (body.getAttribute("data-version-url")) {
       setStatus(navigator.onLine ? "live" : "offline");

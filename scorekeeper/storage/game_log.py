@@ -52,6 +52,11 @@ class StaleEdit(TableError):
         self.current = current
 
 
+class SecondThoughts(TableError):
+    """A change that may be a slip rather than a decision (the same pressure tapped twice):
+    nothing is stored; the player is asked, and answers by sending it again, confirmed."""
+
+
 @dataclass(frozen=True)
 class Change:
     """What a request asks to append; ``address`` is the network address it came from."""
@@ -346,6 +351,10 @@ class TableState:
                 taken[side] += 1
                 pending.append((entry, side, self.game.rules.pressure_value(taken[side])))
         return pending, taken
+
+    def latest_pressure_on(self, number: int, player: str) -> Entry | None:
+        """The last pressure recorded on ``player`` in hand ``number`` that still stands."""
+        return next((entry for entry in reversed(self.hand_pressures(number)) if entry.player == player), None)
 
     def pending_pressures(self) -> list[tuple[Entry, str, int]]:
         """Pressures of the hand in play, each with its side and what it costs."""

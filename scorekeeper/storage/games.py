@@ -11,7 +11,7 @@ import json
 import secrets
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -226,17 +226,28 @@ class Appended:
     duplicate: bool
 
 
+Guard = Callable[[TableState], None]
+"""Asked inside the transaction, before a new change is checked: it may refuse (``SecondThoughts``)."""
+
+
 def append(
-    db: sqlite_utils.Database, stored: StoredGame, change: Change, idem_key: str, source: str, director: bool = False
+    db: sqlite_utils.Database,
+    stored: StoredGame,
+    change: Change,
+    idem_key: str,
+    source: str,
+    director: bool = False,
+    guard: Guard | None = None,
 ) -> Appended:
     """Check and append one change, exactly once per idempotency key, in one transaction.
 
     The change is run through the scoring engine with everything recorded before it is
     committed: the log never holds an entry the engine refuses. A repeated key with the
     same change answers with what was saved the first time; with a different change it is
-    refused. A locked game takes changes from the director only.
+    refused. A locked game takes changes from the director only. ``guard`` sees the state
+    the change would join (so two phones racing are seen in order) and may refuse it.
     """
-    return append_all(db, stored, [(change, idem_key)], source, director)[0]
+    return append_all(db, stored, [(change, idem_key)], source, director, guard)[0]
 
 
 def append_all(
@@ -245,6 +256,7 @@ def append_all(
     changes: Sequence[tuple[Change, str]],
     source: str,
     director: bool = False,
+    guard: Guard | None = None,
 ) -> list[Appended]:
     """Check and append several changes (a whole hand's leftovers from one phone) in one transaction.
 
@@ -256,7 +268,7 @@ def append_all(
         state = load_state(db, stored)
         for index, (change, idem_key) in enumerate(changes):
             try:
-                done = _append_one(db, stored, state, change, idem_key, source, director)
+                done = _append_one(db, stored, state, change, idem_key, source, director, guard)
             except TableError as error:
                 error.index = index
                 raise
@@ -275,12 +287,15 @@ def _append_one(
     idem_key: str,
     source: str,
     director: bool,
+    guard: Guard | None,
 ) -> Appended:
     if not idem_key or len(idem_key) > 100:
         raise TableError("this form is missing its submission key: reload the page and try again")
     done = _appended_before(state, change, idem_key)
     if done is not None:
         return done
+    if guard is not None:
+        guard(state)
     locked = db.execute("SELECT locked FROM games WHERE id = ?", [stored.id]).fetchone()
     if locked and locked[0] and not director:
         raise TableError("This game is locked: only the tournament director can change it now.")

@@ -34,7 +34,7 @@ from ..storage.game_log import NOTE_MAX_LENGTH
 MAX_PLAYERS = 10
 #: Player slots shown open on the start form; the rest are behind "More players".
 OPEN_PLAYER_SLOTS = 5
-NAME_MAX_LENGTH = 24
+NAME_MAX_LENGTH = 30
 
 
 def new_idem_key() -> str:
@@ -314,6 +314,19 @@ class PressureForm(ChangeForm):
     player = HiddenField(validators=[InputRequired()])
     hand = IntegerField(validators=[InputRequired()])
     ends_hand = BooleanField("Both piles empty: the hand ends now")
+    again = HiddenField()
+    waited = HiddenField()
+
+    @property
+    def confirmed(self) -> bool:
+        """The player was asked whether this is a second pressure, and said yes."""
+        return self.again.data == "1"
+
+    @property
+    def waited_ms(self) -> int:
+        """How long the tap waited in the phone's outbox before it was sent (0 without JavaScript)."""
+        digits = str(self.waited.data or "")
+        return min(int(digits), 10**9) if digits.isascii() and digits.isdigit() and len(digits) <= 12 else 0
 
 
 class NoteForm(ChangeForm):

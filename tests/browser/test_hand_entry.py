@@ -39,7 +39,7 @@ def test_one_phone_enters_a_four_player_hand_on_one_screen_in_few_taps(server, p
     finger = Finger(page)
     leftovers = ["K 3 8", "", "A 2", "Q Q 9 4"]
 
-    finger.tap("text=END HAND", scrolled=True)  # the hand page is read while playing, END HAND at its foot
+    finger.tap("text=END HAND")  # kept at the foot of the screen however long the hand page is
     page.wait_for_url(re.compile(r"/hand/1/seat/0$"))
     finger.cards(leftovers[0])
     finger.tap(".seat-tab[data-seat='1']")
@@ -77,6 +77,28 @@ def test_the_entry_screen_needs_no_scrolling_on_a_small_phone(server, phone, sho
             assert box["y"] + box["height"] <= 740, f"{target} is below the fold: {box}"
         assert_fits(page, f"leftovers-{scheme}")
         shot(page, f"leftovers-360-{scheme}")
+
+
+def test_save_stays_on_screen_with_suits_and_when_correcting(server, phone, shot):
+    setup = phone()
+    two_fifty = start_game(setup, server, ["Ann", "Bob", "Cy", "Di"], rules="two-fifty")
+    crates = start_game(setup, server, PLAYERS)
+    setup.goto(crates + "hand/1/seat/0")
+    setup.fill("#cards", "K Q 3")
+    submit(setup, "button[type=submit]:has-text('Save')")
+
+    page = phone(**SMALL)
+    page.goto(two_fifty + "hand/1/seat/0")
+    finger = Finger(page)
+    for rank, suit in (("A", "hearts"), ("10", "spades"), ("K", "clubs"), ("Q", "diamonds")):
+        finger.tap(f"[data-pad] button[data-card='{rank}']")
+        finger.tap(f"[data-suits] button[aria-label='{suit}']")
+    page.goto(crates + "hand/1/seat/0")  # a correction: what stands is shown above the pad
+    finger.cards("A 10")
+    for target in ("[data-save]", ".pad button[data-out]"):
+        box = page.locator(target).bounding_box()
+        assert box["y"] + box["height"] <= 740, f"{target} is below the fold: {box}"
+    shot(page, "leftovers-correction-360")
 
 
 def test_a_second_phone_keeps_its_taps_and_is_shown_both_entries(server, phone, shot):

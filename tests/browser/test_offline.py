@@ -24,7 +24,8 @@ def test_offline_pressure_and_leftovers_arrive_once_and_both_phones_agree(server
     ann.context.set_offline(True)
 
     ann.click("button.pressure:has-text('Ann')")
-    ann.click("button.pressure:has-text('Ann')")  # a second, real pressure, also taken offline
+    ann.click("button.pressure:has-text('Ann')")  # a second, real pressure, also taken offline:
+    ann.locator(".ask").get_by_role("button", name="Yes, a second one").click()  # asked, and confirmed
     expect(ann.locator("[data-outbox-list]")).to_contain_text("2 changes waiting to be sent")
     expect(ann.locator("[data-live-status]")).to_contain_text("Offline")
     for card in ("K", "3", "A"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
 from flask import (
     Blueprint,
@@ -27,12 +28,13 @@ from ...storage.game_log import (
     PRESSURE,
     VOID,
     Change,
+    SecondThoughts,
     StaleEdit,
     TableError,
     TableState,
     describe,
 )
-from ...storage.games import Appended, StoredGame, append, append_all, load_state
+from ...storage.games import Appended, Guard, StoredGame, append, append_all, load_state
 from ..access import recording_game
 from ..connection import get_db
 from ..devices import client_address, record_source
@@ -42,6 +44,10 @@ from ..responses import version_response, wants_json
 from ..scoreboard import scoreboard
 
 bp = Blueprint("play", __name__, url_prefix="/t/<token>")
+
+SAME_PRESSURE_WINDOW = timedelta(seconds=5)
+"""Two pressures on one player this close together are more often one pressure tapped twice
+(a double tap, or two phones) than two: the second is recorded only once the player says so."""
 
 
 def _state(stored: StoredGame) -> TableState:
@@ -83,20 +89,51 @@ def _refused(error: TableError | str, next_url: str, field: str | None = None) -
         current = getattr(error, "current", None)
         if current is not None:
             body["current"] = {"entry": current.id, "cards": list(current.data.get("cards", []))}
-        status = 409 if isinstance(error, StaleEdit) else 422
+        if isinstance(error, SecondThoughts):
+            body["ask"] = str(error)
+        status = 409 if isinstance(error, StaleEdit | SecondThoughts) else 422
         return make_response(jsonify(body), status)
     flash(str(error), "error")
     return redirect(next_url)
 
 
-def _append(stored: StoredGame, change: Change, idem: str | None) -> Appended:
-    """Append as this phone (its label and address); the logged-in director may also change a locked game."""
+def _source() -> str:
     from .director import is_director
 
-    director = is_director()
-    source = "director" if director else record_source()
+    return "director" if is_director() else record_source()
+
+
+def _append(stored: StoredGame, change: Change, idem: str | None, guard: Guard | None = None) -> Appended:
+    """Append as this phone (its label and address); the logged-in director may also change a locked game."""
+    source = _source()
     change = replace(change, address=client_address())
-    return append(get_db(), stored, change, idem or "", source, director=director)
+    return append(get_db(), stored, change, idem or "", source, director=source == "director", guard=guard)
+
+
+def _same_pressure_guard(form: PressureForm) -> Guard | None:
+    """Ask before a pressure on a player who took one moments ago, on this phone or another.
+
+    The moment compared is the tap (the outbox says how long it waited): a pressure queued
+    while offline and delivered later is never mistaken for a double tap.
+    """
+    waited = timedelta(milliseconds=form.waited_ms)
+    if form.confirmed or waited > SAME_PRESSURE_WINDOW:
+        return None
+    tapped = datetime.now(UTC) - waited
+    player = str(form.player.data)
+    source = _source()
+
+    def guard(state: TableState) -> None:
+        recent = state.latest_pressure_on(form.hand.data or 0, player)
+        if recent is None or tapped - datetime.fromisoformat(recent.created_at) > SAME_PRESSURE_WINDOW:
+            return
+        if recent.source == source:
+            raise SecondThoughts(f"Another pressure on {player}? One was recorded moments ago.", "player")
+        raise SecondThoughts(
+            f"{player}'s pressure was just recorded on another phone. Is this a second one?", "player"
+        )
+
+    return guard
 
 
 @bp.get("/")
@@ -137,7 +174,11 @@ def pressure(token: str) -> Response:
         return _refused("That pressure could not be recorded: reload the page and tap again.", _back_url(token))
     number = form.hand.data
     try:
-        appended = _append(stored, Change(PRESSURE, number, form.player.data, {}), form.idem.data)
+        appended = _append(stored, Change(PRESSURE, number, form.player.data, {}), form.idem.data, _same_pressure_guard(form))
+    except SecondThoughts as error:
+        if wants_json():
+            return _refused(error, _back_url(token, number))
+        return _ask_again(stored, form, str(error))
     except TableError as error:
         return _refused(error, _back_url(token, number))
     state = appended.state
@@ -149,6 +190,17 @@ def pressure(token: str) -> Response:
     if form.ends_hand.data and number == state.current_hand:
         next_url = url_for("play.leftovers", token=token, number=number, seat=state.next_seat_to_enter(number) or 0)
     return _done(token, appended, message, next_url)
+
+
+def _ask_again(stored: StoredGame, form: PressureForm, question: str) -> Response:
+    """Without JavaScript: the hand page again, with the question and a one-tap answer each way."""
+    state = _state(stored)
+    ask = {
+        "question": question,
+        "fields": {"hand": form.hand.data, "player": form.player.data, "again": "1", "ends_hand": "y" if form.ends_hand.data else ""},
+    }
+    page = render_template("play/hand.html", **_hand_context(stored, state), note_form=NoteForm(), ask=ask)
+    return make_response(page, 409)
 
 
 @bp.post("/note")
@@ -216,14 +268,11 @@ def undo(token: str) -> Response:
 @bp.post("/confirm")
 def confirm(token: str) -> Response:
     """With verification on, a player of another side confirms a complete hand from their phone."""
-    from .director import is_director
-
     stored = recording_game(token)
     form = ConfirmForm()
     if not form.validate_on_submit():
         return _refused("That confirmation could not be recorded: reload the page.", _back_url(token))
-    source = "director" if is_director() else record_source()
-    change = Change(CONFIRM, form.hand.data, form.player.data, {"source": source})
+    change = Change(CONFIRM, form.hand.data, form.player.data, {"source": _source()})
     try:
         appended = _append(stored, change, form.idem.data)
     except TableError as error:
@@ -299,8 +348,6 @@ def leftovers(token: str, number: int, seat: int) -> str | Response | tuple[str,
 def hand_leftovers(token: str, number: int) -> Response:
     """A whole hand's leftovers from one phone in one save: each player's its own entry with its
     own key, appended together in one transaction, so a refusal (naming the player) saves none."""
-    from .director import is_director
-
     stored = recording_game(token)
     state = _state(stored)
     game = state.game
@@ -327,9 +374,8 @@ def hand_leftovers(token: str, number: int) -> Response:
                 address=client_address(),
             )
             changes.append((change, f"{form.idem.data}-{entry.seat}"))
-        director = is_director()
-        source = "director" if director else record_source()
-        appended = append_all(get_db(), stored, changes, source, director)
+        source = _source()
+        appended = append_all(get_db(), stored, changes, source, source == "director")
     except TableError as error:
         if error.index is not None:
             seat = form.entries[error.index].seat

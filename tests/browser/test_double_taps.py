@@ -1,0 +1,62 @@
+"""A slip of the finger never changes the score: a double tap records one pressure, and the same
+pressure tapped again within seconds (on this phone or another) is asked about first."""
+
+import json
+import urllib.request
+
+from playwright.sync_api import expect
+
+from .conftest import start_game
+
+
+def recorded_pressures(record_url: str) -> list[str]:
+    with urllib.request.urlopen(record_url + "export.json") as response:
+        return json.loads(response.read())["in_play"]["pressures"]
+
+
+def test_a_double_tap_on_pressure_records_one_pressure(server, phone):
+    ann = phone()
+    record_url = start_game(ann, server, ["Ann", "Bob"])
+    button = ann.locator("button.pressure", has_text="Bob")
+    button.dblclick()  # two taps some 100 ms apart
+    expect(ann.locator(".saved")).to_contain_text("Pressure to Bob: 5")
+    assert recorded_pressures(record_url) == ["Bob"]
+
+
+def test_tapping_the_same_pressure_again_asks_and_yes_records_the_second(server, phone):
+    ann = phone()
+    record_url = start_game(ann, server, ["Ann", "Bob"])
+    with ann.expect_navigation():
+        ann.click("button.pressure:has-text('Bob')")
+    ann.click("button.pressure:has-text('Bob')")
+    question = ann.locator(".ask")
+    expect(question).to_contain_text("Another pressure on Bob?")
+    assert recorded_pressures(record_url) == ["Bob"]
+    with ann.expect_navigation():
+        question.get_by_role("button", name="Yes, a second one").click()
+    assert recorded_pressures(record_url) == ["Bob", "Bob"]
+
+
+def test_no_leaves_the_score_as_it_was(server, phone):
+    ann = phone()
+    record_url = start_game(ann, server, ["Ann", "Bob"])
+    with ann.expect_navigation():
+        ann.click("button.pressure:has-text('Bob')")
+    ann.click("button.pressure:has-text('Bob')")
+    ann.locator(".ask").get_by_role("button", name="No, the same one").click()
+    expect(ann.locator(".ask")).to_have_count(0)
+    assert recorded_pressures(record_url) == ["Bob"]
+    assert ann.locator("button.pressure:has-text('Bob')").is_enabled()
+
+
+def test_the_same_pressure_from_two_phones_is_recorded_once_unless_they_say_otherwise(server, phone):
+    ann = phone()
+    record_url = start_game(ann, server, ["Ann", "Bob"])
+    bob = phone()
+    bob.goto(record_url)
+    with ann.expect_navigation():
+        ann.click("button.pressure:has-text('Bob')")
+    bob.click("button.pressure:has-text('Bob')")
+    expect(bob.locator(".ask")).to_contain_text("Bob's pressure was just recorded on another phone. Is this a second one?")
+    bob.locator(".ask").get_by_role("button", name="No, the same one").click()
+    assert recorded_pressures(record_url) == ["Bob"]

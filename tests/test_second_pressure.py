@@ -1,0 +1,107 @@
+"""A pressure tapped twice (a double tap, or two phones at once) is asked about, never silently doubled."""
+
+import re
+from datetime import datetime, timedelta
+
+from scorekeeper.web.views import play
+
+from .web import Table, csrf_token, phone_at, start
+
+OUTBOX = {"Accept": "application/json", "X-Requested-With": "outbox"}
+
+
+def pressures(table: Table) -> list[str]:
+    return table.client.get(f"{table.base}/export.json").get_json()["in_play"]["pressures"]
+
+
+def test_the_same_pressure_again_at_once_is_asked_about_and_nothing_is_recorded(client):
+    table = start(client, ["Ann", "Bob"])
+    assert table.pressure("Bob", 1).status_code == 302
+    response = table.client.post(
+        f"{table.base}/pressure",
+        data={"csrf_token": _token(table), "idem": "second", "hand": 1, "player": "Bob"},
+        headers=OUTBOX,
+    )
+    assert response.status_code == 409
+    assert response.get_json()["ask"] == "Another pressure on Bob? One was recorded moments ago."
+    assert pressures(table) == ["Bob"]
+
+
+def test_saying_yes_records_the_second_pressure_once(client):
+    table = start(client, ["Ann", "Bob"])
+    table.pressure("Bob", 1)
+    data = {"csrf_token": _token(table), "idem": "second", "hand": 1, "player": "Bob", "again": "1"}
+    for _ in range(2):  # the answer sent twice (a retry) still counts once
+        assert table.client.post(f"{table.base}/pressure", data=data, headers=OUTBOX).status_code == 200
+    assert pressures(table) == ["Bob", "Bob"]
+
+
+def test_a_pressure_tapped_on_another_phone_moments_ago_is_named_as_such(app, client):
+    table = start(client, ["Ann", "Bob"])
+    table.pressure("Bob", 1)
+    other = Table(phone_at(app, "192.0.2.7"), table.token)
+    other.page("/")
+    response = other.client.post(
+        f"{table.base}/pressure",
+        data={"csrf_token": _token(other), "idem": "other", "hand": 1, "player": "Bob"},
+        headers=OUTBOX,
+    )
+    assert response.status_code == 409
+    assert response.get_json()["ask"] == "Bob's pressure was just recorded on another phone. Is this a second one?"
+    assert pressures(table) == ["Bob"]
+
+
+def test_without_javascript_the_question_is_a_page_with_one_tap_each_way(client):
+    table = start(client, ["Ann", "Bob"])
+    table.pressure("Bob", 1)
+    response = table.pressure("Bob", 1)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 409
+    assert "Another pressure on Bob?" in page
+    assert 'name="again" value="1"' in page and "Yes, a second one" in page and "No, the same one" in page
+    assert pressures(table) == ["Bob"]
+
+
+def test_other_players_and_other_hands_are_not_asked_about(client):
+    table = start(client, ["Ann", "Bob", "Cy"])
+    assert table.pressure("Bob", 1).status_code == 302
+    assert table.pressure("Ann", 1).status_code == 302
+    assert table.pressure("Cy", 1).status_code == 302
+    assert pressures(table) == ["Bob", "Ann", "Cy"]
+
+
+def test_a_pressure_that_waited_in_the_outbox_is_not_taken_for_a_double_tap(client):
+    """Offline, two real pressures minutes apart are delivered together: the later tap is not questioned."""
+    table = start(client, ["Ann", "Bob"])
+    table.pressure("Bob", 1)
+    response = table.pressure("Bob", 1, waited="60000")
+    assert response.status_code == 302
+    assert pressures(table) == ["Bob", "Bob"]
+
+
+def test_a_pressure_well_after_the_last_is_recorded_without_a_question(client, monkeypatch):
+    table = start(client, ["Ann", "Bob"])
+    table.pressure("Bob", 1)
+
+    class TenSecondsLater(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return datetime.now(tz) + timedelta(seconds=10)
+
+    monkeypatch.setattr(play, "datetime", TenSecondsLater)
+    response = table.pressure("Bob", 1)
+    assert response.status_code == 302
+    assert pressures(table) == ["Bob", "Bob"]
+
+
+def test_an_undone_pressure_does_not_count(client):
+    table = start(client, ["Ann", "Bob"])
+    table.pressure("Bob", 1)
+    entry = re.search(r'name="target" value="(\d+)"', table.page("/")).group(1)
+    table.post("/undo", target=entry)
+    assert table.pressure("Bob", 1).status_code == 302
+    assert pressures(table) == ["Bob"]
+
+
+def _token(table: Table) -> str:
+    return csrf_token(table.client, table.base + "/")
