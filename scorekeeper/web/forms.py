@@ -320,7 +320,7 @@ class PressureForm(ChangeForm):
     @property
     def confirmed(self) -> bool:
         """The player was asked whether this is a second pressure, and said yes."""
-        return self.again.data == "1"
+        return str(self.again.data) == "1"
 
     @property
     def waited_ms(self) -> int:
