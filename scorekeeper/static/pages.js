@@ -26,5 +26,18 @@
   document.addEventListener("input", function (event) {
     if (event.target.name && event.target.name.indexOf("players-") === 0) { dealerNames(); }
   });
-  document.addEventListener("DOMContentLoaded", function () { dealerNames(); localTimes(); });
+  /* A page that follows a job (a booklet being rendered) brings its progress in place. */
+  function follow() {
+    var every = parseFloat(document.body.getAttribute("data-refresh-every"));
+    if (!every) { return; }
+    setTimeout(function () {
+      fetch(location.href, { credentials: "same-origin", cache: "no-store" }).then(function (r) { return r.text(); }).then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html");
+        document.querySelector("main").replaceWith(fresh.querySelector("main"));
+        document.body.setAttribute("data-refresh-every", fresh.body.getAttribute("data-refresh-every") || "");
+        follow();
+      }, follow);
+    }, every * 1000);
+  }
+  document.addEventListener("DOMContentLoaded", function () { dealerNames(); localTimes(); follow(); });
 }());

@@ -143,6 +143,13 @@ def test_every_page_has_no_axe_violations_on_a_phone_and_a_laptop_light_and_dark
             page.click("button:has-text('Join')")
             check(context, f"{size}-{scheme} join with an error", "", found)
             check(context, f"{size}-{scheme} director setup", base + "/director/setup", found)
+            check(context, f"{size}-{scheme} not found", base + "/t/no-such-game/", found)
+            page.goto(site["record_url"])
+            with page.expect_navigation():
+                page.click("button.pressure:has-text('Ann')")
+            page.click("button.pressure:has-text('Ann')")
+            page.locator(".ask").wait_for()
+            check(context, f"{size}-{scheme} second pressure asked", "", found, opened=False)
 
         director = contexts[("laptop", "light")].pages[0]
         log_in(director, base)
@@ -157,6 +164,10 @@ def test_every_page_has_no_axe_violations_on_a_phone_and_a_laptop_light_and_dark
         standings_url = director.url
         director.goto(event_url)
         wall_url = director.locator("a:has-text('Wall screen')").get_attribute("href")
+        director.click("button:has-text('Seat round 1')")
+        director.click("form[action$='/booklet'] button")
+        director.wait_for_url("**/booklet/**")
+        booklet_url = director.url
         for (size, scheme), context in contexts.items():
             page = context.pages[0]
             page.goto(base + "/director/")
@@ -167,6 +178,7 @@ def test_every_page_has_no_axe_violations_on_a_phone_and_a_laptop_light_and_dark
                 "director new event": base + "/director/events/new",
                 "director event": event_url,
                 "director standings": standings_url,
+                "director booklet": booklet_url,
                 "wall screen": wall_url,
             }.items():
                 check(context, f"{size}-{scheme} {name}", url, found)
