@@ -61,9 +61,11 @@ def running_server(instance: Path, port: int | None = None) -> Iterator[str]:
                 process.kill()
                 pytest.fail("the server did not start")
             time.sleep(0.1)
-    yield base
-    process.terminate()
-    process.wait(timeout=15)
+    try:
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ from typing import Any
 
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.client_config import ClientConfig
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
@@ -90,7 +91,7 @@ class Phone:
         def fill() -> None:
             field = self.find(css)
             field.clear()
-            field.send_keys(value)
+            field.send_keys(value.replace("\n", Keys.ENTER))  # WebKit's driver types no "\n"
 
         self._hooked(fill)
 
