@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from scorekeeper.web.forms import NAME_MAX_LENGTH
+
 # The longest name a seat takes: the worst case for every row a name sits in.
-LONG_NAME = "Bartholomew Fitzgerald-Smythes"
-LONG_EVENT_NAME = "Maximilian Vanderbilt-Oz"  # an event's player list takes 24 characters a name
-EVENT_PLAYERS = [f"{name}, Boston Bridge Club" for name in ["Ann", "Bob", "Cy", LONG_EVENT_NAME]]
+LONG_NAME = "Maximilian Vanderbilt-Ozawa"[:NAME_MAX_LENGTH]
+EVENT_PLAYERS = [f"{name}, Boston Bridge Club" for name in ["Ann", "Bob", "Cy", LONG_NAME]]
 SIDEWAYS = "[document.documentElement.scrollWidth, window.innerWidth]"
 OPEN_DETAILS = """document.querySelectorAll("main details").forEach(details => { details.open = true; })"""
 

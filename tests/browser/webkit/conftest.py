@@ -6,6 +6,7 @@ Under CI (``CI=true``) a missing WebKit, driver, Xvfb or Selenium is a failure, 
 
 from __future__ import annotations
 
+import glob
 import importlib.util
 import os
 import shutil
@@ -17,7 +18,9 @@ from ..conftest import SHOTS
 from .phone import COMMAND_TIMEOUT, Phone
 
 DRIVER = "/usr/bin/WebKitWebDriver"
-MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
+MINIBROWSER = next(
+    iter(glob.glob("/usr/lib/*/webkit2gtk-4.1/MiniBrowser")), "/usr/lib/<arch>/webkit2gtk-4.1/MiniBrowser"
+)
 SIZE = (390, 844)
 # MiniBrowser's window chrome keeps it at least 447 px wide; this GTK style sheet shrinks the chrome.
 GTK_CSS = "* { min-width: 0; min-height: 0; padding: 0; margin: 0; font-size: 4px; border-width: 0; }\n"
