@@ -7,6 +7,7 @@ HOST ?= 0.0.0.0
 PORT ?= 5000
 
 CHROMIUM := /usr/lib/chromium/chromium
+WEBKIT_DRIVER := /usr/bin/WebKitWebDriver
 
 .PHONY: install run test lint bench clean system-deps fonts
 
@@ -29,13 +30,18 @@ lint: install
 	$(BIN)/ruff check scorekeeper tests bench
 	$(BIN)/mypy --strict scorekeeper
 
-# The browser tests drive Debian's Chromium; pdftoppm reads PDFs back; the sheets print in
+# The browser tests drive Debian's Chromium, and WebKit (Safari's engine: WebKitGTK's MiniBrowser
+# through its WebDriver, on an Xvfb display); pdftoppm reads PDFs back; the sheets print in
 # DejaVu (it has the suit symbols). Installed when missing (as root or through sudo), waiting
 # for any other install that holds apt's lock.
 system-deps:
 	@if [ ! -x $(CHROMIUM) ] || ! command -v pdftoppm >/dev/null || ! fc-list | grep -q "DejaVu Sans"; then \
 		echo "Installing chromium, poppler-utils and fonts-dejavu-core (apt-get)"; \
 		tools/apt-install chromium poppler-utils fonts-dejavu-core fontconfig; \
+	fi
+	@if [ ! -x $(WEBKIT_DRIVER) ] || ! command -v Xvfb >/dev/null; then \
+		echo "Installing webkit2gtk-driver and xvfb (apt-get)"; \
+		tools/apt-install webkit2gtk-driver xvfb; \
 	fi
 
 test: install lint system-deps

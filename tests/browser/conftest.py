@@ -39,9 +39,10 @@ def _free_port() -> int:
 
 
 @contextmanager
-def running_server(instance: Path) -> Iterator[str]:
-    """`scorekeeper serve` (gunicorn, workers and threads) on a loopback port, with its own instance."""
-    port = _free_port()
+def running_server(instance: Path, port: int | None = None) -> Iterator[str]:
+    """`scorekeeper serve` (gunicorn, workers and threads) on a loopback port, with its own instance;
+    ``port`` brings a stopped server back where its phones left it."""
+    port = port or _free_port()
     script = Path(sys.executable).parent / "scorekeeper"
     process = subprocess.Popen(
         [str(script), "serve", "--host", "127.0.0.1", "--port", str(port)],
@@ -60,9 +61,11 @@ def running_server(instance: Path) -> Iterator[str]:
                 process.kill()
                 pytest.fail("the server did not start")
             time.sleep(0.1)
-    yield base
-    process.terminate()
-    process.wait(timeout=15)
+    try:
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
 
 
 @pytest.fixture(scope="session")

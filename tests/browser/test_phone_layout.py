@@ -1,8 +1,12 @@
 """Every screen at 360 px: no horizontal scrolling, every tap target at least 44 px, light and dark."""
 
+import re
+
 import pytest
 
-from .conftest import assert_fits, enter_hand, submit
+from .conftest import SHOTS, as_director, assert_fits, enter_hand, running_server, submit
+from .conftest import start_game as start_any_game
+from .pages import EVENT_PLAYERS, LONG_NAME, main_pages, sideways
 
 
 def start_game(page, server) -> tuple[str, str]:
@@ -46,3 +50,40 @@ def test_every_screen_fits_a_small_phone_with_big_tap_targets(server, phone, sho
             summary.click()
         assert_fits(page, name)
         shot(page, f"{scheme}-{name}")
+
+
+def test_no_main_page_scrolls_sideways_at_390_px(phone, tmp_path):
+    """The same pages as WebKit's check (tests/browser/webkit/test_webkit_layout.py), the director's too."""
+    page = phone()
+    with running_server(tmp_path) as server:
+        page.goto(server + "/new")
+        for seat, name in enumerate(["Ann", LONG_NAME, "Cy", "Di"]):
+            page.fill(f"#players-{seat}", name)
+        page.check("#partnerships")
+        page.click("button:has-text('Start the game')")
+        view_url = page.locator(".link a").get_attribute("href")
+        page.click("text=Go to hand 1")
+        record_url = page.url
+        submit(page, "button.pressure:has-text('Cy')")
+        enter_hand(page, record_url, 1, ["A 3 3 6", "", "K", "8 8"])
+        suited_url = start_any_game(page, server, ["Ann", LONG_NAME, "Cy"], "two-fifty")
+        as_director(page, server, "/director/")
+        page.goto(server + "/director/events/new")
+        page.fill("#name", "Autumn Crates at the Boston Bridge Club")
+        page.fill("#held_on", "2026-11-22")
+        page.select_option("#scoring", "placement")
+        page.fill("#players", "\n".join(EVENT_PLAYERS))
+        page.click("button:has-text('Create the event')")
+        page.wait_for_url(re.compile(r"/director/events/\d+$"))
+        event_url = page.url
+
+        overflowing = {}
+        for name, url in main_pages(server, record_url, view_url, suited_url, event_url).items():
+            page.goto(url)
+            overflowing[name] = sideways(page)
+            page.screenshot(path=str(SHOTS / f"chromium-390-{name.replace(' ', '-')}.png"))
+        submit(page, "button:has-text('Log out')")
+        page.goto(server + "/director/login")
+        overflowing["director login"] = sideways(page)
+        page.screenshot(path=str(SHOTS / "chromium-390-director-login.png"))
+    assert {name: problem for name, problem in overflowing.items() if problem} == {}

@@ -1,0 +1,39 @@
+"""The main pages a phone opens, for the checks both engines (Chromium and WebKit) make of every one."""
+
+from __future__ import annotations
+
+from scorekeeper.web.forms import NAME_MAX_LENGTH
+
+# The longest name a seat takes: the worst case for every row a name sits in.
+LONG_NAME = "Maximilian Vanderbilt-Ozawa"[:NAME_MAX_LENGTH]
+EVENT_PLAYERS = [f"{name}, Boston Bridge Club" for name in ["Ann", "Bob", "Cy", LONG_NAME]]
+SIDEWAYS = "[document.documentElement.scrollWidth, window.innerWidth]"
+OPEN_DETAILS = """document.querySelectorAll("main details").forEach(details => { details.open = true; })"""
+
+
+def main_pages(server: str, record_url: str, view_url: str, suited_url: str, event_url: str) -> dict[str, str]:
+    """Each page by name: a game with a hand saved (``record_url``), its view link, a game with suits on the
+    pad (``suited_url``), and an event (``event_url``); the director's pages need a logged-in director."""
+    return {
+        "home": server + "/",
+        "new game": server + "/new",
+        "join": server + "/join",
+        "hand": record_url,
+        "leftovers pad": record_url + "hand/2/seat/1",
+        "leftovers pad with suits": suited_url + "hand/1/seat/0",
+        "scores": record_url + "scores",
+        "history": record_url + "history",
+        "share": record_url + "share",
+        "view link": view_url,
+        "house rules form": server + "/house-rules/new",
+        "new event": server + "/director/events/new",
+        "event": event_url,
+        "standings": event_url + "/standings",
+    }
+
+
+def sideways(page) -> str | None:
+    """What scrolls sideways on the page now (Playwright's page or a WebKit phone), or None."""
+    page.evaluate(OPEN_DETAILS)
+    width, viewport = page.evaluate(SIDEWAYS)
+    return f"{width} px wide in a {viewport} px window" if width > viewport else None

@@ -1,0 +1,68 @@
+"""The main pages in WebKit at 390 px: none scrolls sideways, and the form fields look like the app's."""
+
+from __future__ import annotations
+
+from ..conftest import DIRECTOR_PASSWORD, running_server
+from ..pages import EVENT_PLAYERS, LONG_NAME, main_pages, sideways
+from .test_webkit_game import save_leftovers, start_game
+
+
+def director(phone, server: str) -> None:
+    """Open the director's pages: set the password on a new server, else log in."""
+    phone.goto(server + "/director/")
+    if "/director/setup" in phone.url:
+        phone.fill("#password", DIRECTOR_PASSWORD)
+        phone.fill("#confirm", DIRECTOR_PASSWORD)
+        phone.submit("button", "Set the password")
+    elif "/director/login" in phone.url:
+        phone.fill("#password", DIRECTOR_PASSWORD)
+        phone.submit("button", "Log in")
+
+
+def new_event(phone, server: str) -> str:
+    phone.goto(server + "/director/events/new")
+    phone.fill("#name", "Autumn Crates at the Boston Bridge Club")
+    phone.fill("#held_on", "2026-11-22")
+    phone.select("#scoring", "placement")
+    phone.fill("#players", "\n".join(EVENT_PLAYERS))
+    phone.submit("button", "Create the event")
+    return phone.url
+
+
+def test_no_main_page_scrolls_sideways_at_390_px(webkit, tmp_path):
+    phone = webkit()
+    with running_server(tmp_path) as server:
+        _, view_url, record_url = start_game(phone, server, ["Ann", LONG_NAME, "Cy", "Di"], partnerships=True)
+        phone.submit("button.pressure", "Cy")
+        for seat, keys in enumerate([("A", "3", "3", "6"), (), ("K",), ("8", "8")]):
+            save_leftovers(phone, record_url, 1, seat, *keys)
+        _, _, suited_url = start_game(phone, server, ["Ann", LONG_NAME, "Cy"], rules="two-fifty")
+        director(phone, server)
+        event_url = new_event(phone, server)
+
+        overflowing = {}
+        for name, url in main_pages(server, record_url, view_url, suited_url, event_url).items():
+            phone.goto(url)
+            overflowing[name] = sideways(phone)
+            phone.shot(f"390-{name.replace(' ', '-')}")
+        phone.submit("button", "Log out")
+        phone.goto(server + "/director/login")
+        overflowing["director login"] = sideways(phone)
+        phone.shot("390-director-login")
+    assert {name: problem for name, problem in overflowing.items() if problem} == {}
+
+
+def test_selects_and_number_fields_are_drawn_by_the_app_not_by_webkit(server, webkit):
+    """WebKit's own look is a grey select and a number field with spinners, unlike every other field."""
+    phone = webkit()
+    phone.goto(server + "/new")
+    looks = phone.evaluate(
+        """["#rules", "input[type=number]", "#title"].map(css => {
+            const style = getComputedStyle(document.querySelector(css));
+            return [style.webkitAppearance || style.appearance, style.backgroundColor, style.borderTopWidth];
+        })"""
+    )
+    select, number, text = looks
+    assert select[0] == "none" and number[0] == "textfield"
+    assert select[1:] == number[1:] == text[1:]  # the app's background and border, as a text field has
+    phone.shot("new-game-fields")
