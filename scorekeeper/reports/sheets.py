@@ -8,6 +8,7 @@ can print without a server, and turned into PDF by ``pdf.py``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -16,7 +17,7 @@ from markupsafe import Markup
 
 from ..scoring import GameRecord, RuleSet, pressure_ladder
 from .charts import running_total_chart
-from .grid import score_grid
+from .grid import GridSide, ScoreGrid, score_grid
 from .qr import qr_svg
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
@@ -24,6 +25,11 @@ DEFAULT_PAPER = "a4"
 LADDER_LENGTH = 8
 #: Rows on a blank sheet for a game played to a score rather than a schedule.
 OPEN_GAME_ROWS = 15
+
+#: The height the grid's hand rows share on one landscape page (A4 is the shorter), and the
+#: tallest and shortest a row may be: a longer game gets shorter rows and a smaller font.
+ROWS_BUDGET_MM = 86.0
+ROW_MM = (3.2, 5.5)
 
 _env = Environment(loader=PackageLoader("scorekeeper", "templates"), autoescape=select_autoescape(["html"]))
 
@@ -39,6 +45,35 @@ def options_in_force(rules: RuleSet) -> list[tuple[str, str]]:
     return list(rules.options_in_words())
 
 
+@dataclass(frozen=True)
+class SheetLayout:
+    """What the sheet's template needs to keep every game on one page."""
+
+    row_mm: float
+    font_pt: float
+
+
+def sheet_layout(rows: int) -> SheetLayout:
+    """Row height and grid font for a game of ``rows`` rows (hands and a start row)."""
+    low, high = ROW_MM
+    row = round(max(low, min(high, ROWS_BUDGET_MM / max(rows, 1))), 2)
+    return SheetLayout(row, 8.0 if row >= 4.6 else 7.0 if row >= 3.7 else 6.5)
+
+
+def sheet_columns(grid: ScoreGrid, side: GridSide) -> tuple[tuple[str, str], ...]:
+    """A side's columns on the sheet (kind, heading): the cards (left or collected), the pressures
+    and the hand's points where there are pressures (none for a dummy, who never takes one), each
+    game column in a session of several (Hollywood scoring), the running total."""
+    columns = [("cards", grid.cards_heading)]
+    if grid.has_pressures:
+        if not side.is_dummy:
+            columns.append(("press", "press."))
+        columns.append(("hand", "hand"))
+    columns += [(f"game{number}", f"game {number}") for number in grid.game_numbers]
+    columns.append(("total", "total"))
+    return tuple(columns)
+
+
 def score_sheet_html(
     record: GameRecord,
     *,
@@ -50,6 +85,7 @@ def score_sheet_html(
 ) -> str:
     """The sheet a bridge player would recognise, with the rules in force and a verification code."""
     game, score = record.game, record.score()
+    grid = score_grid(score, notes)
     return _env.get_template("print/score_sheet.html").render(
         page_size=paper_size(paper),
         title=title,
@@ -58,7 +94,10 @@ def score_sheet_html(
         options=options_in_force(game.rules),
         game=game,
         seats=list(enumerate(game.players, start=1)),
-        grid=score_grid(score, notes),
+        grid=grid,
+        columns_of=lambda side: sheet_columns(grid, side),
+        layout=sheet_layout(len(grid.rows) + grid.with_start),
+        card_values=game.rules.card_values(),
         chart=running_total_chart(score),
         code=record.verification_code,
         qr=qr_svg(view_url, scale=2) if view_url else None,

@@ -49,6 +49,7 @@ class CrazyEights(PlayedToAScore):
     name = "Crazy Eights"
     summary = "The hand's winner collects the others' cards; first to 100 wins, +100 bonus."
     lowest_wins = False
+    winner_collects = True
 
     POINTS: ClassVar[Mapping[Rank, int]] = EIGHTS_POINTS
     JOKERS_PER_DECK: ClassVar[int] = 0
