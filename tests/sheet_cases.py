@@ -138,6 +138,8 @@ CASES = (
     Case("two-fifty-5", lambda: _to_the_end("two-fifty", FIVE, {"five_hundred": True})),
     Case("hollywood-2", lambda: _to_the_end("hollywood-eights", FIVE[:2], {}, most_hands=60)),
     Case("crazy-eights-5", lambda: _to_the_end("crazy-eights", FIVE, {"decks": 2})),
+    #: The longest game the sheet promises to keep on one page: 30 hands, five long names.
+    Case("thirty-hands-5", lambda: _to_the_end("crazy-eights-target", FIVE, {"target": 5000}, most_hands=30)),
 )
 VIEW_URL = "http://192.168.1.20:5000/v/Abc123Def456Ghi789/"
 

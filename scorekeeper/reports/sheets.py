@@ -28,8 +28,8 @@ OPEN_GAME_ROWS = 15
 
 #: The height the grid's hand rows share on one landscape page (A4 is the shorter), and the
 #: tallest and shortest a row may be: a longer game gets shorter rows and a smaller font.
-ROWS_BUDGET_MM = 86.0
-ROW_MM = (3.2, 5.5)
+ROWS_BUDGET_MM = 95.0
+ROW_MM = (3.0, 6.0)
 
 _env = Environment(loader=PackageLoader("scorekeeper", "templates"), autoescape=select_autoescape(["html"]))
 
@@ -49,15 +49,21 @@ def options_in_force(rules: RuleSet) -> list[tuple[str, str]]:
 class SheetLayout:
     """What the sheet's template needs to keep every game on one page."""
 
+    #: From one row's top to the next: the cells' height, their padding and border included.
     row_mm: float
     font_pt: float
+
+    @property
+    def cell_mm(self) -> float:
+        """The height a cell's content is given (the row less its border; cells have no vertical padding)."""
+        return round(self.row_mm - 0.15, 2)
 
 
 def sheet_layout(rows: int) -> SheetLayout:
     """Row height and grid font for a game of ``rows`` rows (hands and a start row)."""
     low, high = ROW_MM
     row = round(max(low, min(high, ROWS_BUDGET_MM / max(rows, 1))), 2)
-    return SheetLayout(row, 8.0 if row >= 4.6 else 7.0 if row >= 3.7 else 6.5)
+    return SheetLayout(row, 8.0 if row >= 4.6 else 7.0 if row >= 3.6 else 6.5)
 
 
 def sheet_columns(grid: ScoreGrid, side: GridSide) -> tuple[tuple[str, str], ...]:
