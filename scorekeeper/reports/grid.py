@@ -121,8 +121,7 @@ class ScoreGrid:
 
     @property
     def cards_heading(self) -> str:
-        """What the first number of a cell is: the cards left, or the cards collected."""
-        return "collected" if self.winner_collects else "cards"
+        return cards_heading(self.winner_collects)
 
     @property
     def game_numbers(self) -> tuple[int, ...]:
@@ -203,6 +202,11 @@ def score_grid(score: GameScore, notes: Mapping[int, Sequence[str]] | None = Non
         leaders=leaders,
         finished=score.finished,
     )
+
+
+def cards_heading(winner_collects: bool) -> str:
+    """What the first number of a side's cell is: the cards left in its hand, or the cards collected."""
+    return "collected" if winner_collects else "cards"
 
 
 #: The longest name a narrow place (a grid cell, the chart's end labels) prints whole.

@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from ..scoring import GameRecord, RuleSet, pressure_ladder
 from .charts import running_total_chart
-from .grid import GridSide, ScoreGrid, score_grid
+from .grid import GridSide, ScoreGrid, cards_heading, score_grid
 from .qr import qr_svg
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
@@ -67,15 +67,21 @@ def sheet_layout(rows: int) -> SheetLayout:
 
 
 def sheet_columns(grid: ScoreGrid, side: GridSide) -> tuple[tuple[str, str], ...]:
-    """A side's columns on the sheet (kind, heading): the cards (left or collected), the pressures
-    and the hand's points where there are pressures (none for a dummy, who never takes one), each
-    game column in a session of several (Hollywood scoring), the running total."""
-    columns = [("cards", grid.cards_heading)]
-    if grid.has_pressures:
-        if not side.is_dummy:
-            columns.append(("press", "press."))
+    """A side's columns on the score sheet (kind, heading)."""
+    return side_columns(grid.cards_heading, grid.has_pressures and not side.is_dummy, grid.has_pressures,
+                        len(grid.game_numbers))
+
+
+def side_columns(cards: str, pressures: bool, hand: bool, games: int) -> tuple[tuple[str, str], ...]:
+    """A side's columns on paper (kind, heading): the cards (left or collected), the pressures
+    (none for a dummy, who never takes one), the hand's points where pressures add to the cards,
+    each game of a session scored in columns (Hollywood scoring), the running total."""
+    columns = [("cards", cards)]
+    if pressures:
+        columns.append(("press", "press."))
+    if hand:
         columns.append(("hand", "hand"))
-    columns += [(f"game{number}", f"game {number}") for number in grid.game_numbers]
+    columns += [(f"game{number}", f"game {number}") for number in range(1, games + 1)]
     columns.append(("total", "total"))
     return tuple(columns)
 
@@ -119,6 +125,10 @@ def blank_sheet_html(rules: RuleSet, players: int = 4, paper: str = DEFAULT_PAPE
         rules=rules,
         options=options_in_force(rules),
         players=players,
+        columns=side_columns(
+            cards_heading(rules.winner_collects), rules.has_pressures, rules.has_pressures,
+            rules.game_columns,
+        ),
         rows=[(number, rules.cards_dealt(number, players)) for number in range(1, hands + 1)],
         card_values=rules.card_values(),
         doubling=pressure_ladder(LADDER_LENGTH),

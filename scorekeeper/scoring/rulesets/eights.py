@@ -223,6 +223,7 @@ class HollywoodEights(CrazyEights):
     WIN_BONUS = 0
     MAX_PLAYERS = 2
     table_size = 2
+    game_columns = HOLLYWOOD_COLUMNS
 
     target: int | None = option(100, "optional_int", "Game to", "The score that wins each game.", minimum=1)
 
