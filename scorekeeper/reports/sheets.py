@@ -166,10 +166,22 @@ def standings_html(
     )
 
 
-def table_cards_html(event: Any, round_: int, cards: Sequence[tuple[Any, Markup]], paper: str = DEFAULT_PAPER) -> str:
-    """One page per table: its number, the seats in order, and the QR code that opens its record link."""
+def table_cards_html(
+    event: Any,
+    round_: int,
+    cards: Sequence[tuple[Any, Markup]],
+    paper: str = DEFAULT_PAPER,
+    unreachable_host: str | None = None,
+) -> str:
+    """One page per table: its number (the largest thing on it), the event, round, date and game,
+    the seats in order, and the QR code that opens its record link; ``unreachable_host`` names
+    a host no phone can open (localhost), which each card then warns of."""
     return _env.get_template("print/table_cards.html").render(
-        page_size=paper_size(paper, "portrait"), event=event, round_=round_, cards=cards
+        page_size=paper_size(paper, "portrait"),
+        event=event,
+        round_=round_,
+        cards=cards,
+        unreachable_host=unreachable_host,
     )
 
 
