@@ -138,4 +138,4 @@ def test_a_hollywood_session_is_played_at_the_table_and_printed(client, tmp_path
     assert exported["rules"] == "hollywood-eights"
     assert [column["winner"] for column in parse_record(exported).score().to_json()["columns"]] == ["Ann"] * 3
     sheet = pdf_text(client.get(f"{table.base}/sheet.pdf").data, tmp_path)
-    assert "Ann · 3 games" in sheet and "★ Ann (hand 3)" in sheet
+    assert "Ann · 3 games" in sheet and "3 won by Ann (hand 3)" in " ".join(sheet.split())

@@ -6,6 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from ..scoring import GameScore
+from .grid import short_name
 
 WIDTH, HEIGHT = 340, 200
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 40, 70, 12, 26
@@ -24,6 +25,8 @@ class Line:
     dash: str
     label_x: float
     label_y: float
+    #: What the end of the line says: the name, or its seat(s) where the name is too long.
+    label: str = ""
     #: The points the rules add once the game is decided, drawn as a last step at the last hand.
     bonus: int = 0
     bonus_x: float = 0
@@ -83,6 +86,8 @@ def running_total_chart(score: GameScore) -> Chart | None:
                 DASHES[index % len(DASHES)],
                 last_x + 6,
                 y(totals[-1]) + 4,
+                # A long name is labelled by its seat(s), as the sheet's seat list and grid headers number them.
+                short_name(name, *(score.game.players.index(m) + 1 for m in score.sides[index].side.members)),
                 bonus,
                 last_x - 4,
                 round((y(totals[-1]) + y(totals[-2])) / 2 + 4, 1) if bonus else 0,

@@ -8,6 +8,7 @@ can print without a server, and turned into PDF by ``pdf.py``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -16,7 +17,7 @@ from markupsafe import Markup
 
 from ..scoring import GameRecord, RuleSet, pressure_ladder
 from .charts import running_total_chart
-from .grid import score_grid
+from .grid import GridSide, ScoreGrid, cards_heading, score_grid
 from .qr import qr_svg
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
@@ -24,6 +25,11 @@ DEFAULT_PAPER = "a4"
 LADDER_LENGTH = 8
 #: Rows on a blank sheet for a game played to a score rather than a schedule.
 OPEN_GAME_ROWS = 15
+
+#: The height the grid's hand rows share on one landscape page (A4 is the shorter), and the
+#: tallest and shortest a row may be: a longer game gets shorter rows and a smaller font.
+ROWS_BUDGET_MM = 95.0
+ROW_MM = (3.0, 6.0)
 
 _env = Environment(loader=PackageLoader("scorekeeper", "templates"), autoescape=select_autoescape(["html"]))
 
@@ -39,6 +45,47 @@ def options_in_force(rules: RuleSet) -> list[tuple[str, str]]:
     return list(rules.options_in_words())
 
 
+@dataclass(frozen=True)
+class SheetLayout:
+    """What the sheet's template needs to keep every game on one page."""
+
+    #: From one row's top to the next: the cells' height, their padding and border included.
+    row_mm: float
+    font_pt: float
+
+    @property
+    def cell_mm(self) -> float:
+        """The height a cell's content is given (the row less its border; cells have no vertical padding)."""
+        return round(self.row_mm - 0.15, 2)
+
+
+def sheet_layout(rows: int) -> SheetLayout:
+    """Row height and grid font for a game of ``rows`` rows (hands and a start row)."""
+    low, high = ROW_MM
+    row = round(max(low, min(high, ROWS_BUDGET_MM / max(rows, 1))), 2)
+    return SheetLayout(row, 8.0 if row >= 4.6 else 7.0 if row >= 3.6 else 6.5)
+
+
+def sheet_columns(grid: ScoreGrid, side: GridSide) -> tuple[tuple[str, str], ...]:
+    """A side's columns on the score sheet (kind, heading)."""
+    return side_columns(grid.cards_heading, grid.has_pressures and not side.is_dummy, grid.has_pressures,
+                        len(grid.game_numbers))
+
+
+def side_columns(cards: str, pressures: bool, hand: bool, games: int) -> tuple[tuple[str, str], ...]:
+    """A side's columns on paper (kind, heading): the cards (left or collected), the pressures
+    (none for a dummy, who never takes one), the hand's points where pressures add to the cards,
+    each game of a session scored in columns (Hollywood scoring), the running total."""
+    columns = [("cards", cards)]
+    if pressures:
+        columns.append(("press", "press."))
+    if hand:
+        columns.append(("hand", "hand"))
+    columns += [(f"game{number}", f"game {number}") for number in range(1, games + 1)]
+    columns.append(("total", "total"))
+    return tuple(columns)
+
+
 def score_sheet_html(
     record: GameRecord,
     *,
@@ -50,6 +97,7 @@ def score_sheet_html(
 ) -> str:
     """The sheet a bridge player would recognise, with the rules in force and a verification code."""
     game, score = record.game, record.score()
+    grid = score_grid(score, notes)
     return _env.get_template("print/score_sheet.html").render(
         page_size=paper_size(paper),
         title=title,
@@ -58,7 +106,10 @@ def score_sheet_html(
         options=options_in_force(game.rules),
         game=game,
         seats=list(enumerate(game.players, start=1)),
-        grid=score_grid(score, notes),
+        grid=grid,
+        columns_of=lambda side: sheet_columns(grid, side),
+        layout=sheet_layout(len(grid.rows) + grid.with_start),
+        card_values=game.rules.card_values(),
         chart=running_total_chart(score),
         code=record.verification_code,
         qr=qr_svg(view_url, scale=2) if view_url else None,
@@ -74,6 +125,10 @@ def blank_sheet_html(rules: RuleSet, players: int = 4, paper: str = DEFAULT_PAPE
         rules=rules,
         options=options_in_force(rules),
         players=players,
+        columns=side_columns(
+            cards_heading(rules.winner_collects), rules.has_pressures, rules.has_pressures,
+            rules.game_columns,
+        ),
         rows=[(number, rules.cards_dealt(number, players)) for number in range(1, hands + 1)],
         card_values=rules.card_values(),
         doubling=pressure_ladder(LADDER_LENGTH),
@@ -111,10 +166,22 @@ def standings_html(
     )
 
 
-def table_cards_html(event: Any, round_: int, cards: Sequence[tuple[Any, Markup]], paper: str = DEFAULT_PAPER) -> str:
-    """One page per table: its number, the seats in order, and the QR code that opens its record link."""
+def table_cards_html(
+    event: Any,
+    round_: int,
+    cards: Sequence[tuple[Any, Markup]],
+    paper: str = DEFAULT_PAPER,
+    unreachable_host: str | None = None,
+) -> str:
+    """One page per table: its number (the largest thing on it), the event, round, date and game,
+    the seats in order, and the QR code that opens its record link; ``unreachable_host`` names
+    a host no phone can open (localhost), which each card then warns of."""
     return _env.get_template("print/table_cards.html").render(
-        page_size=paper_size(paper, "portrait"), event=event, round_=round_, cards=cards
+        page_size=paper_size(paper, "portrait"),
+        event=event,
+        round_=round_,
+        cards=cards,
+        unreachable_host=unreachable_host,
     )
 
 

@@ -42,7 +42,7 @@ def leftover_line(scored: LeftoverScore) -> str:
     elif scored.only_threes:
         note = "only threes"
     else:
-        note = scored.compact
+        note = scored.how
     return f"{_cards(scored)}  ({note})  = {scored.total}" if note else f"{_cards(scored)}  = {scored.total}"
 
 

@@ -11,7 +11,7 @@ from .errors import (
     UnknownRuleSet,
 )
 from .game import Game, Hand, Side
-from .leftovers import CoverPile, LeftoverScore, ScoredCard
+from .leftovers import CoverPile, LeftoverScore, ScoredCard, ScoreStep
 from .pressures import pressure_ladder, pressure_value
 from .record import (
     FORMAT,
@@ -48,6 +48,7 @@ __all__ = [
     "ScoringError",
     "Side",
     "ScoredCard",
+    "ScoreStep",
     "SideScore",
     "Suit",
     "UnknownRuleSet",

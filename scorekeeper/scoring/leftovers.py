@@ -55,6 +55,20 @@ class ScoredCard:
 
 
 @dataclass(frozen=True)
+class ScoreStep:
+    """A rule applied to the sum of the cards (the 250 game's deuces and identical pairs):
+    ``×2`` or ``÷2``, the card(s) that made it, and the score after it."""
+
+    sign: str
+    cards: tuple[Card, ...]
+    after: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.sign} ({' '.join(card.label for card in self.cards)})"
+
+
+@dataclass(frozen=True)
 class LeftoverScore:
     """One player's leftovers scored: the total and how it was reached."""
 
@@ -63,6 +77,8 @@ class LeftoverScore:
     only_threes: bool = False
     piles: tuple[CoverPile, ...] = ()
     uncovered: tuple[ScoredCard, ...] = ()
+    #: Rules applied to the cards' sum, in order; ``total`` is the last step's ``after``.
+    steps: tuple[ScoreStep, ...] = ()
 
     @property
     def went_out(self) -> bool:
@@ -77,6 +93,16 @@ class LeftoverScore:
         """The covering in a few characters, e.g. ``3→6 3→2``; empty when nothing was covered."""
         return " ".join(pile.compact for pile in self.covers)
 
+    @property
+    def steps_compact(self) -> str:
+        """The steps in a few characters, e.g. ``×2 ÷2``; empty when the sum of the cards stands."""
+        return " ".join(step.sign for step in self.steps)
+
+    @property
+    def how(self) -> str:
+        """Everything beyond the face of the cards, in a few characters: covering and steps."""
+        return " ".join(part for part in (self.compact, self.steps_compact) if part)
+
     def breakdown(self) -> list[tuple[str, int]]:
         """Lines a player can check by eye: what each part of the hand scored."""
         if self.went_out:
@@ -85,4 +111,7 @@ class LeftoverScore:
             return [(f"{len(self.cards)} × 3, nothing else", self.total)]
         lines = [(pile.description, pile.points) for pile in self.piles]
         lines += [(scored.card.label, scored.points) for scored in self.uncovered]
+        if self.steps:
+            lines.append(("cards", sum(scored.points for scored in self.uncovered)))
+            lines += [(step.label, step.after) for step in self.steps]
         return lines

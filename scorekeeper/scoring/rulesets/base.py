@@ -85,6 +85,10 @@ class RuleSet(ABC):
     summary: ClassVar[str]
     lowest_wins: ClassVar[bool] = True
     has_pressures: ClassVar[bool] = True
+    #: Whether the player who goes out collects the others' cards (or each scores their own).
+    winner_collects: ClassVar[bool] = False
+    #: Games of a session scored at once in columns (Hollywood scoring); 0 for a single game.
+    game_columns: ClassVar[int] = 0
     #: Crates' 2-sequence ("the count") and its "one card" penalty, which the hand page helps with.
     has_count: ClassVar[bool] = True
     has_one_card_penalty: ClassVar[bool] = True

@@ -49,6 +49,7 @@ class CrazyEights(PlayedToAScore):
     name = "Crazy Eights"
     summary = "The hand's winner collects the others' cards; first to 100 wins, +100 bonus."
     lowest_wins = False
+    winner_collects = True
 
     POINTS: ClassVar[Mapping[Rank, int]] = EIGHTS_POINTS
     JOKERS_PER_DECK: ClassVar[int] = 0
@@ -222,6 +223,7 @@ class HollywoodEights(CrazyEights):
     WIN_BONUS = 0
     MAX_PLAYERS = 2
     table_size = 2
+    game_columns = HOLLYWOOD_COLUMNS
 
     target: int | None = option(100, "optional_int", "Game to", "The score that wins each game.", minimum=1)
 

@@ -258,6 +258,7 @@ def _flavour(title: str, lowest_wins: bool, pressures: bool, suits: bool) -> typ
     attributes: dict[str, Any] = {
         "name": title,
         "lowest_wins": lowest_wins,
+        "winner_collects": not lowest_wins,
         "has_pressures": pressures,
         "needs_suits": suits,
     }

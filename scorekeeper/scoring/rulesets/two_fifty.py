@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import Card, Rank
 from ..errors import InvalidSeating, RefereeError
-from ..leftovers import LeftoverScore, ScoredCard
+from ..leftovers import LeftoverScore, ScoredCard, ScoreStep
 from .base import CardAction, History, Inherent, option
 from .to_a_score import PlayedToAScore
 
@@ -84,10 +84,16 @@ class TwoFifty(PlayedToAScore):
                 )
         scored = tuple(ScoredCard(card, TWO_FIFTY_POINTS[card.rank]) for card in hand)
         total = sum(item.points for item in scored)
-        deuces = sum(1 for card in hand if card.rank is Rank.TWO)
-        pairs = sum(count // 2 for count in Counter(hand).values())
-        total = (total << deuces) >> pairs
-        return LeftoverScore(hand, total, uncovered=scored)
+        steps = []
+        for card in hand:
+            if card.rank is Rank.TWO:
+                total *= 2
+                steps.append(ScoreStep("×2", (card,), total))
+        for card, count in Counter(hand).items():
+            for _ in range(count // 2):
+                total //= 2
+                steps.append(ScoreStep("÷2", (card, card), total))
+        return LeftoverScore(hand, total, uncovered=scored, steps=tuple(steps))
 
     def is_decided(self, game: Game, totals: Mapping[str, int], history: History) -> bool:
         """250 or more loses: over when no more than one player is still below the line

@@ -3,6 +3,9 @@ standings, table cards, the booklet and the exports. Every page needs the direct
 
 from __future__ import annotations
 
+import ipaddress
+from urllib.parse import urlsplit
+
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
@@ -96,6 +99,7 @@ def _event_page(event: Event, seating: SeatingForm, status: int = 200, withdraw_
         withdrawable=latest if unplayed else None,
         withdraw_error=withdraw_error,
         tie_breaks=event_tie_breaks(event),
+        unreachable_host=unreachable_host(request.host_url),
     ), status
 
 
@@ -216,7 +220,20 @@ def table_cards(event_id: int) -> Response:
     ]
     if not cards:
         abort(404)
-    return pdf_response(printer.render(table_cards_html(found, round_, cards)), f"tables-round-{round_}.pdf")
+    html = table_cards_html(found, round_, cards, unreachable_host=unreachable_host(request.host_url))
+    return pdf_response(printer.render(html), f"tables-round-{round_}.pdf")
+
+
+def unreachable_host(url: str) -> str | None:
+    """The host of ``url`` if no phone could open it (this machine's own name: localhost,
+    127.0.0.1, ::1), else None."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return host
+    try:
+        return host if ipaddress.ip_address(host).is_loopback else None
+    except ValueError:
+        return None
 
 
 @bp.post("/events/<int:event_id>/booklet")

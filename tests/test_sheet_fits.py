@@ -1,0 +1,91 @@
+"""Every game's score sheet on one page, A4 and Letter, in its worst case (tests/sheet_cases.py):
+five sides of 30-character names, partnerships, three rulings, 5+10+20+40 in one cell, the QR."""
+
+import functools
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.reports.pdf import render_pdf
+
+from .sheet_cases import CASES, LONG_NAMES, Case, sheet
+
+PAPERS = ("a4", "letter")
+#: What part of the issue's second half adds to the sheet: a footer line and the link beside the QR.
+EXTRA_FOOTER = '<p class="small">How to check this sheet: open the link or scan the code, then compare the verification code with the one above.</p>'
+EXTRA_LINK = '<p>http://192.168.100.200:5000/v/Abc123Def456Ghi789/</p>'
+
+
+@functools.cache
+def rendered(name: str, paper: str, extra: bool = False) -> bytes:
+    case = next(case for case in CASES if case.name == name)
+    html = sheet(case, paper)
+    if extra:
+        footer = '</div>\n  <div class="chart-box">'
+        assert html.count(footer) == 1
+        html = html.replace(footer, EXTRA_FOOTER + footer)
+        html = html.replace('<div class="verify-text">', '<div class="verify-text">' + EXTRA_LINK, 1)
+    return render_pdf(html)
+
+
+def pages(body: bytes, tmp_path: Path) -> int:
+    path = tmp_path / "sheet.pdf"
+    path.write_bytes(body)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
+    return int(re.search(r"^Pages:\s+(\d+)", info, re.MULTILINE).group(1))
+
+
+def words(body: bytes, tmp_path: Path) -> str:
+    """The text read back, every run of white space one space (a name may wrap in its cell)."""
+    path = tmp_path / "words.pdf"
+    path.write_bytes(body)
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    return " ".join(text.split())
+
+
+CASE_PAPERS = [(case.name, paper) for case in CASES for paper in PAPERS]
+
+
+@pytest.mark.parametrize(("name", "paper"), CASE_PAPERS)
+def test_every_worst_case_sheet_is_one_page(name, paper, tmp_path):
+    assert pages(rendered(name, paper), tmp_path) == 1
+
+
+@pytest.mark.parametrize(("name", "paper"), CASE_PAPERS)
+def test_a_footer_line_and_a_link_beside_the_qr_still_fit(name, paper, tmp_path):
+    body = rendered(name, paper, extra=True)
+    assert "How to check this sheet" in words(body, tmp_path)
+    assert pages(body, tmp_path) == 1
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+def test_the_sheet_says_every_name_whole_and_has_its_parts(case: Case, tmp_path):
+    text = words(rendered(case.name, "a4"), tmp_path)
+    record = case.record()
+    rules = record.game.rules
+    dummy = rules.joins_by_itself()
+    for name in record.game.players:
+        # The seat list, and the signature line of everyone but a dummy.
+        assert text.count(name) >= (1 if name == dummy else 2), name
+    assert f"{rules.name} · score sheet" in text
+    assert f"Rules: {rules.name}" in text and f"Rules: {rules.id} " not in text
+    assert ("Final standings" if record.score().finished else "Standings so far") in text
+    assert "Signatures" in text
+    assert record.verification_code in text
+    for number, notes in case.notes().items():
+        for note in notes:
+            # pdftotext may read a wrapped ruling's second line after the grid's last row.
+            assert f"Hand {number}: {note[:40]}" in text
+    for side in record.score().sides:
+        assert str(side.total) in text
+
+
+def test_names_are_thirty_characters():
+    assert {len(name) for name in LONG_NAMES} == {30}
+
+
+def test_pressures_taken_together_print_in_one_cell(tmp_path):
+    text = words(rendered("crates-5", "a4"), tmp_path)
+    assert re.search(r"5\+ ?10\+ ?20\+ ?40", text)
