@@ -61,6 +61,7 @@ def score_sheet_html(
         grid=score_grid(score, notes),
         chart=running_total_chart(score),
         code=record.verification_code,
+        filed=record.filed_under,
         qr=qr_svg(view_url, scale=2) if view_url else None,
         view_url=view_url,
     )
