@@ -48,7 +48,7 @@ def join_pdfs(parts: Sequence[bytes]) -> bytes:
     writer = PdfWriter()
     for part in parts:
         writer.append(io.BytesIO(part))
-    writer.compress_identical_objects(remove_identicals=True, remove_orphans=True)
+    writer.compress_identical_objects()
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

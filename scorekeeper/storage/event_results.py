@@ -77,6 +77,11 @@ def proposed_seating(db: sqlite_utils.Database, event: Event) -> list[list[str]]
     return seat_round(players, previous, event.partnerships, seed=len(previous) + 1, size=size)
 
 
+def unfinished_tables(tables: list[TableProgress], round_: int | None = None) -> int:
+    """Tables (of ``round_``, or of every round) whose result in the standings is not final yet."""
+    return sum(1 for row in tables if (round_ is None or row.table.round == round_) and not row.final_score.finished)
+
+
 def event_tie_breaks(event: Event) -> str:
     return tie_breaks(event.scoring, event.ruleset().lowest_wins)
 
