@@ -7,11 +7,20 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from scorekeeper.scoring import load_record, parse_record
 
 from .test_cli import run
-from .test_events import OUTBOX, booklet_form, director, new_event, record_links, seat_next_round  # noqa: F401 - director is a fixture
+from .test_events import OUTBOX, booklet_form, new_event, record_links, seat_next_round, set_up_director
 from .web import csrf_token
+
+
+@pytest.fixture
+def director(client):
+    set_up_director(client)
+    return client
+
 
 FILED = {"event": "Club night", "held_on": "2026-11-22", "round": 2, "table": 3}
 
