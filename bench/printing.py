@@ -20,6 +20,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from types import SimpleNamespace
 
 from scorekeeper.reports import pdf
@@ -99,8 +100,8 @@ def main() -> None:
             folder = tempfile.mkdtemp(prefix="bench-booklet-")
             try:
                 parts = [booklets.Part(cover), *(booklets.Part(html, f"T{i:02d}") for i, html in enumerate(htmls))]
-                first += _seconds(lambda: _job(pool, folder, parts), 1)
-                cached += _seconds(lambda: _job(pool, folder, parts), 1)
+                first += _seconds(partial(_job, pool, folder, parts), 1)
+                cached += _seconds(partial(_job, pool, folder, parts), 1)
             finally:
                 shutil.rmtree(folder)
             today += _seconds(lambda: _bare_booklet([cover, *htmls]), 1)
