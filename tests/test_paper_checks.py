@@ -272,3 +272,21 @@ def test_a_record_export_of_a_game_outside_events_keeps_its_code():
     record = a_record()
     assert "filed_under" not in record
     assert load_record(json.dumps(record)).filed_under is None
+
+
+def test_a_sheet_rendered_with_the_parsed_stylesheet_is_the_same_picture_as_a_plain_render(tmp_path):
+    import weasyprint
+
+    from scorekeeper.reports import pdf
+    from scorekeeper.reports.sheets import score_sheet_html
+
+    html = score_sheet_html(parse_record(a_record(6, filed_under=FILED)), title="Club night", view_url="http://h/v/x/")
+    plain = weasyprint.HTML(string=html, base_url=str(pdf.PRINT_ASSETS) + "/").write_pdf()
+    pictures = []
+    for name, body in (("plain", plain), ("reused", pdf.render_pdf(html))):
+        (tmp_path / f"{name}.pdf").write_bytes(body)
+        subprocess.run(
+            ["pdftoppm", "-png", "-r", "50", str(tmp_path / f"{name}.pdf"), str(tmp_path / name)], check=True
+        )
+        pictures.append([path.read_bytes() for path in sorted(tmp_path.glob(f"{name}-*.png"))])
+    assert pictures[0] and pictures[0] == pictures[1]
