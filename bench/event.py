@@ -43,7 +43,8 @@ def main(floor: dict[str, float] | None = None) -> None:
     db.conn.close()
     port = _free_port()
     server = _serve(
-        [str(BIN / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)], {"SCOREKEEPER_INSTANCE": str(folder)}
+        [str(BIN / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        {"SCOREKEEPER_INSTANCE": str(folder)},
     )
     base = f"http://127.0.0.1:{port}"
     latencies: list[float] = []

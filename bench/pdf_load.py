@@ -186,7 +186,8 @@ def main() -> None:
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     server = _serve(
-        [str(BIN / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)], {"SCOREKEEPER_INSTANCE": str(folder)}
+        [str(BIN / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        {"SCOREKEEPER_INSTANCE": str(folder)},
     )
     try:
         _wait_up(base)

@@ -16,13 +16,18 @@ import click
 from .reports import text as text_output
 from .scoring import (
     RULE_SETS,
+    GameRecord,
     InvalidRecord,
     LeftoverScore,
     RuleSet,
     ScoringError,
+    decode_json,
     load_record,
+    normalise_verification_code,
     parse_cards,
+    parse_record,
     pressure_ladder,
+    verification_code,
 )
 from .scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, SINGLE_HAND, configure_known
 
@@ -126,9 +131,69 @@ def replay(as_json: bool, game_file: str) -> None:
     record = load_record(_read_text(game_file))
     result = record.score()
     if as_json:
-        click.echo(json.dumps(result.to_json(), ensure_ascii=False))
+        output = {**result.to_json(), "verification_code": record.verification_code}
+        click.echo(json.dumps(output, ensure_ascii=False))
     else:
         click.echo(text_output.score_table(result))
+
+
+@cli.command()
+@click.argument("code", metavar="CODE")
+@click.argument("game_file", metavar="GAME.json")
+def verify(code: str, game_file: str) -> None:
+    """Check a sheet's verification code against a game record (or an event export), without the server.
+
+    `scorekeeper verify 5F7A-7FF5-5BF0 game.json` exits 0 when the code is the record's;
+    otherwise 1, with one line saying what does not match. Given an event export, it
+    names the table whose record has the code.
+    """
+    try:
+        wanted = normalise_verification_code(code)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    from .storage.event_results import EVENT_FORMAT
+
+    data = decode_json(_read_text(game_file))
+    if isinstance(data, dict) and data.get("format") == EVENT_FORMAT:
+        click.echo(_verify_in_event(wanted, data, game_file))
+        return
+    record = parse_record(data)
+    found = record.verification_code
+    if found != wanted:
+        raise click.ClickException(f"code {wanted} does not match {game_file}: {_mismatch(wanted, record)}")
+    filed = record.filed_under
+    where = f"filed under {filed}" if filed else "a game outside any event"
+    click.echo(f"code {wanted} matches {game_file}: {_game_words(record)}; {where}")
+
+
+def _game_words(record: GameRecord) -> str:
+    hands = len(record.hands)
+    return f"{', '.join(record.game.players)}; {hands} hand{'s' if hands != 1 else ''}"
+
+
+def _mismatch(wanted: str, record: GameRecord) -> str:
+    """What the record's code is, and which version of the record the sheet's code is, if any:
+    the same game as it stood after an earlier hand, or filed under no event."""
+    game, hands, filed = record.game, record.hands, record.filed_under
+    where = f"filed under {filed}" if filed else "filed under no event"
+    its = f"its code is {record.verification_code} ({_game_words(record)}; {where})"
+    for count in range(len(hands) - 1, -1, -1):
+        if verification_code(game, hands[:count], filed) == wanted:
+            return f"{its}; the sheet's code is this game's after hand {count}: it was printed before the hands since"
+    if filed is not None and verification_code(game, hands) == wanted:
+        return f"{its}; the sheet's code is this game's filed under no event"
+    return its
+
+
+def _verify_in_event(wanted: str, data: dict[str, object], name: str) -> str:
+    tables = data.get("tables")
+    if not isinstance(tables, list):
+        raise InvalidRecord(f"{name}: an event export needs a list of 'tables'")
+    for table in tables:
+        record = parse_record(table.get("record") if isinstance(table, dict) else None)
+        if record.verification_code == wanted:
+            return f"code {wanted} matches {name}: {_game_words(record)}; filed under {record.filed_under}"
+    raise click.ClickException(f"code {wanted} matches no table of {name} ({len(tables)} tables)")
 
 
 PAPER = click.Choice(["a4", "letter"], case_sensitive=False)
@@ -156,10 +221,11 @@ def report(game_file: str, output: str, paper: str, title: str | None, url: str 
     data = _read_text(game_file)
     record = load_record(data)
     notes = _record_notes(json.loads(data))
+    filed = record.filed_under
     html = score_sheet_html(
         record,
         title=title if title is not None else str(record.extra.get("title") or ""),
-        played_on=str(record.extra.get("created_at") or "")[:10] or None,
+        played_on=filed.held_on if filed else str(record.extra.get("created_at") or "")[:10] or None,
         paper=paper.lower(),
         view_url=url,
         notes=notes,

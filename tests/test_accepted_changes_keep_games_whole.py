@@ -40,7 +40,9 @@ CARDS = ["K", "Kh", "8", "8s", "3", "3c", "JK", "Q", "Qs", "2", "2d", "A", "10h"
 
 step = st.one_of(
     st.tuples(st.just("pressure"), st.integers(0, 3), st.integers(-1, 1)),
-    st.tuples(st.just("leftovers"), st.integers(0, 3), st.integers(-1, 0), st.lists(st.sampled_from(CARDS), max_size=4)),
+    st.tuples(
+        st.just("leftovers"), st.integers(0, 3), st.integers(-1, 0), st.lists(st.sampled_from(CARDS), max_size=4)
+    ),
     st.tuples(st.just("undo"), st.integers(1, 40)),
     st.tuples(st.just("note"), st.integers(-1, 1)),
     st.tuples(st.just("one_card"), st.integers(0, 3), st.booleans()),
@@ -142,4 +144,6 @@ def test_what_is_refused_leaves_no_trace_in_a_game_without_pressures_or_with_sui
             phone.play(action)
         record = phone.record()
         assert all(hand["pressures"] == [] for hand in record["hands"])
-        assert all(card[-1] in "hsdc" for hand in record["hands"] for cards in hand["leftovers"].values() for card in cards)
+        assert all(
+            card[-1] in "hsdc" for hand in record["hands"] for cards in hand["leftovers"].values() for card in cards
+        )

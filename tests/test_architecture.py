@@ -16,10 +16,22 @@ import scorekeeper
 PACKAGE = Path(scorekeeper.__file__).parent
 #: What each part may import of ours, and which libraries it must not.
 PARTS = {
-    "scoring": ({"scoring"}, {"flask", "flask_wtf", "wtforms", "werkzeug", "jinja2", "sqlite3", "sqlite_utils", "weasyprint", "click"}),
-    "tournament": ({"tournament", "scoring"}, {"flask", "flask_wtf", "wtforms", "werkzeug", "jinja2", "sqlite3", "sqlite_utils", "weasyprint", "click"}),
-    "storage": ({"storage", "scoring", "tournament"}, {"flask", "flask_wtf", "wtforms", "werkzeug", "jinja2", "weasyprint", "click"}),
-    "reports": ({"reports", "scoring", "tournament"}, {"flask", "flask_wtf", "wtforms", "werkzeug", "sqlite3", "sqlite_utils", "click"}),
+    "scoring": (
+        {"scoring"},
+        {"flask", "flask_wtf", "wtforms", "werkzeug", "jinja2", "sqlite3", "sqlite_utils", "weasyprint", "click"},
+    ),
+    "tournament": (
+        {"tournament", "scoring"},
+        {"flask", "flask_wtf", "wtforms", "werkzeug", "jinja2", "sqlite3", "sqlite_utils", "weasyprint", "click"},
+    ),
+    "storage": (
+        {"storage", "scoring", "tournament"},
+        {"flask", "flask_wtf", "wtforms", "werkzeug", "jinja2", "weasyprint", "click"},
+    ),
+    "reports": (
+        {"reports", "scoring", "tournament"},
+        {"flask", "flask_wtf", "wtforms", "werkzeug", "sqlite3", "sqlite_utils", "click"},
+    ),
     "web": ({"web", "scoring", "tournament", "storage", "reports"}, {"weasyprint", "click", "sqlite3"}),
 }
 

@@ -159,9 +159,12 @@ def test_a_hand_seated_round_is_checked(director):
 def test_a_round_seated_without_some_players_names_them(director):
     event_url = new_event(director, ["Ann", "Bob", "Cy", "Di", "Ed", "Abe"])
     token = csrf_token(director, event_url)
-    response = director.post(event_url + "/rounds", data={"csrf_token": token, "number": 1, "tables": "Ann, Bob\nCy, Di"})
+    response = director.post(
+        event_url + "/rounds", data={"csrf_token": token, "number": 1, "tables": "Ann, Bob\nCy, Di"}
+    )
     assert response.status_code == 302
     assert "Round 1 seated: 2 tables. Not seated: Abe, Ed." in director.get(event_url).get_data(as_text=True)
+
 
 def record_links(client, event_url):
     return re.findall(r'href="/t/([\w-]+)/"', client.get(event_url).get_data(as_text=True))
@@ -414,6 +417,7 @@ def test_the_wall_screen_polls_the_event_version_and_gets_304_while_nothing_chan
     assert changed.status_code == 200 and changed.get_json() == {"version": first.get_json()["version"] + 1}
     assert screen.get("/e/not-a-token/version").status_code == 404
 
+
 def booklet_form(client, event_url):
     """The booklet button's form: its CSRF token and the key the page gives it."""
     page = client.get(event_url).get_data(as_text=True)
@@ -478,7 +482,7 @@ def test_event_pdfs(director, tmp_path):
     booklet = director.get(status_url + ".pdf")
     assert booklet.mimetype == "application/pdf"
     path.write_bytes(booklet.data)
-    assert re.search(r"Pages:\s+2\n", subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True).stdout)
+    assert re.search(r"Pages:\s+3\n", subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True).stdout)
 
 
 def test_exports_are_saved_under_the_events_number_and_pdfs_open_in_the_browser(director):
@@ -493,6 +497,7 @@ def test_exports_are_saved_under_the_events_number_and_pdfs_open_in_the_browser(
         response = director.get(event_url + path)
         assert (response.mimetype, response.headers["Content-Disposition"]) == (mimetype, disposition)
     assert director.get(event_url + "/export.json").get_data(as_text=True).endswith("}\n")
+
 
 def test_backup_makes_a_consistent_copy(tmp_path):
     env = create_director(tmp_path / "instance", PASSWORD)
@@ -563,7 +568,9 @@ def test_clearing_the_cookie_does_not_make_the_phone_that_changed_a_hand_another
     history = phone_b.page("/history")
     line = re.search(r"<strong>Hand 1 · confirmed</strong>.*?</li>", history, re.S).group(0)
     changed = re.search(r"<strong>Hand 1 · \w+&#39;s leftovers</strong>.*?</li>", history, re.S).group(0)
-    assert "by Bob" in line and "from 192.168.1.11" in line and "Bob&#39;s phone" in line  # named by who confirmed on it
+    assert (
+        "by Bob" in line and "from 192.168.1.11" in line and "Bob&#39;s phone" in line
+    )  # named by who confirmed on it
     assert "· phone 1 ·" in changed and "from 192.168.1.10" in changed
     view = re.search(r'href="[^"]*?(/v/[\w-]+/)"', phone_b.page("/share")).group(1)
     public = director.application.test_client().get(view + "history").get_data(as_text=True)

@@ -75,7 +75,9 @@ def deep(depth: int) -> str:
 
 RECORDS = [
     deep(100_000),
-    '{"format": "scorekeeper-game/1", "rules": "crates", "players": ["Ann", "Bob"], "hands": [], "x": ' + "9" * 5000 + "}",
+    '{"format": "scorekeeper-game/1", "rules": "crates", "players": ["Ann", "Bob"], "hands": [], "x": '
+    + "9" * 5000
+    + "}",
     '{"format": "scorekeeper-game/1", "rules": "crates", "players": ["Ann", "Bob"], "hands": [], "in_play": {"hand": 1, "pressures": 5}}',
     '{"format": "scorekeeper-game/1", "rules": "crates", "players": ["Ann", "Bob"], "hands": [], "in_play": {"hand": 1, "notes": 7}}',
     '{"format": "scorekeeper-game/1", "rules": "crates", "players": ["Ann", "Bob"], "hands": [{"leftovers": {"Ann": [], "Bob": ["K"]}, "notes": {"a": 1}}]}',
@@ -84,7 +86,9 @@ RECORDS = [
     '{"format": "scorekeeper-game/1", "rules": "house", "players": ["Ann", "Bob"], "options": {"name": {}}, "hands": []}',
     '{"format": "scorekeeper-game/1", "rules": ["crates"], "players": ["Ann", "Bob"], "hands": []}',
     '{"format": "scorekeeper-game/1", "rules": "crates", "players": ["Ann", "Bob"], "hands": {"1": 2}}',
-    '{"format": "scorekeeper-game/1", "rules": "crates", "players": ["Ann", "Bob"], "hands": [], "title": ' + deep(50) + "}",
+    '{"format": "scorekeeper-game/1", "rules": "crates", "players": ["Ann", "Bob"], "hands": [], "title": '
+    + deep(50)
+    + "}",
     "\ufeff{}",
     "null",
     '"text"',
@@ -92,7 +96,9 @@ RECORDS = [
 ]
 json_value = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=10)),
-    lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(st.text(max_size=8), children, max_size=4)),
+    lambda children: st.one_of(
+        st.lists(children, max_size=4), st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=20,
 )
 record_text = st.one_of(
@@ -125,7 +131,9 @@ class Site:
         self.tokens.append(re.search(r"/v/([\w-]+)/", share).group(1))
         self.tokens.append(re.search(r"([A-Z0-9]{4}-[A-Z0-9]{4})", share).group(1))
         token = csrf_token(self.client, "/director/setup")
-        self.client.post("/director/setup", data={"csrf_token": token, "password": "a long password", "confirm": "a long password"})
+        self.client.post(
+            "/director/setup", data={"csrf_token": token, "password": "a long password", "confirm": "a long password"}
+        )
         self.director = self.client.get("/director/").status_code == 200
         self.rules = [
             rule
@@ -175,9 +183,7 @@ def test_no_request_gets_a_500(site, data):
 @pytest.mark.parametrize("text", RECORDS)
 def test_no_record_crashes_the_import(site, text):
     token = site.client.get("/csrf").get_json()["token"]
-    response = site.client.post(
-        "/import", data={"csrf_token": token, "file": (io.BytesIO(text.encode()), "game.json")}
-    )
+    response = site.client.post("/import", data={"csrf_token": token, "file": (io.BytesIO(text.encode()), "game.json")})
     assert response.status_code in (200, 302, 400, 422), response.status_code
 
 
@@ -219,6 +225,7 @@ def test_no_record_makes_replay_raise(text):
 def test_a_leftovers_form_naming_no_real_entry_is_answered_not_crashed(site, replaces):
     token = site.client.get("/csrf").get_json()["token"]
     base = f"/t/{site.tokens[0]}/hand/1/seat/1"
-    response = site.client.post(base, data={"csrf_token": token, "idem": replaces[:20] + "x", "cards": "9", "replaces": replaces})
+    response = site.client.post(
+        base, data={"csrf_token": token, "idem": replaces[:20] + "x", "cards": "9", "replaces": replaces}
+    )
     assert response.status_code in (302, 409, 422)
-

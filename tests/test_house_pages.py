@@ -110,6 +110,7 @@ def test_an_old_version_of_a_renamed_game_points_to_its_own_latest_version(clien
     assert f'href="/house-rules/{renamed}">See the version in use' in page
     assert f"/house-rules/{newcomer}" not in page
 
+
 def test_a_change_from_a_stale_page_is_refused_with_what_is_saved_now(client):
     first = saved_id(define(client))
     saved_id(define(client, f"/house-rules/{first}/edit", deal="5 5", replaces=str(first)))

@@ -159,5 +159,7 @@ def test_a_backup_of_an_instance_that_does_not_exist_is_refused_and_creates_noth
         timeout=60,
     )
     assert result.returncode == 1
-    assert result.stderr.strip().splitlines() == [f"scorekeeper: error: there is no database at {missing}/scorekeeper.db: check SCOREKEEPER_INSTANCE"]
+    assert result.stderr.strip().splitlines() == [
+        f"scorekeeper: error: there is no database at {missing}/scorekeeper.db: check SCOREKEEPER_INSTANCE"
+    ]
     assert not missing.exists() and not (tmp_path / "copy.db").exists()

@@ -28,4 +28,10 @@ def test_every_page_of_a_finished_five_player_game_stays_within_budget(client):
         html = table.page(path)
         assert len(html.encode()) <= HTML_BUDGET, (path, len(html))
         assets = re.findall(r'(?:src|href)="([^"#]+\.(?:css|js|png|jpg|woff2?|svg))"', html)
-        assert set(assets) <= {"/static/app.css", "/static/table.js", "/static/sync.js", "/static/pages.js", "/static/icon.svg"}, assets
+        assert set(assets) <= {
+            "/static/app.css",
+            "/static/table.js",
+            "/static/sync.js",
+            "/static/pages.js",
+            "/static/icon.svg",
+        }, assets

@@ -126,7 +126,7 @@ def test_history_names_phones_by_number_not_by_code(app, table_game):
     history = table.page("/history")
     assert "· phone 1 ·" in history and "· phone 2 ·" in history
     assert not re.search(r"phone [0-9a-f]{4}\b", history)
-    assert "UTC" in history and 'data-local' in history  # no-JS fallback says which time it is
+    assert "UTC" in history and "data-local" in history  # no-JS fallback says which time it is
 
 
 def test_a_side_named_after_its_only_player_is_not_named_twice(table_game):

@@ -71,8 +71,8 @@ def test_the_hollywood_card_ends_its_scoring_paragraph_once():
 @pytest.mark.parametrize(
     "definition, says",
     [
-        ({"pressures": True, "pressure_cap": 20}, "Lowest total wins. Pressures: per side, increase capped at 20."),
-        ({"pressures": True, "scoring": "winner"}, "Highest total wins. Pressures: per side, doubling."),
+        ({"pressures": True, "pressure_cap": 20}, "the lowest total wins. Pressures: per side, increase capped at 20."),
+        ({"pressures": True, "scoring": "winner"}, "the highest total wins. Pressures: per side, doubling."),
     ],
 )
 def test_a_house_game_score_sheet_tells_its_own_pressures(definition, says):

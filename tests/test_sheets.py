@@ -181,6 +181,7 @@ def test_bad_rules_card_options_are_refused_with_the_rules_card_form(client):
     assert "quick reference" in page and "Blank score sheet" not in page
     assert re.search(r'name="paper".*?<p class="error" role="alert">Not a valid choice', page, re.S)
 
+
 def test_the_command_line_prints_without_a_server(tmp_path):
     script = Path(sys.executable).parent / "scorekeeper"
     game = tmp_path / "game.json"

@@ -7,7 +7,7 @@ can print without a server, and turned into PDF by ``pdf.py``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -112,6 +112,7 @@ def score_sheet_html(
         card_values=game.rules.card_values(),
         chart=running_total_chart(score),
         code=record.verification_code,
+        filed=record.filed_under,
         qr=qr_svg(view_url, scale=2) if view_url else None,
         view_url=view_url,
     )
@@ -158,12 +159,65 @@ def rules_card_html(rules: RuleSet, paper: str = DEFAULT_PAPER) -> str:
 
 
 def standings_html(
-    event: Any, rows: Sequence[Any], round_: int | None, tie_breaks: str, paper: str = DEFAULT_PAPER
+    event: Any,
+    rows: Sequence[Any],
+    round_: int | None,
+    tie_breaks: str,
+    paper: str = DEFAULT_PAPER,
+    *,
+    members: Mapping[str, Any] | None = None,
+    unfinished: int = 0,
+    printed_at: str = "",
 ) -> str:
-    """An event's standings to pin on the wall."""
+    """An event's standings to pin on the wall: provisional, with each player's hands, while
+    ``unfinished`` tables play on; clubs and membership numbers from ``members`` (name → player)."""
     return _env.get_template("print/standings.html").render(
-        page_size=paper_size(paper, "portrait"), event=event, rows=rows, round_=round_, tie_breaks=tie_breaks
+        page_size=paper_size(paper, "portrait"),
+        **_standings_context(event, rows, round_, tie_breaks, members, unfinished, printed_at),
     )
+
+
+def booklet_cover_html(
+    event: Any,
+    rows: Sequence[Any],
+    tie_breaks: str,
+    tables: int,
+    rounds: int,
+    paper: str = DEFAULT_PAPER,
+    *,
+    members: Mapping[str, Any] | None = None,
+    unfinished: int = 0,
+    printed_at: str = "",
+) -> str:
+    """The booklet's first page: the event, what the booklet holds, and the standings."""
+    return _env.get_template("print/booklet_cover.html").render(
+        page_size=paper_size(paper, "portrait"),
+        tables=tables,
+        rounds=rounds,
+        **_standings_context(event, rows, None, tie_breaks, members, unfinished, printed_at),
+    )
+
+
+def _standings_context(
+    event: Any,
+    rows: Sequence[Any],
+    round_: int | None,
+    tie_breaks: str,
+    members: Mapping[str, Any] | None,
+    unfinished: int,
+    printed_at: str,
+) -> dict[str, object]:
+    members = members or {}
+    return {
+        "event": event,
+        "rows": rows,
+        "round_": round_,
+        "tie_breaks": tie_breaks,
+        "members": members,
+        "with_clubs": any(getattr(player, "club", "") or getattr(player, "number", "") for player in members.values()),
+        "unfinished": unfinished,
+        "printed_at": printed_at,
+    }
 
 
 def table_cards_html(
@@ -185,14 +239,20 @@ def table_cards_html(
     )
 
 
-def event_sheets_html(event: Any, tables: Sequence[Any], paper: str = DEFAULT_PAPER) -> list[str]:
-    """Every table's score sheet, for the event's booklet."""
+def event_sheets_html(
+    event: Any, tables: Sequence[Any], paper: str = DEFAULT_PAPER, view_urls: Sequence[str | None] | None = None
+) -> list[str]:
+    """Every table's score sheet, for the event's booklet: filed under the event, round and table,
+    dated by the event, with its rulings and (given ``view_urls``, one a table) its QR code."""
+    urls = list(view_urls) if view_urls is not None else [None] * len(tables)
     return [
         score_sheet_html(
-            row.state.record(),
+            row.record(event),
             title=f"{event.name} · round {row.table.round} · table {row.table.number}",
             played_on=event.held_on,
             paper=paper,
+            view_url=url,
+            notes=row.state.ruling_notes(),
         )
-        for row in tables
+        for row, url in zip(tables, urls, strict=True)
     ]

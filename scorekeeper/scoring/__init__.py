@@ -14,11 +14,14 @@ from .game import Game, Hand, Side
 from .leftovers import CoverPile, LeftoverScore, ScoredCard, ScoreStep
 from .pressures import pressure_ladder, pressure_value
 from .record import (
+    FILED_UNDER,
     FORMAT,
+    FiledUnder,
     GameRecord,
     decode_json,
     dump_record,
     load_record,
+    normalise_verification_code,
     parse_record,
     record_to_dict,
     verification_code,
@@ -27,10 +30,12 @@ from .replay import GameScore, HandScore, PressureTaken, SideScore, check_hand, 
 from .rulesets import RULE_SETS, RuleSet, configure, find_rule_set
 
 __all__ = [
+    "FILED_UNDER",
     "FORMAT",
     "RULE_SETS",
     "Card",
     "CoverPile",
+    "FiledUnder",
     "Game",
     "GameRecord",
     "GameScore",
@@ -58,6 +63,7 @@ __all__ = [
     "dump_record",
     "find_rule_set",
     "load_record",
+    "normalise_verification_code",
     "parse_cards",
     "parse_record",
     "pressure_ladder",

@@ -160,6 +160,4 @@ def _check_partnerships(players: tuple[str, ...], partnerships: tuple[tuple[str,
             placed.append(name)
     missing = [name for name in players if name not in placed]
     if missing:
-        raise InvalidSeating(
-            f"{missing[0]} is in no partnership: each player must be in exactly one", "partnerships"
-        )
+        raise InvalidSeating(f"{missing[0]} is in no partnership: each player must be in exactly one", "partnerships")

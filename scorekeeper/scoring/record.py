@@ -20,6 +20,37 @@ from .replay import GameScore, score_game
 from .rulesets import configure
 
 FORMAT = "scorekeeper-game/1"
+#: The extra key naming the event, round and table a game is filed under.
+FILED_UNDER = "filed_under"
+
+
+@dataclass(frozen=True)
+class FiledUnder:
+    """Where an event's game belongs: the event (its name and date), the round and the table."""
+
+    event: str
+    held_on: str
+    round: int
+    table: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"event": self.event, "held_on": self.held_on, "round": self.round, "table": self.table}
+
+    def __str__(self) -> str:
+        return f"{self.event} ({self.held_on}) · round {self.round} · table {self.table}"
+
+
+def parse_filed_under(value: object) -> FiledUnder:
+    """The ``filed_under`` key checked, or InvalidRecord naming what is wrong with it."""
+    data = _object(value, f"'{FILED_UNDER}'")
+    event, held_on, round_, table = (data.get(key) for key in ("event", "held_on", "round", "table"))
+    if not isinstance(event, str) or not isinstance(held_on, str):
+        raise InvalidRecord(f"'{FILED_UNDER}' needs the event's name and date ('event', 'held_on') as text")
+    for key, number in (("round", round_), ("table", table)):
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+            raise InvalidRecord(f"'{FILED_UNDER}': {key!r} must be a whole number from 1, not {number!r}")
+    assert isinstance(round_, int) and isinstance(table, int)
+    return FiledUnder(event, held_on, round_, table)
 
 
 @dataclass(frozen=True)
@@ -40,8 +71,14 @@ class GameRecord:
         return record_to_dict(self.game, self.hands, self.extra)
 
     @property
+    def filed_under(self) -> FiledUnder | None:
+        """The event, round and table the game is filed under; None for a game outside any event."""
+        value = self.extra.get(FILED_UNDER)
+        return None if value is None else parse_filed_under(value)
+
+    @property
     def verification_code(self) -> str:
-        return verification_code(self.game, self.hands)
+        return verification_code(self.game, self.hands, self.filed_under)
 
 
 def load_record(text: str) -> GameRecord:
@@ -89,6 +126,8 @@ def parse_record(data: object) -> GameRecord:
         raise InvalidRecord("'hands' must be a list (empty for a game not yet played)")
     hands = tuple(_parse_hand(number, raw) for number, raw in enumerate(raw_hands, start=1))
     extra = {key: value for key, value in record.items() if key not in _KNOWN_KEYS}
+    if extra.get(FILED_UNDER) is not None:
+        parse_filed_under(extra[FILED_UNDER])
     parsed = GameRecord(game, hands, extra)
     parsed.score()
     return parsed
@@ -117,15 +156,31 @@ def record_to_dict(game: Game, hands: Sequence[Hand], extra: Mapping[str, object
     return record
 
 
-def verification_code(game: Game, hands: Sequence[Hand]) -> str:
-    """A short code for the record's content (not its extra keys): the same game, the same code.
+def verification_code(game: Game, hands: Sequence[Hand], filed_under: FiledUnder | None = None) -> str:
+    """48 bits of SHA-256 of what decides the result and where it belongs, as ``XXXX-XXXX-XXXX``.
 
-    Printed on score sheets so a paper copy can be checked against the record: export
-    the game and compare the code ``scorekeeper report`` (or the Scores page) shows.
+    Covered: the record's standard keys (format, rule set, every option, the players in
+    seating order, partnerships, the first dealer, every complete hand's leftovers and
+    pressures) and, for an event's game, ``filed_under`` (event name and date, round,
+    table). Not covered: the title, dates of play, ruling notes, the hand in play. The
+    canonical form is that JSON with sorted keys and no spaces (docs/game-record.md), so
+    ``scorekeeper verify`` checks a printed code against an export without the server.
     """
-    canonical = json.dumps(record_to_dict(game, hands), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    content = record_to_dict(game, hands)
+    if filed_under is not None:
+        content[FILED_UNDER] = filed_under.to_dict()
+    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     digest = hashlib.sha256(canonical.encode()).hexdigest()[:12].upper()
     return "-".join(digest[i : i + 4] for i in range(0, 12, 4))
+
+
+def normalise_verification_code(text: str) -> str:
+    """A code as printed (``5F7A-7FF5-5BF0``) from what someone typed: any case, dashes or spaces
+    anywhere; ValueError when it is not 12 hexadecimal digits."""
+    digits = "".join(text.split()).replace("-", "").upper()
+    if len(digits) != 12 or any(ch not in "0123456789ABCDEF" for ch in digits):
+        raise ValueError(f"{text!r} is not a verification code: expected 12 of 0-9 and A-F, like 5F7A-7FF5-5BF0")
+    return "-".join(digits[i : i + 4] for i in range(0, 12, 4))
 
 
 def dump_record(record: GameRecord) -> str:
@@ -165,10 +220,14 @@ def _strings(value: object, what: str) -> list[str]:
 
 
 __all__ = [
+    "FILED_UNDER",
     "FORMAT",
+    "FiledUnder",
     "GameRecord",
     "dump_record",
     "load_record",
+    "normalise_verification_code",
+    "parse_filed_under",
     "parse_record",
     "record_to_dict",
     "verification_code",

@@ -266,5 +266,3 @@ def _link_into_place(partial: Path, final: Path) -> None:
         if final.exists():  # a file system without hard links (a FAT USB stick): check, then rename
             raise BackupError(f"{final} exists already: choose a new file") from None
         os.rename(partial, final)
-
-

@@ -8,13 +8,15 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
-from ..scoring import GameScore, score_game
+from ..scoring import GameRecord, GameScore, score_game
 from ..tournament.seating import seat_round
 from ..tournament.standings import PlayerStanding, TableResult, standings, tie_breaks
-from .events import Event, EventTable, event_players, event_tables
-from .exchange import export_record
+from .events import Event, EventTable, event_players, event_tables, table_filing
+from .exchange import export_record, record_extra
 from .game_log import TableState
 from .games import load_state
+
+EVENT_FORMAT = "scorekeeper-event/1"
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,13 @@ class TableProgress:
     @property
     def unconfirmed(self) -> list[int]:
         return self.state.unconfirmed_hands if self.table.game.verify else []
+
+    def record(self, event: Event) -> GameRecord:
+        """The table's record as its sheet prints it: filed under the event, round and table."""
+        return self.state.record(record_extra(self.table.game, table_filing(event, self.table)))
+
+    def verification_code(self, event: Event) -> str:
+        return self.record(event).verification_code
 
     @property
     def final_score(self) -> GameScore:
@@ -68,6 +77,11 @@ def proposed_seating(db: sqlite_utils.Database, event: Event) -> list[list[str]]
     return seat_round(players, previous, event.partnerships, seed=len(previous) + 1, size=size)
 
 
+def unfinished_tables(tables: list[TableProgress], round_: int | None = None) -> int:
+    """Tables (of ``round_``, or of every round) whose result in the standings is not final yet."""
+    return sum(1 for row in tables if (round_ is None or row.table.round == round_) and not row.final_score.finished)
+
+
 def event_tie_breaks(event: Event) -> str:
     return tie_breaks(event.scoring, event.ruleset().lowest_wins)
 
@@ -79,9 +93,10 @@ def event_standings(db: sqlite_utils.Database, event: Event, round_: int | None 
 
 
 def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:
-    """The whole event: its settings, players, and every table's game record."""
+    """The whole event: its settings, players, and every table's game record (filed under the
+    event, round and table) with its verification code."""
     return {
-        "format": "scorekeeper-event/1",
+        "format": EVENT_FORMAT,
         "name": event.name,
         "held_on": event.held_on,
         "rules": event.rules,
@@ -94,7 +109,8 @@ def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:
                 "round": row.table.round,
                 "table": row.table.number,
                 "locked": row.table.locked,
-                "record": export_record(row.table.game, row.state),
+                "verification_code": row.verification_code(event),
+                "record": export_record(row.table.game, row.state, table_filing(event, row.table)),
             }
             for row in progress(db, event)
         ],

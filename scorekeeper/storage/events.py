@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
-from ..scoring import Game, RuleSet, configure
+from ..scoring import FiledUnder, Game, RuleSet, configure
 from ..tournament.seating import parse_tables, partners_of
 from .database import immediate
 from .games import StoredGame, _game_from_row, _insert_game, game_by_record_token, now
@@ -150,6 +150,21 @@ def game_in_event(db: sqlite_utils.Database, event_id: int, token: str) -> Event
     return EventTable(row["table_round"], row["table_number"], _game_from_row(row), bool(row["locked"]))
 
 
+def filed_under(db: sqlite_utils.Database, game_id: int) -> FiledUnder | None:
+    """The event, round and table a game is filed under; None for a game at no event's table
+    (a game of its own, a withdrawn round's)."""
+    row = db.execute(
+        "SELECT e.name, e.held_on, t.round, t.number FROM event_tables t JOIN events e ON e.id = t.event_id "
+        "WHERE t.game_id = ?",
+        [game_id],
+    ).fetchone()
+    return None if row is None else FiledUnder(str(row[0]), str(row[1]), int(row[2]), int(row[3]))
+
+
+def table_filing(event: Event, table: EventTable) -> FiledUnder:
+    return FiledUnder(event.name, event.held_on, table.round, table.number)
+
+
 def event_version(db: sqlite_utils.Database, event: Event) -> int:
     """Changes anywhere in the event (for the wall screen to follow): entries plus tables."""
     row = db.execute(
@@ -266,5 +281,3 @@ def set_locked(db: sqlite_utils.Database, game: StoredGame, locked: bool) -> boo
             "UPDATE games SET locked = ? WHERE id = ? AND locked != ?", [int(locked), game.id, int(locked)]
         )
     return cursor.rowcount > 0
-
-

@@ -1,7 +1,8 @@
 """A table's game as a ``scorekeeper-game/1`` record, and back (export and import).
 
-The record holds the complete hands; the app adds, under its own keys, each hand's
-ruling notes and the hand in play (its pressures and notes so far), which readers
+The record holds the complete hands; the app adds, under its own keys, the title and start,
+the event, round and table an event's game is filed under (covered by the verification
+code), each hand's ruling notes and the hand in play (its pressures and notes so far), which readers
 that do not know them ignore.
 """
 
@@ -10,13 +11,21 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ..scoring import GameRecord, InvalidRecord, parse_record
+from ..scoring import FILED_UNDER, FiledUnder, GameRecord, InvalidRecord, parse_record
 from .game_log import LEFTOVERS, NOTE, PRESSURE, Change, TableState
 from .games import StoredGame
 
 
-def export_record(stored: StoredGame, state: TableState) -> dict[str, object]:
-    record = state.record({"title": stored.title, "created_at": stored.created_at}).to_dict()
+def record_extra(stored: StoredGame, filed: FiledUnder | None) -> dict[str, object]:
+    """The keys of our own an export carries beside the standard ones; ``filed_under`` for an event's game."""
+    extra: dict[str, object] = {"title": stored.title, "created_at": stored.created_at}
+    if filed is not None:
+        extra[FILED_UNDER] = filed.to_dict()
+    return extra
+
+
+def export_record(stored: StoredGame, state: TableState, filed: FiledUnder | None = None) -> dict[str, object]:
+    record = state.record(record_extra(stored, filed)).to_dict()
     hands = record["hands"]
     assert isinstance(hands, list)
     for number, hand in enumerate(hands, start=1):

@@ -337,6 +337,10 @@ class TableState:
             ids.append(-1)
         return tuple(ids)
 
+    def ruling_notes(self) -> dict[int, list[str]]:
+        """Each hand's ruling notes, as the sheet prints them under Rulings."""
+        return {number: [str(e.data.get("text", "")) for e in entries] for number, entries in self.notes.items()}
+
     def record(self, extra: Mapping[str, object] | None = None) -> GameRecord:
         return GameRecord(self.game, self.hands, dict(extra or {}))
 

@@ -47,6 +47,7 @@ class PlayerStanding:
     wins: int = 0
     tables: int = 0
     in_progress: int = 0
+    hands: int = 0
     by_round: dict[int, int] = field(default_factory=dict)
     place: int = 0
 
@@ -77,6 +78,7 @@ def standings(
                 row.wins += 1 if mine == 1 and tied == 0 else 0
                 row.tables += 1
                 row.in_progress += 0 if result.score.finished else 1
+                row.hands += len(result.score.hands)
                 row.by_round[result.round] = row.by_round.get(result.round, 0) + side.total
     rows = list(table_of.values())
     sign = 1 if lowest_wins else -1

@@ -21,5 +21,3 @@ def viewing_game(token: str) -> StoredGame:
     if stored is None:
         abort(404)
     return stored
-
-

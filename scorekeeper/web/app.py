@@ -74,7 +74,9 @@ def configured_database() -> str:
     creating the instance folder, a secret or a database: for commands that only read it."""
     from .connection import database_path
 
-    probe = Flask("scorekeeper", instance_relative_config=True, instance_path=os.environ.get("SCOREKEEPER_INSTANCE") or None)
+    probe = Flask(
+        "scorekeeper", instance_relative_config=True, instance_path=os.environ.get("SCOREKEEPER_INSTANCE") or None
+    )
     probe.config.from_pyfile("config.py", silent=True)
     return database_path(probe)
 

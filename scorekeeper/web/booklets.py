@@ -1,10 +1,14 @@
-"""Booklets render outside the request: in the worker's booklet process, progress in a file, the PDF beside it.
+"""Booklets render outside the request: a job thread of the worker, the pages in its booklet
+processes side by side (one a core), progress in a file, the PDF beside it.
 
-A 30-table booklet takes ~13 s; a request only starts the job and returns, and the
-director's page follows the progress. The render runs in a separate process
-(``printer``), so it never holds the worker's GIL while phones post; progress lives
-in the instance folder, so that process and any worker can write and report it; its files
-are readable by the server's user only.
+A request only starts the job and returns, and the director's page follows the progress;
+the worker's thread only waits while the processes render (``printer``), so it never holds
+the GIL while phones post. Each page of the booklet (the cover, every table's sheet) is a
+PDF of its own, joined at the end. A locked table's sheet does not change: its PDF is kept
+in the instance folder under its verification code (and a hash of its markup, which also
+holds the rulings), so the next booklet joins it instead of rendering it again. Progress
+lives in the instance folder, so that any worker can report it; its files are readable by
+the server's user only.
 """
 
 from __future__ import annotations
@@ -14,16 +18,37 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Sequence
-from concurrent.futures import Future
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, as_completed
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from ..reports import pdf
 from ..storage.files import write_private
 from . import printer
 
 FOLDER = "booklets"
+#: Where locked tables' sheets are kept, inside the booklets folder.
+SHEETS = "sheets"
+#: Kept sheets beyond this many, the oldest go.
+KEPT_SHEETS = 2000
+
+
+@dataclass(frozen=True)
+class Part:
+    """One document of the booklet; ``code``, for a sheet that will not change (a locked table's),
+    is its verification code, under which its PDF is kept."""
+
+    html: str
+    code: str | None = None
+
+    @property
+    def kept_name(self) -> str | None:
+        if self.code is None:
+            return None
+        return f"{self.code}-{hashlib.sha256(self.html.encode()).hexdigest()[:16]}.pdf"
 
 
 def _folder(instance_path: str) -> Path:
@@ -38,7 +63,7 @@ def _write_status(folder: Path, job: str, status: dict[str, object]) -> None:
     os.replace(temporary, folder / f"{job}.json")
 
 
-def start(instance_path: str, htmls: Sequence[str], name: str, key: str) -> str:
+def start(instance_path: str, parts: Sequence[Part], name: str, key: str) -> str:
     """Start rendering, once per key (the form's idempotency key): returns the job's id at once
     (``printer.Busy`` when booklets are at their bound).
 
@@ -48,7 +73,7 @@ def start(instance_path: str, htmls: Sequence[str], name: str, key: str) -> str:
     """
     folder = _folder(instance_path)
     job = hashlib.sha256(key.encode()).hexdigest()[:16]
-    total = len(htmls)
+    total = len(parts)
     claim = folder / f"{job}.{secrets.token_hex(4)}.claim"
     first = {"state": "running", "done": 0, "total": total, "name": name, "started": time.time()}
     write_private(claim, json.dumps(first).encode())
@@ -59,7 +84,7 @@ def start(instance_path: str, htmls: Sequence[str], name: str, key: str) -> str:
     finally:
         claim.unlink()
     try:
-        future = printer.in_background(_render, str(folder), job, list(htmls), name)
+        future = printer.in_background(_run, str(folder), job, list(parts), name)
     except printer.Busy:
         (folder / f"{job}.json").unlink(missing_ok=True)
         raise
@@ -67,26 +92,65 @@ def start(instance_path: str, htmls: Sequence[str], name: str, key: str) -> str:
     return job
 
 
-def _render(folder_name: str, job: str, htmls: list[str], name: str) -> None:
-    """In the booklet process: render, reporting progress, and leave the PDF beside the status."""
+def _run(submit: Callable[..., Future[Any]], folder_name: str, job: str, parts: list[Part], name: str) -> None:
+    """In the worker's job thread: every part rendered (or a locked table's kept PDF reused) in the
+    booklet processes, then joined; the status says how far it got, and how many were reused."""
     folder = Path(folder_name)
-    total = len(htmls)
+    kept = folder / SHEETS
+    kept.mkdir(mode=0o700, exist_ok=True)
+    total = len(parts)
+    paths = [
+        kept / part.kept_name if part.kept_name else folder / f"{job}.part{index}.pdf"
+        for index, part in enumerate(parts)
+    ]
     try:
-
-        def progress(done: int) -> None:
+        reused = 0
+        rendering: list[Future[Any]] = []
+        for part, path in zip(parts, paths, strict=True):
+            if part.kept_name and path.exists():
+                reused += 1
+                os.utime(path)
+            else:
+                rendering.append(submit(render_part, part.html, str(path)))
+        done = reused
+        for finished in as_completed(rendering):
+            finished.result()
+            done += 1
             _write_status(folder, job, {"state": "running", "done": done, "total": total, "name": name})
-
-        body = pdf.render_booklet(htmls, progress)
-        temporary = folder / f"{job}.pdf.tmp"
-        write_private(temporary, body)
-        os.replace(temporary, folder / f"{job}.pdf")
-        _write_status(folder, job, {"state": "done", "done": total, "total": total, "name": name})
+        submit(join_parts, [str(path) for path in paths], str(folder / f"{job}.pdf")).result()
+        status = {"state": "done", "done": total, "total": total, "name": name, "rendered": len(rendering)}
+        _write_status(folder, job, {**status, "reused": reused})
     except Exception as error:  # reported on the progress page; the job is over either way
         _write_status(folder, job, {"state": "failed", "done": 0, "total": total, "name": name, "error": str(error)})
+    finally:
+        for path in paths:
+            if path.parent == folder:
+                path.unlink(missing_ok=True)
+        _forget_oldest(kept)
+
+
+def render_part(html: str, path: str) -> None:
+    """In a booklet process: one document to a PDF file of its own (written whole, then moved into place)."""
+    temporary = Path(f"{path}.{os.getpid()}.tmp")
+    write_private(temporary, pdf.render_pdf(html))
+    os.replace(temporary, path)
+
+
+def join_parts(paths: list[str], output: str) -> None:
+    """In a booklet process: the parts as one PDF, in order."""
+    temporary = Path(f"{output}.tmp")
+    write_private(temporary, pdf.join_pdfs([Path(path).read_bytes() for path in paths]))
+    os.replace(temporary, output)
+
+
+def _forget_oldest(kept: Path) -> None:
+    files = sorted(kept.glob("*.pdf"), key=lambda path: path.stat().st_mtime)
+    for path in files[: max(0, len(files) - KEPT_SHEETS)]:
+        path.unlink(missing_ok=True)
 
 
 def _report_lost(folder: Path, job: str, total: int, name: str, future: Future[None]) -> None:
-    """The booklet process died (or the server stopped) before the job could report its end."""
+    """The job ended without reporting its end (its thread raised outside the job, or the server stopped)."""
     if future.cancelled() or future.exception() is not None:
         error = "the server stopped first" if future.cancelled() else "the renderer stopped; start it again"
         _write_status(folder, job, {"state": "failed", "done": 0, "total": total, "name": name, "error": error})

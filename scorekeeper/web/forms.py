@@ -230,9 +230,7 @@ class NewGameForm(RuleOptionsForm):
     def dealer_choices_from_names(self) -> None:
         """Once names are typed (a form sent back with an error), the dealer is chosen by name."""
         names = [(name or "").strip() for name in self.players.data]
-        self.first_dealer.choices = [
-            SelectChoice(str(i), names[i] or f"Player {i + 1}") for i in range(MAX_PLAYERS)
-        ]
+        self.first_dealer.choices = [SelectChoice(str(i), names[i] or f"Player {i + 1}") for i in range(MAX_PLAYERS)]
 
 
 class JoinForm(FlaskForm):
@@ -485,7 +483,18 @@ def _value_field(rank: Rank) -> IntegerField:
 
 #: The house-rules definition keys that have a field of the same name on the form (``values``
 #: has one per rank: an error about it goes beside the name, as one no field shows).
-DEFINITION_FIELDS = ("name", "joker", "special", "decks", "scoring", "end", "deal", "limit", "pressures", "pressure_cap")
+DEFINITION_FIELDS = (
+    "name",
+    "joker",
+    "special",
+    "decks",
+    "scoring",
+    "end",
+    "deal",
+    "limit",
+    "pressures",
+    "pressure_cap",
+)
 
 
 class HouseRulesForm(FlaskForm):

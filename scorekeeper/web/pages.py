@@ -6,18 +6,32 @@ from flask import Response, abort, render_template, request
 
 from ..reports.charts import running_total_chart
 from ..reports.sheets import DEFAULT_PAPER, PAPER_SIZES, score_sheet_html
-from ..storage.exchange import export_record
+from ..scoring import FiledUnder, GameRecord
+from ..storage.events import filed_under
+from ..storage.exchange import export_record, record_extra
 from ..storage.game_log import CONFIRM, VOID, TableState, describe
 from ..storage.games import StoredGame
 from . import printer
+from .connection import get_db
 from .devices import PHONE_SOURCE
 from .responses import download_name, json_download, pdf_response
 from .scoreboard import scoreboard
 
 
+def filing(stored: StoredGame) -> FiledUnder | None:
+    """The event, round and table the game is filed under, if it is an event's."""
+    return filed_under(get_db(), stored.id)
+
+
+def sheet_record(stored: StoredGame, state: TableState) -> GameRecord:
+    """The record as the sheet and the export carry it, so the codes on paper, screen and export agree."""
+    return state.record(record_extra(stored, filing(stored)))
+
+
 def scores_context(stored: StoredGame, state: TableState) -> dict[str, object]:
     return {
         "stored": stored,
+        "verification_code": sheet_record(stored, state).verification_code,
         "state": state,
         "game": state.game,
         "board": scoreboard(state),
@@ -83,7 +97,7 @@ def phone_names(state: TableState) -> dict[str, str]:
 
 
 def export_response(stored: StoredGame, state: TableState) -> Response:
-    return json_download(export_record(stored, state), download_name(stored, "game", "json"))
+    return json_download(export_record(stored, state, filing(stored)), download_name(stored, "game", "json"))
 
 
 def requested_paper() -> str:
@@ -94,14 +108,16 @@ def requested_paper() -> str:
 
 
 def sheet_response(stored: StoredGame, state: TableState, view_url: str) -> Response:
-    """The game's score sheet as PDF: the same record the screen shows, laid out for paper."""
-    notes = {number: [str(e.data.get("text", "")) for e in entries] for number, entries in state.notes.items()}
+    """The game's score sheet as PDF: the same record the screen shows, laid out for paper; an
+    event's game is dated by the event, not by the day its round was seated."""
+    record = sheet_record(stored, state)
+    filed = record.filed_under
     html = score_sheet_html(
-        state.record(),
+        record,
         title=stored.title,
-        played_on=stored.created_at[:10],
+        played_on=filed.held_on if filed else stored.created_at[:10],
         paper=requested_paper(),
         view_url=view_url,
-        notes=notes,
+        notes=state.ruling_notes(),
     )
     return pdf_response(printer.render(html), download_name(stored, "sheet", "pdf"))

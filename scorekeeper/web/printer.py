@@ -9,8 +9,9 @@ GIL free, until the bytes come back.
 
 - Bounded: at most ``WAITING`` requests of a worker wait for a render at once (``serve``
   gives gunicorn that many more threads, so the phones always find a free one); past it a
-  request is refused at once with 503 and Retry-After. Booklets have a process of their
-  own, and at most ``BOOKLETS`` of them run or wait per worker.
+  request is refused at once with 503 and Retry-After. Booklets have processes of their
+  own, one a core (their pages render side by side), and at most ``BOOKLETS`` of them run
+  or wait per worker; a booklet job is a thread of the worker that only waits on them.
 - Cached: the same markup always prints the same PDF, so a worker keeps the bytes of its
   recent renders keyed by a hash of the HTML (a blank sheet or rules card for the same
   choices, a game's sheet at the same version), and a request for markup that is already
@@ -44,8 +45,10 @@ from ..reports import pdf
 PROCESSES = 1
 #: Requests of one worker that may wait for a page render at once; the rest get 503.
 WAITING = 4
-#: Booklets that may run or wait at once per worker (one renders at a time).
+#: Booklets that may run or wait at once per worker.
 BOOKLETS = 2
+#: Processes rendering a booklet's pages side by side: one a core.
+BOOKLET_PROCESSES = max(1, os.cpu_count() or 1)
 #: Bytes of rendered PDFs a worker keeps.
 CACHE_BYTES = 32 * 1024 * 1024
 #: Longest a request waits for its render.
@@ -137,13 +140,14 @@ class Renderer:
         processes: int = PROCESSES,
         waiting: int = WAITING,
         booklets: int = BOOKLETS,
+        booklet_processes: int = BOOKLET_PROCESSES,
         cache_bytes: int = CACHE_BYTES,
     ) -> None:
         self.render_function = render
         self.waiting = waiting
         self.renders = 0
         self._pages = _Processes(processes)
-        self._booklets = _Processes(1)
+        self._booklets = _Processes(booklet_processes)
         self._page_slots = threading.BoundedSemaphore(waiting)
         self._booklet_slots = threading.BoundedSemaphore(booklets)
         self._lock = threading.RLock()
@@ -170,16 +174,24 @@ class Renderer:
         finally:
             self._page_slots.release()
 
-    def in_background(self, function: Callable[..., object], *args: Any) -> Future[Any]:
-        """Run ``function(*args)`` in the booklet process; the caller does not wait for it."""
+    def in_background(self, job: Callable[..., object], *args: Any) -> Future[Any]:
+        """Run ``job(submit, *args)`` in a thread of this worker, holding a booklet slot; the caller
+        does not wait for it. ``submit(function, *args)`` runs a function in the booklet processes
+        and returns its future, so the job only waits while they work."""
         if not self._booklet_slots.acquire(blocking=False):
             raise Busy("Booklets are being made already; try again when one is done.", retry_after=30)
-        try:
-            future = self._booklets.submit(function, *args)
-        except BaseException:
-            self._booklet_slots.release()
-            raise
-        future.add_done_callback(lambda _: self._booklet_slots.release())
+        future: Future[Any] = Future()
+        future.set_running_or_notify_cancel()
+
+        def run() -> None:
+            try:
+                future.set_result(job(self._booklets.submit, *args))
+            except BaseException as error:
+                future.set_exception(error)
+            finally:
+                self._booklet_slots.release()
+
+        threading.Thread(target=run, name="booklet", daemon=True).start()
         return future
 
     def shutdown(self) -> None:

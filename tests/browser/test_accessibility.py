@@ -189,7 +189,20 @@ def test_every_page_has_no_axe_violations_on_a_phone_and_a_laptop_light_and_dark
     assert not found, f"axe found {sum(map(len, found.values()))} violations on {len(found)} pages:\n{report}"
 
 
-LARGER_TEXT_PAGES = ["home", "start", "join", "hand", "leftovers", "leftovers-suits", "hand-detail", "scores", "share", "view", "rules", "house-new"]
+LARGER_TEXT_PAGES = [
+    "home",
+    "start",
+    "join",
+    "hand",
+    "leftovers",
+    "leftovers-suits",
+    "hand-detail",
+    "scores",
+    "share",
+    "view",
+    "rules",
+    "house-new",
+]
 FONT_SIZES = """() => Array.from(document.querySelectorAll("body *"))
     .filter(el => !el.closest("svg") && el.getClientRects().length
         && Array.from(el.childNodes).some(node => node.nodeType === 3 && node.textContent.trim()))
@@ -218,7 +231,9 @@ def test_a_phones_larger_text_setting_doubles_every_text_and_loses_nothing(brows
             cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}})
             larger = page.evaluate(FONT_SIZES)
             assert len(normal) == len(larger), name
-            fixed = sorted({tag for (tag, before), (_, after) in zip(normal, larger, strict=True) if after < 1.9 * before})
+            fixed = sorted(
+                {tag for (tag, before), (_, after) in zip(normal, larger, strict=True) if after < 1.9 * before}
+            )
             if fixed:
                 problems.append(f"{name}: text that ignores the setting: {', '.join(fixed)}")
             width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")

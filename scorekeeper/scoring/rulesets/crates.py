@@ -223,8 +223,6 @@ class CratesWorldSeries(Crates):
         return self.dummy
 
 
-
-
 @dataclass(frozen=True)
 class Creights(Crates):
     """002 "Creights": Crates' cards and 15 hands, with two differences.

@@ -127,5 +127,3 @@ def logout() -> Response:
         if isinstance(session_id, str):
             director_store.end_director_session(get_db(), session_id)
     return redirect(url_for("home.index"))
-
-

@@ -4,13 +4,14 @@ standings, table cards, the booklet and the exports. Every page needs the direct
 from __future__ import annotations
 
 import ipaddress
+from datetime import datetime
 from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ...reports.qr import qr_svg
-from ...reports.sheets import event_sheets_html, standings_html, table_cards_html
+from ...reports.sheets import booklet_cover_html, event_sheets_html, standings_html, table_cards_html
 from ...scoring import ScoringError
 from ...storage import events as event_store
 from ...storage.event_results import (
@@ -21,6 +22,7 @@ from ...storage.event_results import (
     progress,
     proposed_seating,
     rounds_played,
+    unfinished_tables,
 )
 from ...storage.events import Event, EventPlayer, RoundConflict
 from ...tournament.seating import SeatingError
@@ -202,8 +204,26 @@ def standings(event_id: int) -> str:
 def standings_pdf(event_id: int) -> Response:
     found = _event(event_id)
     round_ = request.args.get("round", type=int)
-    html = standings_html(found, event_standings(get_db(), found, round_), round_, event_tie_breaks(found))
+    db = get_db()
+    html = standings_html(
+        found,
+        event_standings(db, found, round_),
+        round_,
+        event_tie_breaks(found),
+        members=_members(found),
+        unfinished=unfinished_tables(progress(db, found), round_),
+        printed_at=_now(),
+    )
     return pdf_response(printer.render(html), f"standings-{found.id}.pdf")
+
+
+def _members(event: Event) -> dict[str, EventPlayer]:
+    return {player.name: player for player in event_store.event_players(get_db(), event.id)}
+
+
+def _now() -> str:
+    """When a page was printed, in the server's time zone, to the minute."""
+    return datetime.now().astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 @bp.get("/events/<int:event_id>/table-cards.pdf")
@@ -248,11 +268,29 @@ def booklet(event_id: int) -> Response:
     if not form.validate_on_submit():
         flash(" ".join(form.idem.errors) or "This page is out of date: reload it.", "error")
         return redirect(url_for("events.event", event_id=found.id))
-    htmls = event_sheets_html(found, progress(get_db(), found))
-    if not htmls:
+    db = get_db()
+    tables = progress(db, found)
+    if not tables:
         flash("No table has been seated yet.", "error")
         return redirect(url_for("events.event", event_id=found.id))
-    job = booklets.start(current_app.instance_path, htmls, found.name, f"{found.id} {form.idem.data}")
+    urls = [url_for("view.scores", token=row.table.game.view_token, _external=True) for row in tables]
+    cover = booklet_cover_html(
+        found,
+        event_standings(db, found),
+        event_tie_breaks(found),
+        len(tables),
+        len(rounds_played(tables)),
+        members=_members(found),
+        unfinished=unfinished_tables(tables),
+        printed_at=_now(),
+    )
+    sheets = [
+        booklets.Part(html, row.verification_code(found) if row.table.locked else None)
+        for row, html in zip(tables, event_sheets_html(found, tables, view_urls=urls), strict=True)
+    ]
+    job = booklets.start(
+        current_app.instance_path, [booklets.Part(cover), *sheets], found.name, f"{found.id} {form.idem.data}"
+    )
     return redirect(url_for("events.booklet_status", event_id=found.id, job=job))
 
 

@@ -89,7 +89,11 @@ def _save(form: HouseRulesForm, editing: SavedHouseRules | None) -> Response | t
 def _check_same_game(editing: SavedHouseRules, replaces: int | None) -> None:
     """The form must name a version of the game being edited; anything else is out of date."""
     latest = latest_version(get_db(), editing.id)
-    if replaces is None or house_rules_by_id(get_db(), replaces) is None or latest_version(get_db(), replaces) != latest:
+    if (
+        replaces is None
+        or house_rules_by_id(get_db(), replaces) is None
+        or latest_version(get_db(), replaces) != latest
+    ):
         raise StaleHouseRules(latest)
 
 

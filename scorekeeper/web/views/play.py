@@ -411,7 +411,9 @@ def _after_hand_leftovers(token: str, number: int, appended: list[Appended]) -> 
         return _done(token, last, message, url_for("play.leftovers", token=token, number=number, seat=seat))
     scored = state.hand_score(number)
     if scored is not None:
-        message += f" Hand {number} is complete: " + ", ".join(f"{n} {side.total}" for n, side in scored.sides.items()) + "."
+        message += (
+            f" Hand {number} is complete: " + ", ".join(f"{n} {side.total}" for n, side in scored.sides.items()) + "."
+        )
     if any(a.entry.target is not None for a in appended):
         return _done(token, last, message, url_for("play.hand_detail", token=token, number=number))
     return _done(token, last, message, url_for("play.hand", token=token))

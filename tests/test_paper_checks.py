@@ -1,0 +1,292 @@
+"""Paper that can be checked without the server (``scorekeeper verify``, codes that cover where a
+sheet is filed), the standings and the booklet as printed, read back with pdftotext and pdfinfo."""
+
+import json
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.scoring import load_record, parse_record
+
+from .test_cli import run
+from .test_events import OUTBOX, booklet_form, new_event, record_links, seat_next_round, set_up_director
+from .web import csrf_token
+
+
+@pytest.fixture
+def director(client):
+    set_up_director(client)
+    return client
+
+
+FILED = {"event": "Club night", "held_on": "2026-11-22", "round": 2, "table": 3}
+
+
+def write_record(tmp_path: Path, name: str, record: dict) -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(record))
+    return str(path)
+
+
+def a_record(hands: int = 3, **extra) -> dict:
+    leftovers = [{"Ann": ["A", "3"], "Bob": [], "Cy": ["K"]}, {"Ann": [], "Bob": ["8"], "Cy": ["2"]}] * 8
+    return {
+        "format": "scorekeeper-game/1",
+        "rules": "crates",
+        "players": ["Ann", "Bob", "Cy"],
+        "hands": [{"leftovers": hand, "pressures": []} for hand in leftovers[:hands]],
+        **extra,
+    }
+
+
+def code_of(record: dict) -> str:
+    return parse_record(record).verification_code
+
+
+# scorekeeper verify ------------------------------------------------------------
+
+
+def test_verify_says_so_and_exits_0_when_the_code_is_the_records(tmp_path):
+    record = a_record(filed_under=FILED)
+    path = write_record(tmp_path, "game.json", record)
+    code = code_of(record)
+    for typed in (code, code.lower(), code.replace("-", ""), code.replace("-", " ")):
+        result = run("verify", typed, path)
+        assert result.returncode == 0, result.stderr
+        assert f"code {code} matches" in result.stdout and "round 2 · table 3" in result.stdout
+        assert result.stderr == ""
+
+
+def test_verify_names_the_mismatch_in_one_line_and_exits_1(tmp_path):
+    record = a_record(5, filed_under=FILED)
+    path = write_record(tmp_path, "game.json", record)
+    other = code_of(a_record(5))  # the same game, filed under no event
+    result = run("verify", other, path)
+    assert result.returncode == 1 and result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert f"does not match {path}: its code is {code_of(record)}" in result.stderr
+    assert "filed under no event" in result.stderr
+
+
+def test_verify_tells_a_sheet_printed_before_the_last_hands(tmp_path):
+    path = write_record(tmp_path, "game.json", a_record(6, filed_under=FILED))
+    printed = code_of(a_record(4, filed_under=FILED))
+    result = run("verify", printed, path)
+    assert result.returncode == 1
+    assert "after hand 4" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_verify_refuses_a_malformed_code_or_record_in_one_line(tmp_path):
+    good = write_record(tmp_path, "game.json", a_record())
+    code = code_of(a_record())
+    broken = write_record(tmp_path, "broken.json", a_record(filed_under={"event": "Club night", "round": 0}))
+    for args, status, words in (
+        (("verify", "5F7A-7FF5", good), 2, "not a verification code"),
+        (("verify", "5F7A-7FF5-5BGZ", good), 2, "not a verification code"),
+        (("verify", code, str(tmp_path / "missing.json")), 1, "no such file"),
+        (("verify", code, broken), 1, "filed_under"),
+        (("verify", code), 2, "Missing argument"),
+    ):
+        result = run(*args)
+        assert result.returncode == status, (args, result.stderr)
+        assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1
+        assert "Traceback" not in result.stderr
+
+
+def test_replay_json_carries_the_verification_code(tmp_path):
+    record = a_record(filed_under=FILED)
+    result = run("replay", "--json", write_record(tmp_path, "game.json", record))
+    assert json.loads(result.stdout)["verification_code"] == code_of(record)
+
+
+def test_the_code_covers_where_the_sheet_is_filed():
+    codes = {
+        code_of(a_record(filed_under={**FILED, **change}))
+        for change in ({}, {"table": 4}, {"round": 1}, {"event": "Club night 2"}, {"held_on": "2026-11-29"})
+    }
+    assert len(codes) == 5 and code_of(a_record()) not in codes
+    assert code_of(a_record(title="Another title", created_at="2026-01-01")) == code_of(a_record())
+
+
+# An event's exports, sheets, standings and booklet ------------------------------
+
+
+def pdf_text(body: bytes, tmp_path: Path, name: str = "out.pdf") -> str:
+    path = tmp_path / name
+    path.write_bytes(body)
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def pages(body: bytes, tmp_path: Path) -> int:
+    path = tmp_path / "pages.pdf"
+    path.write_bytes(body)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
+    return int(re.search(r"Pages:\s+(\d+)", info).group(1))
+
+
+def play_hands(client, token, hands, winner_seat=0, first=1):
+    csrf = csrf_token(client, f"/t/{token}/")
+    players = json.loads(client.get(f"/t/{token}/export.json").get_data(as_text=True))["players"]
+    for hand in range(first, hands + 1):
+        for seat in range(len(players)):
+            data = {"csrf_token": csrf, "idem": f"l{hand}-{seat}", "cards": "" if seat == winner_seat else "K 5"}
+            if seat == winner_seat:
+                data["went_out"] = "y"
+            response = client.post(f"/t/{token}/hand/{hand}/seat/{seat}", headers=OUTBOX, data={**data, "replaces": ""})
+            assert response.status_code == 200, response.get_json()
+
+
+def club_event(director):
+    return new_event(
+        director,
+        [
+            "Ann Longsurname-Smythe-X, Riverside Club, 10442",
+            "Bob, Hilltop, 7",
+            "Cy",
+            "Di, Riverside Club, 3311",
+            "Ed",
+            "Flo, Hilltop, 12",
+            "Gus",
+            "Hal",
+        ],
+    )
+
+
+def test_the_event_export_files_each_game_and_swapping_two_tables_changes_their_codes(director, tmp_path):
+    event_url = new_event(director, ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])
+    seat_next_round(director, event_url)
+    tables = director.get(event_url + "/export.json").get_json()["tables"]
+    assert len(tables) == 2
+    for table in tables:
+        record = table["record"]
+        assert record["filed_under"] == {
+            "event": "Club night",
+            "held_on": "2026-11-22",
+            "round": 1,
+            "table": table["table"],
+        }
+        assert table["verification_code"] == code_of(record)
+        path = write_record(tmp_path, f"t{table['table']}.json", record)
+        assert run("verify", table["verification_code"], path).returncode == 0
+    first, second = (table["record"] for table in tables)
+    swapped = {**first, "filed_under": second["filed_under"]}, {**second, "filed_under": first["filed_under"]}
+    assert {code_of(record) for record in swapped}.isdisjoint(table["verification_code"] for table in tables)
+    event_file = tmp_path / "event.json"
+    event_file.write_text(director.get(event_url + "/export.json").get_data(as_text=True))
+    found = run("verify", tables[1]["verification_code"], str(event_file))
+    assert found.returncode == 0 and "round 1 · table 2" in found.stdout
+
+
+def test_a_games_own_sheet_and_scores_page_show_the_code_its_export_verifies(director, tmp_path):
+    event_url = new_event(director, ["Ann", "Bob"], held_on="2025-03-01")
+    seat_next_round(director, event_url)
+    (token,) = record_links(director, event_url)
+    play_hands(director, token, 2)
+    export = director.get(f"/t/{token}/export.json").get_json()
+    code = code_of(export)
+    assert export["filed_under"]["held_on"] == "2025-03-01"
+    assert code in director.get(f"/t/{token}/scores").get_data(as_text=True)
+    text = pdf_text(director.get(f"/t/{token}/sheet.pdf").data, tmp_path)
+    assert code in text and f"scorekeeper verify {code} game.json" in " ".join(text.split())
+    assert "2025-03-01" in text  # the event's date, not the day the round was seated
+    view = re.search(r"/v/([^\"/]+)/", director.get(f"/t/{token}/share").get_data(as_text=True)).group(1)
+    assert "Read-only link: http://localhost/" in text and view in "".join(text.split())  # it may wrap beside the QR
+
+
+def test_the_standings_pdf_is_provisional_while_tables_play(director, tmp_path):
+    event_url = club_event(director)
+    seat_next_round(director, event_url)
+    first, second = record_links(director, event_url)
+    play_hands(director, first, 15)
+    play_hands(director, second, 4)
+    body = director.get(event_url + "/standings.pdf").data
+    text = pdf_text(body, tmp_path)
+    flat = " ".join(text.split())
+    assert "(provisional)" in flat and "Provisional: 1 table still playing" in flat
+    assert re.search(r"Hands\s.*played", text, re.S)
+    assert "Riverside" in flat and "10442" in flat and "Hilltop" in flat and "3311" in flat
+    assert re.search(r"printed \d{4}-\d\d-\d\d \d\d:\d\d", flat)
+    hands = [
+        line.split()[-1] for line in text.splitlines() if re.match(r"\s*\d+\s+(Ann|Bob|Cy|Di|Ed|Flo|Gus|Hal)\b", line)
+    ]
+    assert sorted(hands) == ["15"] * 4 + ["4"] * 4
+    play_hands(director, second, 15)
+    final = " ".join(pdf_text(director.get(event_url + "/standings.pdf").data, tmp_path).split())
+    assert "rovisional" not in final and "Hands played" not in final
+
+
+def wait_for(client, status_url):
+    for _ in range(600):
+        if "Download the booklet" in client.get(status_url).get_data(as_text=True):
+            return
+        time.sleep(0.1)
+    raise AssertionError("the booklet is not ready after 60 s")
+
+
+def booklet(director, event_url, instance: Path):
+    started = director.post(event_url + "/booklet", data=booklet_form(director, event_url))
+    status_url = started.headers["Location"]
+    wait_for(director, status_url)
+    job = status_url.rsplit("/", 1)[1]
+    status = json.loads((instance / "booklets" / f"{job}.json").read_text())
+    return director.get(status_url + ".pdf").data, status
+
+
+def test_the_booklet_has_a_cover_rulings_and_codes_and_reuses_locked_tables(director, tmp_path):
+    event_url = club_event(director)
+    seat_next_round(director, event_url)
+    first, second = record_links(director, event_url)
+    play_hands(director, first, 2)
+    csrf = csrf_token(director, f"/t/{first}/")
+    note = {"csrf_token": csrf, "idem": "n1", "hand": 3, "text": "Misdeal ruled by the director"}
+    assert director.post(f"/t/{first}/note", headers=OUTBOX, data=note).status_code == 200
+    play_hands(director, first, 15, first=3)
+    play_hands(director, second, 15, winner_seat=1)
+    instance = Path(director.application.instance_path)
+
+    body, status = booklet(director, event_url, instance)
+    assert status["rendered"] == 3 and status["reused"] == 0
+    text = pdf_text(body, tmp_path)
+    cover = text.split("\f")[0]
+    assert "Club night" in cover and "2026-11-22" in cover and "Final standings" in cover
+    assert "Riverside Club" in cover and "Ann Longsurname-Smythe-X" in cover
+    assert "Misdeal ruled by the director" in text
+    codes = [table["verification_code"] for table in director.get(event_url + "/export.json").get_json()["tables"]]
+    assert all(code in text for code in codes) and text.count("Read-only link:") == 2
+
+    lock = csrf_token(director, event_url)
+    for token in (first, second):
+        director.post(f"{event_url}/games/{token}/lock", data={"csrf_token": lock})
+    _, status = booklet(director, event_url, instance)  # the locked tables' sheets are kept now
+    assert status["rendered"] == 3 and status["reused"] == 0
+    again, status = booklet(director, event_url, instance)
+    assert status["rendered"] == 1 and status["reused"] == 2  # only the cover is rendered again
+    assert pdf_text(again, tmp_path).split("\f")[1:] == text.split("\f")[1:]
+    assert pages(again, tmp_path) == pages(body, tmp_path)
+
+
+def test_a_record_export_of_a_game_outside_events_keeps_its_code():
+    record = a_record()
+    assert "filed_under" not in record
+    assert load_record(json.dumps(record)).filed_under is None
+
+
+def test_a_sheet_rendered_with_the_parsed_stylesheet_is_the_same_picture_as_a_plain_render(tmp_path):
+    import weasyprint
+
+    from scorekeeper.reports import pdf
+    from scorekeeper.reports.sheets import score_sheet_html
+
+    html = score_sheet_html(parse_record(a_record(6, filed_under=FILED)), title="Club night", view_url="http://h/v/x/")
+    plain = weasyprint.HTML(string=html, base_url=str(pdf.PRINT_ASSETS) + "/").write_pdf()
+    pictures = []
+    for name, body in (("plain", plain), ("reused", pdf.render_pdf(html))):
+        (tmp_path / f"{name}.pdf").write_bytes(body)
+        subprocess.run(
+            ["pdftoppm", "-png", "-r", "50", str(tmp_path / f"{name}.pdf"), str(tmp_path / name)], check=True
+        )
+        pictures.append([path.read_bytes() for path in sorted(tmp_path.glob(f"{name}-*.png"))])
+    assert pictures[0] and pictures[0] == pictures[1]
