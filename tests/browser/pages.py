@@ -5,7 +5,7 @@ from __future__ import annotations
 from scorekeeper.web.forms import NAME_MAX_LENGTH
 
 # The longest name a seat takes: the worst case for every row a name sits in.
-LONG_NAME = "Maximilian Vanderbilt-Ozawa"[:NAME_MAX_LENGTH]
+LONG_NAME = "Maximiliana Vanderbilt-Okonkwo"[:NAME_MAX_LENGTH]
 EVENT_PLAYERS = [f"{name}, Boston Bridge Club" for name in ["Ann", "Bob", "Cy", LONG_NAME]]
 SIDEWAYS = "[document.documentElement.scrollWidth, window.innerWidth]"
 OPEN_DETAILS = """document.querySelectorAll("main details").forEach(details => { details.open = true; })"""

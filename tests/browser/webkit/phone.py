@@ -59,7 +59,11 @@ class Phone:
         found: list[WebElement] = []
 
         def present() -> bool:
-            found[:] = [el for el in self.driver.find_elements(By.CSS_SELECTOR, css) if text in el.text]
+            # innerText, not WebDriver's visible text: WebKit's driver leaves out a word in an
+            # inline-block that clips its overflow (a long name on a PRESSURE button), though it shows.
+            found[:] = [
+                el for el in self.driver.find_elements(By.CSS_SELECTOR, css) if text in el.get_property("innerText")
+            ]
             return bool(found)
 
         self.wait_until(present, f"{css} with text {text!r}")

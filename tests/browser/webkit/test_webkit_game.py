@@ -10,6 +10,8 @@ import sys
 import urllib.request
 from pathlib import Path
 
+from selenium.webdriver.common.action_chains import ActionChains
+
 from ..conftest import running_server
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
@@ -152,7 +154,8 @@ def test_a_change_made_while_the_server_is_down_is_delivered_once(webkit, tmp_pa
     port = int(server.rsplit(":", 1)[1])
 
     phone.click("button.pressure", "Ann")
-    phone.click("button.pressure", "Ann")  # a second, real pressure
+    phone.click("button.pressure", "Ann")  # a second, real pressure: asked about, and confirmed
+    phone.click(".ask button", "Yes, a second one")
     phone.wait_text("[data-outbox-list]", "2 changes waiting to be sent")
     phone.shot("outbox-waiting")
 
@@ -163,3 +166,19 @@ def test_a_change_made_while_the_server_is_down_is_delivered_once(webkit, tmp_pa
         with urllib.request.urlopen(record_url + "version") as response:
             assert json.loads(response.read())["version"] == 2  # two pressures, nothing doubled
         phone.wait_text(".pending", "Pressure: Ann")
+
+
+def test_a_double_tap_records_one_pressure_and_a_second_tap_is_asked_about(server, webkit):
+    phone = webkit()
+    _, _, record_url = start_game(phone, server, ["Ann", "Bob"])
+    button = phone.find("button.pressure", "Bob")
+    ActionChains(phone.driver).double_click(button).perform()
+    phone.wait_text(".saved", "Pressure to Bob: 5")
+    assert record_of(record_url)["in_play"]["pressures"] == ["Bob"]
+
+    phone.click("button.pressure", "Bob")
+    phone.wait_text(".ask", "Another pressure on Bob?")
+    phone.shot("second-pressure-asked")
+    phone.click(".ask button", "No, the same one")
+    assert phone.count(".ask") == 0
+    assert record_of(record_url)["in_play"]["pressures"] == ["Bob"]
