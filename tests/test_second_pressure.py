@@ -79,19 +79,50 @@ def test_a_pressure_that_waited_in_the_outbox_is_not_taken_for_a_double_tap(clie
     assert pressures(table) == ["Bob", "Bob"]
 
 
+def later(seconds: int) -> type[datetime]:
+    """The clock as the server sees it ``seconds`` from now."""
+
+    class Later(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return datetime.now(tz) + timedelta(seconds=seconds)
+
+    return Later
+
+
 def test_a_pressure_well_after_the_last_is_recorded_without_a_question(client, monkeypatch):
     table = start(client, ["Ann", "Bob"])
     table.pressure("Bob", 1)
-
-    class TenSecondsLater(datetime):
-        @classmethod
-        def now(cls, tz=None):
-            return datetime.now(tz) + timedelta(seconds=10)
-
-    monkeypatch.setattr(play, "datetime", TenSecondsLater)
+    monkeypatch.setattr(play, "datetime", later(10))
     response = table.pressure("Bob", 1)
     assert response.status_code == 302
     assert pressures(table) == ["Bob", "Bob"]
+
+
+def test_a_pressure_tapped_offline_just_before_another_phones_is_asked_about_when_it_arrives(app, client, monkeypatch):
+    """Ann's phone, offline, taps Bob's pressure; a second later Cy's phone records it; Ann's
+    arrives six seconds after its tap: the taps were a second apart, so it is asked about."""
+    table = start(client, ["Ann", "Bob", "Cy"])
+    other = Table(phone_at(app, "192.0.2.7"), table.token)
+    monkeypatch.setattr(play, "datetime", later(1))
+    assert other.pressure("Bob", 1).status_code == 302
+    monkeypatch.setattr(play, "datetime", later(6))
+    response = table.client.post(
+        f"{table.base}/pressure",
+        data={"csrf_token": _token(table), "idem": "offline", "hand": 1, "player": "Bob", "waited": "6000"},
+        headers=OUTBOX,
+    )
+    assert response.status_code == 409
+    assert "just recorded on another phone" in response.get_json()["ask"]
+    assert pressures(table) == ["Bob"]
+
+
+def test_an_entry_is_stored_with_the_time_of_its_tap(client):
+    table = start(client, ["Ann", "Bob"])
+    table.pressure("Bob", 1, waited="60000")
+    history = table.page("/history")
+    stored = datetime.fromisoformat(re.search(r'<time datetime="([^"]+)"', history).group(1))
+    assert timedelta(seconds=55) < datetime.now(stored.tzinfo) - stored < timedelta(seconds=70)
 
 
 def test_an_undone_pressure_does_not_count(client):

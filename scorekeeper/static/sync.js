@@ -268,6 +268,7 @@
     message.setAttribute("role", "alert");
     message.textContent = result.error;
     if (!form.dispatchEvent(new CustomEvent("scorekeeper:refused", { detail: result, cancelable: true }))) { return; }
+    try { sessionStorage.removeItem(SENT); } catch (e) { /* no storage */ }
     if (result.ask) { ask(form, result.ask); return; }
     if (result.current) {
       message.textContent += " Now recorded: " + (result.current.cards.join(" ") || "went out") +
@@ -335,6 +336,7 @@
   function submitChange(form, button) {
     var item = enqueue(form);
     form.removeAttribute("data-dirty");
+    form.querySelectorAll("textarea, input:not([type=hidden])").forEach(function (field) { field.defaultValue = field.value; });
     if (button) { button.disabled = true; button.setAttribute("data-busy", ""); }
     flush(item, form);
   }
@@ -351,7 +353,7 @@
   function busy() {
     var active = document.activeElement;
     if (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && active.type !== "hidden") { return true; }
-    if (document.querySelector("form[data-dirty], main .js-error, main .conflict, main [data-versus]")) { return true; }
+    if (document.querySelector("form[data-dirty], main .js-error, main .conflict, main .ask, main [data-versus]")) { return true; }
     return load(OUTBOX).length > 0;
   }
 
@@ -375,28 +377,50 @@
     return kept;
   }
 
+  function fieldOf(root, key) {
+    var at = key.indexOf("|"), action = key.slice(0, at), name = key.slice(at + 1), found = null;
+    root.querySelectorAll("form").forEach(function (form) {
+      var field = (form.getAttribute("action") || "") === action && form.elements.namedItem(name);
+      if (field && field.tagName) { found = field; }
+    });
+    return found;
+  }
+
+  function valueOf(field) { return field.type === "checkbox" ? field.checked : field.value; }
+
   function retype(root, kept) {
     Object.keys(kept).forEach(function (key) {
-      var at = key.indexOf("|"), action = key.slice(0, at), name = key.slice(at + 1);
-      root.querySelectorAll("form").forEach(function (form) {
-        var field = (form.getAttribute("action") || "") === action && form.elements.namedItem(name);
-        if (!field || !field.tagName) { return; }
-        if (field.type === "checkbox") { field.checked = kept[key]; } else { field.value = kept[key]; }
-        form.setAttribute("data-dirty", "");
-        if (field.closest("details")) { field.closest("details").open = true; }
-      });
+      var field = fieldOf(root, key);
+      if (!field) { return; }
+      if (field.type === "checkbox") { field.checked = kept[key]; } else { field.value = kept[key]; }
+      field.form.setAttribute("data-dirty", "");
+      if (field.closest("details")) { field.closest("details").open = true; }
     });
   }
 
-  /* Typed and not yet sent, it survives a reload too: kept for this page in this tab until its form is sent. */
-  var TYPED = "scorekeeper:typed:" + location.pathname;
+  /* Typed and not yet saved, it survives a reload too: kept for this page in this tab. A form
+     sent is forgotten once the next page shows no refusal; a refused one keeps what was typed. */
+  var TYPED = "scorekeeper:typed:" + location.pathname, SENT = TYPED + ":sent";
+  function readTyped() { try { return JSON.parse(sessionStorage.getItem(TYPED) || "{}"); } catch (e) { return {}; } }
   function keepTyped(event) {
-    var kept = typed(document), sent = event && event.type === "submit" && (event.target.getAttribute("action") || "") + "|";
-    Object.keys(kept).forEach(function (key) { if (sent && key.indexOf(sent) === 0) { delete kept[key]; } });
-    try { sessionStorage.setItem(TYPED, JSON.stringify(kept)); } catch (e) { /* no storage */ }
+    var before = readTyped(), kept = typed(document);
+    Object.keys(before).forEach(function (key) {  /* restored after a refusal, still as typed */
+      var field = fieldOf(document, key);
+      if (!(key in kept) && field && valueOf(field) === before[key]) { kept[key] = before[key]; }
+    });
+    try {
+      sessionStorage.setItem(TYPED, JSON.stringify(kept));
+      if (event && event.type === "submit") { sessionStorage.setItem(SENT, event.target.getAttribute("action") || ""); }
+    } catch (e) { /* no storage */ }
   }
   function restoreTyped() {
-    try { retype(document, JSON.parse(sessionStorage.getItem(TYPED) || "{}")); } catch (e) { /* no storage */ }
+    var kept = readTyped(), sent = null;
+    try { sent = sessionStorage.getItem(SENT); sessionStorage.removeItem(SENT); } catch (e) { /* no storage */ }
+    if (sent !== null && !document.querySelector("main .has-error, main .error, main .flash.error, main .conflict")) {
+      Object.keys(kept).forEach(function (key) { if (key.indexOf(sent + "|") === 0) { delete kept[key]; } });
+      try { sessionStorage.setItem(TYPED, JSON.stringify(kept)); } catch (e) { /* no storage */ }
+    }
+    retype(document, kept);
   }
 
   /* Bring in what changed: the page is fetched again and its content swapped in place. While the

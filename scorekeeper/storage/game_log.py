@@ -59,7 +59,8 @@ class SecondThoughts(TableError):
 
 @dataclass(frozen=True)
 class Change:
-    """What a request asks to append; ``address`` is the network address it came from."""
+    """What a request asks to append; ``address`` is the network address it came from, ``at``
+    when it happened at the table (the tap, which an outbox may deliver later; empty: now)."""
 
     kind: str
     hand: int | None = None
@@ -67,6 +68,7 @@ class Change:
     data: Mapping[str, Any] = field(default_factory=dict)
     target: int | None = None
     address: str = ""
+    at: str = ""
 
     def same_as(self, entry: Entry) -> bool:
         return (self.kind, self.hand, self.player, dict(self.data), self.target) == (
@@ -356,9 +358,9 @@ class TableState:
                 pending.append((entry, side, self.game.rules.pressure_value(taken[side])))
         return pending, taken
 
-    def latest_pressure_on(self, number: int, player: str) -> Entry | None:
-        """The last pressure recorded on ``player`` in hand ``number`` that still stands."""
-        return next((entry for entry in reversed(self.hand_pressures(number)) if entry.player == player), None)
+    def pressures_on(self, number: int, player: str) -> list[Entry]:
+        """The pressures recorded on ``player`` in hand ``number`` that still stand."""
+        return [entry for entry in self.hand_pressures(number) if entry.player == player]
 
     def pending_pressures(self) -> list[tuple[Entry, str, int]]:
         """Pressures of the hand in play, each with its side and what it costs."""

@@ -322,7 +322,7 @@ def _appended_before(state: TableState, change: Change, idem_key: str) -> Append
 def _insert_entry(
     db: sqlite_utils.Database, game_id: int, seq: int, change: Change, idem_key: str, source: str
 ) -> Entry:
-    created = now()
+    created = change.at or now()
     cursor = db.conn.execute(
         "INSERT INTO entries (game_id, seq, kind, hand, player, data, target, idem_key, source, "
         "created_at, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

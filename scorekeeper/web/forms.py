@@ -308,6 +308,10 @@ class HandLeftoversForm(ChangeForm):
         self.entries = tuple(entries)
 
 
+MAX_WAITED_MS = 24 * 3600 * 1000
+"""A phone's outbox may hold a tap for a day at most: an older claim is taken as a day."""
+
+
 class PressureForm(ChangeForm):
     player = HiddenField(validators=[InputRequired()])
     hand = IntegerField(validators=[InputRequired()])
@@ -324,7 +328,7 @@ class PressureForm(ChangeForm):
     def waited_ms(self) -> int:
         """How long the tap waited in the phone's outbox before it was sent (0 without JavaScript)."""
         digits = str(self.waited.data or "")
-        return min(int(digits), 10**9) if digits.isascii() and digits.isdigit() and len(digits) <= 12 else 0
+        return min(int(digits), MAX_WAITED_MS) if digits.isascii() and digits.isdigit() and len(digits) <= 12 else 0
 
 
 class NoteForm(ChangeForm):

@@ -6,6 +6,8 @@ from scorekeeper.web.forms import NAME_MAX_LENGTH
 
 # The longest name a seat takes: the worst case for every row a name sits in.
 LONG_NAME = "Maximiliana Vanderbilt-Okonkwo"[:NAME_MAX_LENGTH]
+# And the longest single word, which cannot break between words.
+LONG_WORD = "Wolfeschlegelsteinhausenberger"[:NAME_MAX_LENGTH]
 EVENT_PLAYERS = [f"{name}, Boston Bridge Club" for name in ["Ann", "Bob", "Cy", LONG_NAME]]
 SIDEWAYS = "[document.documentElement.scrollWidth, window.innerWidth]"
 OPEN_DETAILS = """document.querySelectorAll("main details").forEach(details => { details.open = true; })"""
@@ -18,7 +20,9 @@ def main_pages(server: str, record_url: str, view_url: str, suited_url: str, eve
         "home": server + "/",
         "new game": server + "/new",
         "join": server + "/join",
+        "import": server + "/import",
         "hand": record_url,
+        "hand detail": record_url + "hand/1",
         "leftovers pad": record_url + "hand/2/seat/1",
         "leftovers pad with suits": suited_url + "hand/1/seat/0",
         "scores": record_url + "scores",

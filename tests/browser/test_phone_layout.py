@@ -6,7 +6,7 @@ import pytest
 
 from .conftest import SHOTS, as_director, assert_fits, enter_hand, running_server, submit
 from .conftest import start_game as start_any_game
-from .pages import EVENT_PLAYERS, LONG_NAME, main_pages, sideways
+from .pages import EVENT_PLAYERS, LONG_NAME, LONG_WORD, main_pages, sideways
 
 
 def start_game(page, server) -> tuple[str, str]:
@@ -57,7 +57,7 @@ def test_no_main_page_scrolls_sideways_at_390_px(phone, tmp_path):
     page = phone()
     with running_server(tmp_path) as server:
         page.goto(server + "/new")
-        for seat, name in enumerate(["Ann", LONG_NAME, "Cy", "Di"]):
+        for seat, name in enumerate(["Ann", LONG_NAME, "Cy", LONG_WORD]):
             page.fill(f"#players-{seat}", name)
         page.check("#partnerships")
         page.click("button:has-text('Start the game')")

@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from .conftest import assert_fits, start_game
 
-LONG_NAMES = ["Bartholomew Okonkwo-Smith", "Christopherson Featherstonehau", "Di", "Maximiliana Wolfeschlegelstein"]
+LONG_NAMES = ["Bartholomew Okonkwo-Smith", "Christopherson Featherstonehau", "Di", "Wolfeschlegelsteinhausenberger", "Ed"]
 
 
 def in_view(page, locator) -> bool:
@@ -70,10 +70,19 @@ def test_long_names_break_between_words_and_buttons_of_a_row_share_a_height(serv
         lines = words.nth(index).evaluate("el => el.getClientRects().length")
         style = words.nth(index).evaluate("el => getComputedStyle(el).textOverflow")
         assert lines == 1 and style == "ellipsis"
-    heights = page.locator("button.pressure").evaluate_all("els => els.map(el => Math.round(el.getBoundingClientRect().height))")
-    assert len(set(heights)) == 1, heights
+    boxes = page.locator("button.pressure").evaluate_all(
+        "els => els.map(el => { const r = el.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; })"
+    )
+    for index, (left, right, top, bottom) in enumerate(boxes):  # no button lies over another
+        for other in boxes[index + 1 :]:
+            assert right <= other[0] or other[1] <= left or bottom <= other[2] or other[3] <= top, (boxes[index], other)
+    rows: dict[float, set[float]] = {}
+    for _, _, top, bottom in boxes:  # buttons side by side share one height
+        rows.setdefault(round(bottom), set()).add(round(bottom - top))
+    assert all(len(heights) == 1 for heights in rows.values()), rows
     labels = page.locator("button.pressure").evaluate_all("els => els.map(el => el.getAttribute('aria-label'))")
     assert "Pressure on Christopherson Featherstonehau, plus 5" in labels
+    assert "Pressure on Wolfeschlegelsteinhausenberger, plus 5" in labels
     assert_fits(page, "hand-long-names")
     shot(page, "hand-long-names-360")
 
@@ -82,3 +91,33 @@ def test_the_way_to_the_hands_end_is_on_screen_at_once(server, phone):
     page = phone(viewport={"width": 360, "height": 740})
     start_game(page, server, LONG_NAMES)
     assert in_view(page, page.locator("a.endhand"))
+
+
+def test_a_refused_form_keeps_what_was_typed_after_leaving_and_coming_back(server, phone):
+    page = phone()
+    page.goto(server + "/new")
+    page.fill("#players-0", "Annabelle")
+    page.fill("#players-1", "Annabelle")  # the same name twice: refused beside the field
+    page.click("button:has-text('Start the game')")
+    expect(page.locator(".has-error")).not_to_have_count(0)
+    page.fill("#players-2", "Cy")
+    page.goto(server + "/")
+    page.goto(server + "/new")
+    expect(page.locator("#players-0")).to_have_value("Annabelle")
+    expect(page.locator("#players-1")).to_have_value("Annabelle")
+    expect(page.locator("#players-2")).to_have_value("Cy")
+
+
+def test_a_note_sent_while_offline_is_not_typed_back_once_delivered(server, phone):
+    ann = phone()
+    start_game(ann, server, ["Ann", "Bob"])
+    ann.click("summary:has-text('Ruling note')")
+    ann.fill("#text", "Sent from the outbox")
+    ann.context.set_offline(True)
+    ann.click("button:has-text('Save note')")
+    expect(ann.locator("[data-outbox-list]")).to_contain_text("1 change waiting to be sent")
+    ann.context.set_offline(False)
+    expect(ann.locator(".note")).to_contain_text("Sent from the outbox", timeout=15_000)
+    if not ann.locator("#text").is_visible():
+        ann.click("summary:has-text('Ruling note')")
+    expect(ann.locator("#text")).to_have_value("")

@@ -110,28 +110,33 @@ def _append(stored: StoredGame, change: Change, idem: str | None, guard: Guard |
     return append(get_db(), stored, change, idem or "", source, director=source == "director", guard=guard)
 
 
-def _same_pressure_guard(form: PressureForm) -> Guard | None:
-    """Ask before a pressure on a player who took one moments ago, on this phone or another.
+def _tapped(form: PressureForm) -> datetime:
+    """When the pressure was tapped: now, less the time it waited in the phone's outbox."""
+    return datetime.now(UTC).replace(microsecond=0) - timedelta(milliseconds=form.waited_ms)
 
-    The moment compared is the tap (the outbox says how long it waited): a pressure queued
-    while offline and delivered later is never mistaken for a double tap.
+
+def _same_pressure_guard(form: PressureForm, tapped: datetime) -> Guard | None:
+    """Ask before a pressure on a player who took one moments before or after it, on this
+    phone or another.
+
+    The moments compared are the taps (each entry is stored with its tap's time): two
+    pressures taken offline minutes apart and delivered together are not questioned, and
+    one tapped offline a second before another phone's is.
     """
-    waited = timedelta(milliseconds=form.waited_ms)
-    if form.confirmed or waited > SAME_PRESSURE_WINDOW:
+    if form.confirmed:
         return None
-    tapped = datetime.now(UTC) - waited
     player = str(form.player.data)
     source = _source()
 
     def guard(state: TableState) -> None:
-        recent = state.latest_pressure_on(form.hand.data or 0, player)
-        if recent is None or tapped - datetime.fromisoformat(recent.created_at) > SAME_PRESSURE_WINDOW:
-            return
-        if recent.source == source:
-            raise SecondThoughts(f"Another pressure on {player}? One was recorded moments ago.", "player")
-        raise SecondThoughts(
-            f"{player}'s pressure was just recorded on another phone. Is this a second one?", "player"
-        )
+        for recent in state.pressures_on(form.hand.data or 0, player):
+            if abs(tapped - datetime.fromisoformat(recent.created_at)) > SAME_PRESSURE_WINDOW:
+                continue
+            if recent.source == source:
+                raise SecondThoughts(f"Another pressure on {player}? One was recorded moments ago.", "player")
+            raise SecondThoughts(
+                f"{player}'s pressure was just recorded on another phone. Is this a second one?", "player"
+            )
 
     return guard
 
@@ -174,7 +179,9 @@ def pressure(token: str) -> Response:
         return _refused("That pressure could not be recorded: reload the page and tap again.", _back_url(token))
     number = form.hand.data
     try:
-        appended = _append(stored, Change(PRESSURE, number, form.player.data, {}), form.idem.data, _same_pressure_guard(form))
+        tapped = _tapped(form)
+        change = Change(PRESSURE, number, form.player.data, {}, at=tapped.isoformat())
+        appended = _append(stored, change, form.idem.data, _same_pressure_guard(form, tapped))
     except SecondThoughts as error:
         if wants_json():
             return _refused(error, _back_url(token, number))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..conftest import DIRECTOR_PASSWORD, running_server
-from ..pages import EVENT_PLAYERS, LONG_NAME, main_pages, sideways
+from ..pages import EVENT_PLAYERS, LONG_NAME, LONG_WORD, main_pages, sideways
 from .test_webkit_game import save_leftovers, start_game
 
 
@@ -32,7 +32,7 @@ def new_event(phone, server: str) -> str:
 def test_no_main_page_scrolls_sideways_at_390_px(webkit, tmp_path):
     phone = webkit()
     with running_server(tmp_path) as server:
-        _, view_url, record_url = start_game(phone, server, ["Ann", LONG_NAME, "Cy", "Di"], partnerships=True)
+        _, view_url, record_url = start_game(phone, server, ["Ann", LONG_NAME, "Cy", LONG_WORD], partnerships=True)
         phone.submit("button.pressure", "Cy")
         for seat, keys in enumerate([("A", "3", "3", "6"), (), ("K",), ("8", "8")]):
             save_leftovers(phone, record_url, 1, seat, *keys)
