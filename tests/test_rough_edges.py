@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -166,3 +167,19 @@ def test_the_app_has_an_icon(client):
     assert '<link rel="icon" href="/static/icon.svg"' in page
     icon = client.get("/favicon.ico")
     assert icon.status_code == 200 and icon.mimetype == "image/svg+xml" and b"<svg" in icon.data
+
+
+@pytest.mark.parametrize(
+    "extra, refusal",
+    [
+        ({"players": ["A" * 31, "Bob"]}, "is longer than 30 characters"),
+        ({"title": "T" * 61}, "The title must be text of at most 60 characters."),
+        ({"title": {"x": 1}}, "The title must be text of at most 60 characters."),
+    ],
+)
+def test_an_imported_record_keeps_to_the_start_forms_limits(client, extra, refusal):
+    data = {"format": "scorekeeper-game/1", "rules": "crates", "players": ["Ann", "Bob"], "hands": [], **extra}
+    token = csrf_token(client, "/import")
+    response = client.post("/import", data={"csrf_token": token, "text": json.dumps(data)})
+    assert response.status_code == 422
+    assert refusal in response.get_data(as_text=True).replace("&#39;", "'")

@@ -35,6 +35,20 @@ MAX_PLAYERS = 10
 #: Player slots shown open on the start form; the rest are behind "More players".
 OPEN_PLAYER_SLOTS = 5
 NAME_MAX_LENGTH = 30
+TITLE_MAX_LENGTH = 60
+
+
+def check_imported(data: Mapping[str, Any]) -> str:
+    """What an imported record may hold beyond the rules: the start form's limits on names and
+    title (a record from elsewhere must not print off the sheet). Returns the title."""
+    title = data.get("title") or ""
+    if not isinstance(title, str) or len(title) > TITLE_MAX_LENGTH:
+        raise ValueError(f"the title must be text of at most {TITLE_MAX_LENGTH} characters")
+    players = data.get("players")
+    for name in players if isinstance(players, list) else []:
+        if isinstance(name, str) and len(name) > NAME_MAX_LENGTH:
+            raise ValueError(f"the name {name[:NAME_MAX_LENGTH]}… is longer than {NAME_MAX_LENGTH} characters")
+    return title
 
 
 def new_idem_key() -> str:
@@ -163,7 +177,7 @@ for _name, _spec in RuleOptionsForm.OPTION_SPECS.items():
 class NewGameForm(RuleOptionsForm):
     """Start a game: rule set and options, players in seating order, partnerships, first dealer."""
 
-    title = StringField("Table or game name", validators=[Optional(), Length(max=60)])
+    title = StringField("Table or game name", validators=[Optional(), Length(max=TITLE_MAX_LENGTH)])
     players = FieldList(
         StringField(validators=[Optional(), Length(max=NAME_MAX_LENGTH)]),
         min_entries=MAX_PLAYERS,

@@ -13,7 +13,7 @@ from ...storage.games import JoinLimits, create_game, import_game, join_by_code
 from ...storage.house_rules import house_choices
 from ..connection import get_db
 from ..devices import client_address, guesser_key
-from ..forms import OPEN_PLAYER_SLOTS, ImportForm, JoinForm, NewGameForm
+from ..forms import OPEN_PLAYER_SLOTS, ImportForm, JoinForm, NewGameForm, check_imported
 
 bp = Blueprint("start", __name__)
 
@@ -72,9 +72,10 @@ def import_record() -> Response | tuple[str, int]:
             data = decode_json(text)
             if not isinstance(data, dict):
                 raise ScoringError("the record must be a JSON object")
+            title = check_imported(data)
             record, changes = import_changes(data)
-            stored = import_game(get_db(), record.game, changes, "import", str(data.get("title") or ""))
-        except (ScoringError, TableError) as error:
+            stored = import_game(get_db(), record.game, changes, "import", title)
+        except (ScoringError, TableError, ValueError) as error:
             form.text.errors = [sentence(str(error))]
         else:
             return redirect(url_for("play.share", token=stored.record_token))
