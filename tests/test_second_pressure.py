@@ -14,14 +14,16 @@ def pressures(table: Table) -> list[str]:
     return table.client.get(f"{table.base}/export.json").get_json()["in_play"]["pressures"]
 
 
+def sent_from_outbox(table: Table, player: str, idem: str, **extra: str):
+    """A pressure as a phone's outbox sends it (JSON answers), on hand 1."""
+    data = {"csrf_token": _token(table), "idem": idem, "hand": 1, "player": player, **extra}
+    return table.client.post(f"{table.base}/pressure", data=data, headers=OUTBOX)
+
+
 def test_the_same_pressure_again_at_once_is_asked_about_and_nothing_is_recorded(client):
     table = start(client, ["Ann", "Bob"])
     assert table.pressure("Bob", 1).status_code == 302
-    response = table.client.post(
-        f"{table.base}/pressure",
-        data={"csrf_token": _token(table), "idem": "second", "hand": 1, "player": "Bob"},
-        headers=OUTBOX,
-    )
+    response = sent_from_outbox(table, "Bob", "second")
     assert response.status_code == 409
     assert response.get_json()["ask"] == "Another pressure on Bob? One was recorded moments ago."
     assert pressures(table) == ["Bob"]
@@ -30,9 +32,8 @@ def test_the_same_pressure_again_at_once_is_asked_about_and_nothing_is_recorded(
 def test_saying_yes_records_the_second_pressure_once(client):
     table = start(client, ["Ann", "Bob"])
     table.pressure("Bob", 1)
-    data = {"csrf_token": _token(table), "idem": "second", "hand": 1, "player": "Bob", "again": "1"}
     for _ in range(2):  # the answer sent twice (a retry) still counts once
-        assert table.client.post(f"{table.base}/pressure", data=data, headers=OUTBOX).status_code == 200
+        assert sent_from_outbox(table, "Bob", "second", again="1").status_code == 200
     assert pressures(table) == ["Bob", "Bob"]
 
 
@@ -40,12 +41,7 @@ def test_a_pressure_tapped_on_another_phone_moments_ago_is_named_as_such(app, cl
     table = start(client, ["Ann", "Bob"])
     table.pressure("Bob", 1)
     other = Table(phone_at(app, "192.0.2.7"), table.token)
-    other.page("/")
-    response = other.client.post(
-        f"{table.base}/pressure",
-        data={"csrf_token": _token(other), "idem": "other", "hand": 1, "player": "Bob"},
-        headers=OUTBOX,
-    )
+    response = sent_from_outbox(other, "Bob", "other")
     assert response.status_code == 409
     assert response.get_json()["ask"] == "Bob's pressure was just recorded on another phone. Is this a second one?"
     assert pressures(table) == ["Bob"]
@@ -107,11 +103,7 @@ def test_a_pressure_tapped_offline_just_before_another_phones_is_asked_about_whe
     monkeypatch.setattr(play, "datetime", later(1))
     assert other.pressure("Bob", 1).status_code == 302
     monkeypatch.setattr(play, "datetime", later(6))
-    response = table.client.post(
-        f"{table.base}/pressure",
-        data={"csrf_token": _token(table), "idem": "offline", "hand": 1, "player": "Bob", "waited": "6000"},
-        headers=OUTBOX,
-    )
+    response = sent_from_outbox(table, "Bob", "offline", waited="6000")
     assert response.status_code == 409
     assert "just recorded on another phone" in response.get_json()["ask"]
     assert pressures(table) == ["Bob"]

@@ -14,6 +14,16 @@ def recorded_pressures(record_url: str) -> list[str]:
         return json.loads(response.read())["in_play"]["pressures"]
 
 
+def asked_again(page, server: str) -> str:
+    """A game where Bob's pressure is recorded and then tapped again: the question is on screen."""
+    record_url = start_game(page, server, ["Ann", "Bob"])
+    with page.expect_navigation():
+        page.click("button.pressure:has-text('Bob')")
+    page.click("button.pressure:has-text('Bob')")
+    expect(page.locator(".ask")).to_contain_text("Another pressure on Bob?")
+    return record_url
+
+
 def test_a_double_tap_on_pressure_records_one_pressure(server, phone):
     ann = phone()
     record_url = start_game(ann, server, ["Ann", "Bob"])
@@ -25,12 +35,8 @@ def test_a_double_tap_on_pressure_records_one_pressure(server, phone):
 
 def test_tapping_the_same_pressure_again_asks_and_yes_records_the_second(server, phone):
     ann = phone()
-    record_url = start_game(ann, server, ["Ann", "Bob"])
-    with ann.expect_navigation():
-        ann.click("button.pressure:has-text('Bob')")
-    ann.click("button.pressure:has-text('Bob')")
+    record_url = asked_again(ann, server)
     question = ann.locator(".ask")
-    expect(question).to_contain_text("Another pressure on Bob?")
     assert recorded_pressures(record_url) == ["Bob"]
     with ann.expect_navigation():
         question.get_by_role("button", name="Yes, a second one").click()
@@ -39,10 +45,7 @@ def test_tapping_the_same_pressure_again_asks_and_yes_records_the_second(server,
 
 def test_no_leaves_the_score_as_it_was(server, phone):
     ann = phone()
-    record_url = start_game(ann, server, ["Ann", "Bob"])
-    with ann.expect_navigation():
-        ann.click("button.pressure:has-text('Bob')")
-    ann.click("button.pressure:has-text('Bob')")
+    record_url = asked_again(ann, server)
     ann.locator(".ask").get_by_role("button", name="No, the same one").click()
     expect(ann.locator(".ask")).to_have_count(0)
     assert recorded_pressures(record_url) == ["Bob"]
