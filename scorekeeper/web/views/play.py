@@ -112,7 +112,7 @@ def _append(stored: StoredGame, change: Change, idem: str | None, guard: Guard |
 
 def _tapped(form: PressureForm) -> datetime:
     """When the pressure was tapped: now, less the time it waited in the phone's outbox."""
-    return datetime.now(UTC).replace(microsecond=0) - timedelta(milliseconds=form.waited_ms)
+    return (datetime.now(UTC) - timedelta(milliseconds=form.waited_ms)).replace(microsecond=0)
 
 
 def _same_pressure_guard(form: PressureForm, tapped: datetime) -> Guard | None:
