@@ -52,6 +52,10 @@ def test_every_screen_fits_a_small_phone_with_big_tap_targets(server, phone, sho
         shot(page, f"{scheme}-{name}")
 
 
+BROKEN_NUMBERS = """els => els.filter(el => { const r = document.createRange(); r.selectNodeContents(el);
+    return r.getClientRects().length > 1; }).map(el => el.textContent.trim())"""
+
+
 def test_no_main_page_scrolls_sideways_at_390_px(phone, tmp_path):
     """The same pages as WebKit's check (tests/browser/webkit/test_webkit_layout.py), the director's too."""
     page = phone()
@@ -77,13 +81,15 @@ def test_no_main_page_scrolls_sideways_at_390_px(phone, tmp_path):
         page.wait_for_url(re.compile(r"/director/events/\d+$"))
         event_url = page.url
 
-        overflowing = {}
+        overflowing, broken = {}, {}
         for name, url in main_pages(server, record_url, view_url, suited_url, event_url).items():
             page.goto(url)
             overflowing[name] = sideways(page)
+            broken[name] = page.locator(".totals .num").evaluate_all(BROKEN_NUMBERS)
             page.screenshot(path=str(SHOTS / f"chromium-390-{name.replace(' ', '-')}.png"))
         submit(page, "button:has-text('Log out')")
         page.goto(server + "/director/login")
         overflowing["director login"] = sideways(page)
         page.screenshot(path=str(SHOTS / "chromium-390-director-login.png"))
     assert {name: problem for name, problem in overflowing.items() if problem} == {}
+    assert {name: numbers for name, numbers in broken.items() if numbers} == {}  # a total never breaks beside a long name
