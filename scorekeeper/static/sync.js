@@ -426,6 +426,7 @@
   /* Bring in what changed: the page is fetched again and its content swapped in place. While the
      player is busy the notice says so instead; its Show swaps too, keeping what was typed. */
   function followChange(shown) {
+    if (navigating || flushing) { return; }  /* its own change is on the way (and then, maybe, to its next page) */
     if (busy() && !shown) {
       var stale = document.querySelector("[data-stale]");
       if (stale) { stale.hidden = false; }
@@ -435,7 +436,7 @@
       if (response.redirected || !response.ok) { location.assign(response.url); return null; }
       return response.text();
     }).then(function (html) {
-      if (html === null || (busy() && !shown)) { return; }
+      if (html === null || navigating || (busy() && !shown)) { return; }
       var fresh = new DOMParser().parseFromString(html, "text/html");
       var main = document.querySelector("main");
       var freshMain = fresh.querySelector("main");
