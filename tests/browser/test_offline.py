@@ -7,6 +7,8 @@ from playwright.sync_api import expect
 
 from .conftest import start_game, submit
 
+OUTBOX_EMPTY = "() => JSON.parse(localStorage.getItem('scorekeeper:outbox') || '[]').length === 0"
+
 
 def start_three(page, server) -> str:
     return start_game(page, server, ["Ann", "Bob", "Cy"])
@@ -35,6 +37,8 @@ def test_offline_pressure_and_leftovers_arrive_once_and_both_phones_agree(server
     expect(leftovers.locator("[data-outbox-list]")).to_contain_text("3 changes waiting to be sent")
 
     ann.context.set_offline(False)  # two pages share the outbox and may both send it: keys keep it once
+    # Delivered, not just out of sight (the list hides changes younger than a moment while online).
+    ann.wait_for_function(OUTBOX_EMPTY, timeout=15_000)
     expect(ann.locator("[data-outbox-list]")).to_be_hidden(timeout=15_000)
     expect(leftovers.locator("[data-outbox-list]")).to_be_hidden(timeout=15_000)
 

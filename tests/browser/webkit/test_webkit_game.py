@@ -160,6 +160,11 @@ def test_a_change_made_while_the_server_is_down_is_delivered_once(webkit, tmp_pa
     phone.shot("outbox-waiting")
 
     with running_server(tmp_path, port=port):
+        phone.wait_until(  # delivered, not just out of sight
+            lambda: phone.evaluate("JSON.parse(localStorage.getItem('scorekeeper:outbox') || '[]').length") == 0,
+            "the outbox to empty",
+            timeout=20,
+        )
         phone.wait_hidden("[data-outbox-list]", timeout=20)
         record = record_of(record_url)
         assert record["in_play"]["pressures"] == ["Ann", "Ann"]
