@@ -161,7 +161,8 @@ def start_game(page, server: str, players: list[str], rules: str = "crates") -> 
     for seat, name in enumerate(players):
         page.fill(f"#players-{seat}", name)
     page.click("button:has-text('Start the game')")
-    page.click("text=Go to hand 1")
+    with page.expect_navigation():  # the hand page loaded, style sheet and all, before anything is measured
+        page.click("text=Go to hand 1")
     return page.url
 
 

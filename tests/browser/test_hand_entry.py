@@ -19,6 +19,7 @@ class Finger:
         self.taps = 0
 
     def tap(self, selector: str, scrolled: bool = False) -> None:
+        self.page.wait_for_load_state()  # measured as laid out with its style sheet, not half-loaded
         target = self.page.locator(selector).first
         if scrolled:
             target.scroll_into_view_if_needed()
