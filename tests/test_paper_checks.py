@@ -290,3 +290,24 @@ def test_a_sheet_rendered_with_the_parsed_stylesheet_is_the_same_picture_as_a_pl
         )
         pictures.append([path.read_bytes() for path in sorted(tmp_path.glob(f"{name}-*.png"))])
     assert pictures[0] and pictures[0] == pictures[1]
+
+
+def test_a_render_hands_the_garbage_collector_back_as_it_found_it(monkeypatch):
+    import gc
+
+    from scorekeeper.reports import pdf
+
+    pdf.render_booklet(["<p>one</p>", "<p>two</p>"])
+    before = gc.get_threshold()
+    assert before[0] != pdf.RENDER_GC_THRESHOLD
+    seen = []
+
+    def failing(html: str) -> None:
+        seen.append(gc.get_threshold())
+        raise RuntimeError("the render failed")
+
+    monkeypatch.setattr(pdf, "_document", failing)
+    with pytest.raises(RuntimeError):
+        pdf.render_pdf("<p>x</p>")
+    assert seen == [(pdf.RENDER_GC_THRESHOLD, *before[1:])]  # kept out of the way during the render
+    assert gc.get_threshold() == before
