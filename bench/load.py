@@ -218,7 +218,11 @@ def _propagation(app_base: str, token: str, observers: int = 8, changes: int = 1
     time.sleep(0.5)
     poster = Phone(app_base)
     for n in range(changes):
-        status, body = poster.post(f"/t/{token}/pressure", {"idem": f"prop-{n}", "hand": 7, "player": "Ann"})
+        # A pressure on Ann every 0.37 s: each one confirmed as another (the app asks otherwise).
+        form = {"idem": f"prop-{n}", "hand": 7, "player": "Ann", "again": "1"}
+        status, body = poster.post(f"/t/{token}/pressure", form)
+        if "version" not in body:
+            raise SystemExit(f"propagation: a pressure was not recorded ({status}): {body}")
         with lock:
             acked_at[body["version"]] = time.perf_counter()
         time.sleep(0.37)
