@@ -60,6 +60,26 @@ def test_verify_says_so_and_exits_0_when_the_code_is_the_records(tmp_path):
         assert result.stderr == ""
 
 
+def test_verify_takes_the_code_typed_in_groups_without_quotes(tmp_path):
+    record = a_record(filed_under=FILED)
+    path = write_record(tmp_path, "game.json", record)
+    code = code_of(record)
+    groups = code.lower().split("-")
+    result = run("verify", *groups, path)
+    assert result.returncode == 0, result.stderr
+    assert f"code {code} matches {path}" in result.stdout and result.stderr == ""
+    result = run("verify", *code_of(a_record()).split("-"), path)
+    assert result.returncode == 1 and len(result.stderr.strip().splitlines()) == 1
+    assert f"its code is {code}" in result.stderr
+    result = run("verify", *groups[:2], path)
+    assert result.returncode == 2 and "not a verification code" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+    result = run("verify", *groups[:2], "-", stdin=json.dumps(record))
+    assert result.returncode == 2 and "not a verification code" in result.stderr
+    result = run("verify", *groups, "-", stdin=json.dumps(record))
+    assert result.returncode == 0, result.stderr
+
+
 def test_verify_names_the_mismatch_in_one_line_and_exits_1(tmp_path):
     record = a_record(5, filed_under=FILED)
     path = write_record(tmp_path, "game.json", record)
@@ -88,7 +108,10 @@ def test_verify_refuses_a_malformed_code_or_record_in_one_line(tmp_path):
         (("verify", "5F7A-7FF5-5BGZ", good), 2, "not a verification code"),
         (("verify", code, str(tmp_path / "missing.json")), 1, "no such file"),
         (("verify", code, broken), 1, "filed_under"),
-        (("verify", code), 2, "Missing argument"),
+        (("verify", code), 2, "Missing argument 'GAME.json'"),
+        (("verify", *code.split("-")[:2]), 2, "not a verification code"),
+        (("verify", good), 2, "Missing argument 'CODE'"),
+        (("verify",), 2, "Missing argument"),
     ):
         result = run(*args)
         assert result.returncode == status, (args, result.stderr)
