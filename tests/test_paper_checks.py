@@ -103,11 +103,13 @@ def test_verify_refuses_a_malformed_code_or_record_in_one_line(tmp_path):
     good = write_record(tmp_path, "game.json", a_record())
     code = code_of(a_record())
     broken = write_record(tmp_path, "broken.json", a_record(filed_under={"event": "Club night", "round": 0}))
+    extra_key = write_record(tmp_path, "extra.json", a_record(filed_under={**FILED, "seat": 4}))
     for args, status, words in (
         (("verify", "5F7A-7FF5", good), 2, "not a verification code"),
         (("verify", "5F7A-7FF5-5BGZ", good), 2, "not a verification code"),
         (("verify", code, str(tmp_path / "missing.json")), 1, "no such file"),
         (("verify", code, broken), 1, "filed_under"),
+        (("verify", code, extra_key), 1, "'filed_under' has a key it does not know: 'seat'"),
         (("verify", code), 2, "Missing argument 'GAME.json'"),
         (("verify", *code.split("-")[:2]), 2, "not a verification code"),
         (("verify", good), 2, "Missing argument 'CODE'"),
