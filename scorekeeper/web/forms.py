@@ -36,14 +36,19 @@ MAX_PLAYERS = 10
 OPEN_PLAYER_SLOTS = 5
 NAME_MAX_LENGTH = 30
 TITLE_MAX_LENGTH = 60
+EVENT_NAME_MAX_LENGTH = 80
+#: An import takes any title the app gives a game: the longest is an event's table's,
+#: "<event name> · round N · table N" (rounds and tables counted up to 9999).
+IMPORTED_TITLE_MAX_LENGTH = max(TITLE_MAX_LENGTH, EVENT_NAME_MAX_LENGTH + len(" · round 9999 · table 9999"))
 
 
 def check_imported(data: Mapping[str, Any]) -> str:
-    """What an imported record may hold beyond the rules: the start form's limits on names and
-    title (a record from elsewhere must not print off the sheet). Returns the title."""
+    """What an imported record may hold beyond the rules: the start form's limit on names, and a
+    title no longer than the app's own (a record from elsewhere must not print off the sheet).
+    Returns the title."""
     title = data.get("title") or ""
-    if not isinstance(title, str) or len(title) > TITLE_MAX_LENGTH:
-        raise ValueError(f"the title must be text of at most {TITLE_MAX_LENGTH} characters")
+    if not isinstance(title, str) or len(title) > IMPORTED_TITLE_MAX_LENGTH:
+        raise ValueError(f"the title must be text of at most {IMPORTED_TITLE_MAX_LENGTH} characters")
     players = data.get("players")
     for name in players if isinstance(players, list) else []:
         if isinstance(name, str) and len(name) > NAME_MAX_LENGTH:
@@ -415,7 +420,7 @@ class EventForm(RuleOptionsForm):
         default=DEFAULT_RULE_SET,
         description="Standings follow the game: lowest totals for Crates, highest where the winner collects.",
     )
-    name = StringField("Event name", validators=[DataRequired(), Length(max=80)])
+    name = StringField("Event name", validators=[DataRequired(), Length(max=EVENT_NAME_MAX_LENGTH)])
     held_on = StringField("Date", validators=[DataRequired(), Length(max=20)], description="For example 2026-11-22.")
     scoring = SelectField(
         "Standings by",
