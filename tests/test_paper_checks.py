@@ -336,3 +336,34 @@ def test_a_render_hands_the_garbage_collector_back_as_it_found_it(monkeypatch):
         pdf.render_pdf("<p>x</p>")
     assert seen == [(pdf.RENDER_GC_THRESHOLD, *before[1:])]  # kept out of the way during the render
     assert gc.get_threshold() == before
+
+
+def page_size(body: bytes, tmp_path: Path) -> str:
+    path = tmp_path / "size.pdf"
+    path.write_bytes(body)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
+    return re.search(r"Page size:\s+(.*)", info).group(1)
+
+
+def test_the_events_printouts_take_paper_in_any_case_and_refuse_any_other(director, tmp_path):
+    event_url = club_event(director)
+    seat_next_round(director, event_url)
+    for printout in ("/standings.pdf", "/table-cards.pdf"):
+        for paper, points in (("", "(A4)"), ("a4", "(A4)"), ("LETTER", "(letter)"), ("Letter", "(letter)")):
+            response = director.get(f"{event_url}{printout}?paper={paper}")
+            assert response.status_code == 200 and response.mimetype == "application/pdf", (printout, paper)
+            assert points in page_size(response.data, tmp_path), (printout, paper)
+        for paper in ("foo", "a3", "letter "):
+            refused = director.get(f"{event_url}{printout}?paper={paper}")
+            assert refused.status_code == 400, (printout, paper)
+            assert "paper must be one of a4, letter" in refused.get_data(as_text=True)
+
+
+def test_a_house_games_rules_card_takes_paper_like_the_others(client, tmp_path):
+    from .test_house_pages import define, saved_id
+
+    rules_id = saved_id(define(client))
+    letter = client.get(f"/house-rules/{rules_id}/rules.pdf?paper=LETTER")
+    assert letter.status_code == 200 and "(letter)" in page_size(letter.data, tmp_path)
+    refused = client.get(f"/house-rules/{rules_id}/rules.pdf?paper=foo")
+    assert refused.status_code == 400 and "paper must be one of a4, letter" in refused.get_data(as_text=True)

@@ -210,5 +210,7 @@ def test_an_event_tables_own_export_imports_back_as_a_game_outside_the_event(cli
 def test_the_longest_title_the_app_gives_imports(client):
     data = {"format": "scorekeeper-game/1", "rules": "crates", "players": ["Ann", "Bob"], "hands": []}
     token = csrf_token(client, "/import")
-    response = client.post("/import", data={"csrf_token": token, "text": json.dumps({**data, "title": LONGEST_EVENT_TITLE})})
+    response = client.post(
+        "/import", data={"csrf_token": token, "text": json.dumps({**data, "title": LONGEST_EVENT_TITLE})}
+    )
     assert response.status_code == 302, response.get_data(as_text=True)

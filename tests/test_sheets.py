@@ -174,6 +174,43 @@ def test_bad_print_options_are_refused_with_the_form(client):
     assert "Print / PDF" in client.get("/rules").get_data(as_text=True)
 
 
+@pytest.mark.parametrize(
+    "said, on",
+    [
+        *((said, True) for said in ("true", "yes", "on", "1", "y", "Y", "TRUE", "Yes")),
+        *((said, False) for said in ("false", "no", "off", "0", "n", "", "No", "OFF")),
+    ],
+)
+def test_jokers_on_the_blank_sheet_are_on_or_off_as_said(client, tmp_path, said, on):
+    response = client.get(f"/blank-sheet.pdf?rules=crates&players=4&jokers={said}")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert ("Jokers on" in " ".join(pdf_text(response.data, tmp_path).split())) is on
+
+
+@pytest.mark.parametrize("path", ["/blank-sheet.pdf", "/rules.pdf"])
+@pytest.mark.parametrize("said", ["-1", "2", "maybe", "nope"])
+def test_jokers_neither_on_nor_off_are_refused_beside_the_field(client, path, said):
+    response = client.get(f"{path}?rules=crates&jokers={said}")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400 and response.mimetype == "text/html"
+    assert re.search(r'name="jokers".*?<p class="error" role="alert">On or off: say yes or no', page, re.S), page
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/blank-sheet.pdf?rules=crates&players=4&paper=LETTER",
+        "/rules.pdf?rules=crates&paper=Letter",
+        "/blank-sheet.pdf?paper=A4",
+    ],
+)
+def test_paper_is_named_in_any_case(client, path, tmp_path):
+    response = client.get(path)
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    size = pdf_info(response.data, tmp_path)["Page size"]
+    assert ("612 x 792" in size or "792 x 612" in size) is ("etter" in path.lower())
+
+
 def test_bad_rules_card_options_are_refused_with_the_rules_card_form(client):
     response = client.get("/rules.pdf?rules=crates&paper=a3")
     page = response.get_data(as_text=True)

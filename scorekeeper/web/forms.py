@@ -378,6 +378,27 @@ class ImportForm(FlaskForm):
     text = TextAreaField("…or paste the record", validators=[Optional(), Length(max=200_000)])
 
 
+class YesNoField(BooleanField):
+    """A checkbox that is also typed into links: on or off said in any of the usual ways (any
+    case), and anything else refused beside the field rather than read as on."""
+
+    ON = frozenset({"true", "yes", "on", "1", "y"})
+    OFF = frozenset({"false", "no", "off", "0", "n", ""})
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist:
+            self.data = False
+            return
+        said = str(valuelist[0]).strip().lower()
+        self.data = said in self.ON
+        if said not in self.ON | self.OFF:
+            raise ValueError(f"On or off: say yes or no (or true or false, 1 or 0), not {valuelist[0]!r}.")
+
+
+def _lower(value: object) -> object:
+    return value.lower() if isinstance(value, str) else value
+
+
 class PrintForm(HouseChoices, FlaskForm):
     """What to print (a GET form: it changes nothing, so it carries no CSRF token)."""
 
@@ -385,8 +406,13 @@ class PrintForm(HouseChoices, FlaskForm):
     players = SelectField(
         "Players (or sides)", choices=[SelectChoice(str(n), str(n)) for n in range(2, 6)], default="4"
     )
-    jokers = BooleanField("Jokers (Standig adjunct)")
-    paper = SelectField("Paper", choices=[SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")], default="a4")
+    jokers = YesNoField("Jokers (Standig adjunct)")
+    paper = SelectField(
+        "Paper",
+        choices=[SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")],
+        default="a4",
+        filters=[_lower],
+    )
 
     class Meta:
         csrf = False
