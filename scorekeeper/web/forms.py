@@ -26,7 +26,7 @@ from wtforms.validators import AnyOf, DataRequired, EqualTo, InputRequired, Leng
 from ..scoring import Card, Game, InvalidCard, InvalidOptions, InvalidSeating, RuleSet, configure
 from ..scoring.cards import STANDARD_RANKS, Rank
 from ..scoring.errors import sentence
-from ..scoring.game import partners_opposite
+from ..scoring.game import blank_table, partners_opposite, with_joiner
 from ..scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec, configure_known
 from ..scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, TARGET, WINNER, HouseRules
 from ..storage.game_log import NOTE_MAX_LENGTH
@@ -214,9 +214,7 @@ class NewGameForm(RuleOptionsForm):
         rules = self.configured_rules()
         if rules is None:
             return False
-        joining = rules.joins_by_itself()
-        if joining and joining.casefold() not in {name.casefold() for name in seated}:
-            seated.append(joining)
+        seated = list(with_joiner(rules, seated))
         dealer_index = int(self.first_dealer.data or 0)
         if dealer_index >= len(names) or not names[dealer_index]:
             self.first_dealer.errors = ["Choose a seat that has a player."]
@@ -421,6 +419,14 @@ class PrintForm(HouseChoices, FlaskForm):
         if self.rules.data in self.house:
             return self.house[self.rules.data]
         return configure_known(self.rules.data, {"jokers": bool(self.jokers.data)})
+
+    def blank_table(self) -> Game | None:
+        """The blank sheet's table, or None with the rule set's refusal beside the number of players."""
+        try:
+            return blank_table(self.configured_rules(), int(self.players.data))
+        except InvalidSeating as error:
+            self.players.errors = [sentence(str(error))]
+            return None
 
 
 class DirectorPasswordForm(FlaskForm):
