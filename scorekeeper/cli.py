@@ -138,17 +138,20 @@ def replay(as_json: bool, game_file: str) -> None:
 
 
 @cli.command()
-@click.argument("code", metavar="CODE")
+@click.argument("code", nargs=-1, metavar="CODE")
 @click.argument("game_file", metavar="GAME.json")
-def verify(code: str, game_file: str) -> None:
+def verify(code: tuple[str, ...], game_file: str) -> None:
     """Check a sheet's verification code against a game record (or an event export), without the server.
 
     `scorekeeper verify 5F7A-7FF5-5BF0 game.json` exits 0 when the code is the record's;
     otherwise 1, with one line saying what does not match. Given an event export, it
-    names the table whose record has the code.
+    names the table whose record has the code. The code may be typed in its groups,
+    unquoted: `scorekeeper verify 5f7a 7ff5 5bf0 game.json`.
     """
+    if not code:
+        raise click.UsageError(f"Missing argument '{_missing_verify_argument(game_file)}'.")
     try:
-        wanted = normalise_verification_code(code)
+        wanted = normalise_verification_code(" ".join(code))
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     from .storage.event_results import EVENT_FORMAT
@@ -164,6 +167,15 @@ def verify(code: str, game_file: str) -> None:
     filed = record.filed_under
     where = f"filed under {filed}" if filed else "a game outside any event"
     click.echo(f"code {wanted} matches {game_file}: {_game_words(record)}; {where}")
+
+
+def _missing_verify_argument(only: str) -> str:
+    """Which of CODE and GAME.json a lone argument to `verify` leaves out."""
+    try:
+        normalise_verification_code(only)
+    except ValueError:
+        return "CODE"
+    return "GAME.json"
 
 
 def _game_words(record: GameRecord) -> str:

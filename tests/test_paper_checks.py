@@ -60,6 +60,26 @@ def test_verify_says_so_and_exits_0_when_the_code_is_the_records(tmp_path):
         assert result.stderr == ""
 
 
+def test_verify_takes_the_code_typed_in_groups_without_quotes(tmp_path):
+    record = a_record(filed_under=FILED)
+    path = write_record(tmp_path, "game.json", record)
+    code = code_of(record)
+    groups = code.lower().split("-")
+    result = run("verify", *groups, path)
+    assert result.returncode == 0, result.stderr
+    assert f"code {code} matches {path}" in result.stdout and result.stderr == ""
+    result = run("verify", *code_of(a_record()).split("-"), path)
+    assert result.returncode == 1 and len(result.stderr.strip().splitlines()) == 1
+    assert f"its code is {code}" in result.stderr
+    result = run("verify", *groups[:2], path)
+    assert result.returncode == 2 and "not a verification code" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+    result = run("verify", *groups[:2], "-", stdin=json.dumps(record))
+    assert result.returncode == 2 and "not a verification code" in result.stderr
+    result = run("verify", *groups, "-", stdin=json.dumps(record))
+    assert result.returncode == 0, result.stderr
+
+
 def test_verify_names_the_mismatch_in_one_line_and_exits_1(tmp_path):
     record = a_record(5, filed_under=FILED)
     path = write_record(tmp_path, "game.json", record)
@@ -83,12 +103,17 @@ def test_verify_refuses_a_malformed_code_or_record_in_one_line(tmp_path):
     good = write_record(tmp_path, "game.json", a_record())
     code = code_of(a_record())
     broken = write_record(tmp_path, "broken.json", a_record(filed_under={"event": "Club night", "round": 0}))
+    extra_key = write_record(tmp_path, "extra.json", a_record(filed_under={**FILED, "seat": 4}))
     for args, status, words in (
         (("verify", "5F7A-7FF5", good), 2, "not a verification code"),
         (("verify", "5F7A-7FF5-5BGZ", good), 2, "not a verification code"),
         (("verify", code, str(tmp_path / "missing.json")), 1, "no such file"),
         (("verify", code, broken), 1, "filed_under"),
-        (("verify", code), 2, "Missing argument"),
+        (("verify", code, extra_key), 1, "'filed_under' has a key it does not know: 'seat'"),
+        (("verify", code), 2, "Missing argument 'GAME.json'"),
+        (("verify", *code.split("-")[:2]), 2, "not a verification code"),
+        (("verify", good), 2, "Missing argument 'CODE'"),
+        (("verify",), 2, "Missing argument"),
     ):
         result = run(*args)
         assert result.returncode == status, (args, result.stderr)
@@ -311,3 +336,34 @@ def test_a_render_hands_the_garbage_collector_back_as_it_found_it(monkeypatch):
         pdf.render_pdf("<p>x</p>")
     assert seen == [(pdf.RENDER_GC_THRESHOLD, *before[1:])]  # kept out of the way during the render
     assert gc.get_threshold() == before
+
+
+def page_size(body: bytes, tmp_path: Path) -> str:
+    path = tmp_path / "size.pdf"
+    path.write_bytes(body)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
+    return re.search(r"Page size:\s+(.*)", info).group(1)
+
+
+def test_the_events_printouts_take_paper_in_any_case_and_refuse_any_other(director, tmp_path):
+    event_url = club_event(director)
+    seat_next_round(director, event_url)
+    for printout in ("/standings.pdf", "/table-cards.pdf"):
+        for paper, points in (("", "(A4)"), ("a4", "(A4)"), ("LETTER", "(letter)"), ("Letter", "(letter)")):
+            response = director.get(f"{event_url}{printout}?paper={paper}")
+            assert response.status_code == 200 and response.mimetype == "application/pdf", (printout, paper)
+            assert points in page_size(response.data, tmp_path), (printout, paper)
+        for paper in ("foo", "a3", "letter "):
+            refused = director.get(f"{event_url}{printout}?paper={paper}")
+            assert refused.status_code == 400, (printout, paper)
+            assert "paper must be one of a4, letter" in refused.get_data(as_text=True)
+
+
+def test_a_house_games_rules_card_takes_paper_like_the_others(client, tmp_path):
+    from .test_house_pages import define, saved_id
+
+    rules_id = saved_id(define(client))
+    letter = client.get(f"/house-rules/{rules_id}/rules.pdf?paper=LETTER")
+    assert letter.status_code == 200 and "(letter)" in page_size(letter.data, tmp_path)
+    refused = client.get(f"/house-rules/{rules_id}/rules.pdf?paper=foo")
+    assert refused.status_code == 400 and "paper must be one of a4, letter" in refused.get_data(as_text=True)

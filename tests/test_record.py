@@ -190,6 +190,34 @@ def test_an_option_a_game_always_has_one_way_is_named_when_refused():
     assert refused.value.field == "jokers"
 
 
+FILED = {"event": "Club night", "held_on": "2026-11-22", "round": 2, "table": 3}
+
+
+def test_a_well_shaped_filed_under_is_read():
+    filed = parse_record(with_changes(filed_under=FILED)).filed_under
+    assert filed is not None and filed.to_dict() == FILED
+
+
+@pytest.mark.parametrize(
+    "filed_under, message",
+    [
+        ({**FILED, "seat": 4}, "'filed_under' has a key it does not know: 'seat'"),
+        ({**FILED, "Round": 2}, "'filed_under' has a key it does not know: 'Round'"),
+        *(
+            ({key: value for key, value in FILED.items() if key != missing}, f"'filed_under' lacks '{missing}'")
+            for missing in FILED
+        ),
+        ({**FILED, "round": "2"}, "'round' must be a whole number from 1"),
+        ({**FILED, "event": 7}, "as text"),
+        ("Club night, round 2", "'filed_under' must be a JSON object"),
+    ],
+)
+def test_a_badly_shaped_filed_under_is_refused_in_one_line(filed_under, message):
+    with pytest.raises(InvalidRecord, match=message) as refused:
+        parse_record(with_changes(filed_under=filed_under))
+    assert "\n" not in str(refused.value)
+
+
 def test_pressure_to_the_dummy_is_refused_in_a_record():
     record = {
         "format": FORMAT,

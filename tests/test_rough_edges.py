@@ -10,6 +10,7 @@ import pytest
 from scorekeeper.reports.charts import running_total_chart
 from scorekeeper.scoring import Game, Hand, configure, parse_cards, score_game
 
+from .test_events import new_event, record_links, seat_next_round, set_up_director
 from .web import csrf_token, new_game_form, start
 
 OUTBOX = {"X-Requested-With": "outbox", "Accept": "application/json"}
@@ -169,12 +170,17 @@ def test_the_app_has_an_icon(client):
     assert icon.status_code == 200 and icon.mimetype == "image/svg+xml" and b"<svg" in icon.data
 
 
+#: The longest title the app gives a game: an event's table, under an 80-character event name.
+LONGEST_EVENT_TITLE = "E" * 80 + " · round 9999 · table 9999"
+
+
 @pytest.mark.parametrize(
     "extra, refusal",
     [
         ({"players": ["A" * 31, "Bob"]}, "is longer than 30 characters"),
-        ({"title": "T" * 61}, "The title must be text of at most 60 characters."),
-        ({"title": {"x": 1}}, "The title must be text of at most 60 characters."),
+        ({"title": LONGEST_EVENT_TITLE + "!"}, "The title must be text of at most 106 characters."),
+        ({"title": "T" * 1000}, "The title must be text of at most 106 characters."),
+        ({"title": {"x": 1}}, "The title must be text of at most 106 characters."),
     ],
 )
 def test_an_imported_record_keeps_to_the_start_forms_limits(client, extra, refusal):
@@ -183,3 +189,28 @@ def test_an_imported_record_keeps_to_the_start_forms_limits(client, extra, refus
     response = client.post("/import", data={"csrf_token": token, "text": json.dumps(data)})
     assert response.status_code == 422
     assert refusal in response.get_data(as_text=True).replace("&#39;", "'")
+
+
+def test_an_event_tables_own_export_imports_back_as_a_game_outside_the_event(client):
+    set_up_director(client)
+    event_url = new_event(client, ["Ann", "Bob", "Cy", "Di"], name="E" * 80)
+    seat_next_round(client, event_url)
+    token = record_links(client, event_url)[0]
+    exported = client.get(f"/t/{token}/export.json").get_json()
+    assert exported["title"] == "E" * 80 + " · round 1 · table 1" and exported["filed_under"]["table"] == 1
+    form = csrf_token(client, "/import")
+    response = client.post("/import", data={"csrf_token": form, "text": json.dumps(exported)})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    imported = response.headers["Location"].split("/t/")[1].split("/")[0]
+    again = client.get(f"/t/{imported}/export.json").get_json()
+    assert again["title"] == exported["title"] and "filed_under" not in again
+    assert again["players"] == exported["players"]
+
+
+def test_the_longest_title_the_app_gives_imports(client):
+    data = {"format": "scorekeeper-game/1", "rules": "crates", "players": ["Ann", "Bob"], "hands": []}
+    token = csrf_token(client, "/import")
+    response = client.post(
+        "/import", data={"csrf_token": token, "text": json.dumps({**data, "title": LONGEST_EVENT_TITLE})}
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)

@@ -174,6 +174,43 @@ def test_bad_print_options_are_refused_with_the_form(client):
     assert "Print / PDF" in client.get("/rules").get_data(as_text=True)
 
 
+@pytest.mark.parametrize(
+    "said, on",
+    [
+        *((said, True) for said in ("true", "yes", "on", "1", "y", "Y", "TRUE", "Yes")),
+        *((said, False) for said in ("false", "no", "off", "0", "n", "", "No", "OFF")),
+    ],
+)
+def test_jokers_on_the_blank_sheet_are_on_or_off_as_said(client, tmp_path, said, on):
+    response = client.get(f"/blank-sheet.pdf?rules=crates&players=4&jokers={said}")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert ("Jokers on" in " ".join(pdf_text(response.data, tmp_path).split())) is on
+
+
+@pytest.mark.parametrize("path", ["/blank-sheet.pdf", "/rules.pdf"])
+@pytest.mark.parametrize("said", ["-1", "2", "maybe", "nope"])
+def test_jokers_neither_on_nor_off_are_refused_beside_the_field(client, path, said):
+    response = client.get(f"{path}?rules=crates&jokers={said}")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400 and response.mimetype == "text/html"
+    assert re.search(r'name="jokers".*?<p class="error" role="alert">On or off: say yes or no', page, re.S), page
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/blank-sheet.pdf?rules=crates&players=4&paper=LETTER",
+        "/rules.pdf?rules=crates&paper=Letter",
+        "/blank-sheet.pdf?paper=A4",
+    ],
+)
+def test_paper_is_named_in_any_case(client, path, tmp_path):
+    response = client.get(path)
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    size = pdf_info(response.data, tmp_path)["Page size"]
+    assert ("612 x 792" in size or "792 x 612" in size) is ("etter" in path.lower())
+
+
 def test_bad_rules_card_options_are_refused_with_the_rules_card_form(client):
     response = client.get("/rules.pdf?rules=crates&paper=a3")
     page = response.get_data(as_text=True)
@@ -199,3 +236,39 @@ def test_the_command_line_prints_without_a_server(tmp_path):
         [str(script), "report", str(tmp_path / "none.json"), "-o", "x.pdf"], capture_output=True, text=True
     )
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("rules, players", [("hollywood-eights", 5), ("hollywood-eights", 3), ("crates-world-series", 4)])
+def test_a_blank_sheet_for_a_seating_the_game_does_not_allow_is_refused_beside_players(client, rules, players):
+    response = client.get(f"/blank-sheet.pdf?rules={rules}&players={players}")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400 and response.mimetype == "text/html"
+    assert re.search(r'name="players".*?<p class="error" role="alert">[^<]*not \d', page, re.S), page
+
+
+def test_the_command_line_refuses_a_blank_sheet_for_a_seating_the_game_does_not_allow(tmp_path):
+    script = Path(sys.executable).parent / "scorekeeper"
+    out = tmp_path / "blank.pdf"
+    args = ["blank-sheet", "-o", str(out), "--rules", "hollywood-eights", "--players", "5"]
+    result = subprocess.run([str(script), *args], capture_output=True, text=True)
+    assert result.returncode != 0 and not out.exists()
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+    assert "is for 2 players, not 5" in result.stderr
+
+
+def test_a_blank_hollywood_sheet_has_two_seats(client, tmp_path):
+    response = client.get("/blank-sheet.pdf?rules=hollywood-eights&players=2")
+    assert response.status_code == 200
+    text = pdf_text(response.data, tmp_path)
+    assert "Seat 2" in text and "Seat 3" not in text
+
+
+def test_a_blank_world_series_sheet_seats_the_dummy_without_pressures_at_its_start(client, tmp_path):
+    response = client.get("/blank-sheet.pdf?rules=crates-world-series&players=2")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    text = pdf_text(response.data, tmp_path)
+    assert "Seat 1" in text and "Seat 2" in text and "Seat 3: Figgy" in text and "Seat 4" not in text
+    heading = next(line for line in text.splitlines() if "cards" in line and "total" in line)
+    assert heading.split().count("press.") == 2 and heading.split().count("total") == 3
+    start = next(line for line in text.splitlines() if line.split()[:1] == ["start"])
+    assert start.split()[-1] == "-50" and start.split()[1:] == ["0", "0", "-50"]

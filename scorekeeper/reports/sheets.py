@@ -15,9 +15,10 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
-from ..scoring import GameRecord, RuleSet, pressure_ladder
+from ..scoring import GameRecord, RuleSet, pressure_ladder, score_game
+from ..scoring.game import blank_table
 from .charts import running_total_chart
-from .grid import GridSide, ScoreGrid, cards_heading, score_grid
+from .grid import GridSide, ScoreGrid, score_grid
 from .qr import qr_svg
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
@@ -119,18 +120,20 @@ def score_sheet_html(
 
 
 def blank_sheet_html(rules: RuleSet, players: int = 4, paper: str = DEFAULT_PAPER) -> str:
-    """The grid with hand numbers and cards dealt filled in, and a reference panel."""
+    """The grid with hand numbers and cards dealt filled in, and a reference panel: a column of
+    seats for each of ``players`` players, and for a player the rules seat by themselves (the
+    World Series' dummy) a column as the score sheet has it (named, its start, no pressures).
+    InvalidSeating when the game is not for that many players."""
+    grid = score_grid(score_game(blank_table(rules, players), ()))
     hands = rules.max_hands() or OPEN_GAME_ROWS
     return _env.get_template("print/blank_sheet.html").render(
         page_size=paper_size(paper),
         rules=rules,
         options=options_in_force(rules),
-        players=players,
-        columns=side_columns(
-            cards_heading(rules.winner_collects), rules.has_pressures, rules.has_pressures,
-            rules.game_columns,
-        ),
-        rows=[(number, rules.cards_dealt(number, players)) for number in range(1, hands + 1)],
+        players=len(grid.sides),
+        grid=grid,
+        sides=[(side, sheet_columns(grid, side)) for side in grid.sides],
+        rows=[(number, rules.cards_dealt(number, len(grid.players))) for number in range(1, hands + 1)],
         card_values=rules.card_values(),
         doubling=pressure_ladder(LADDER_LENGTH),
         capped=pressure_ladder(LADDER_LENGTH, 20),

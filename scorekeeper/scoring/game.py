@@ -161,3 +161,18 @@ def _check_partnerships(players: tuple[str, ...], partnerships: tuple[tuple[str,
     missing = [name for name in players if name not in placed]
     if missing:
         raise InvalidSeating(f"{missing[0]} is in no partnership: each player must be in exactly one", "partnerships")
+
+
+def with_joiner(rules: RuleSet, names: Sequence[str]) -> tuple[str, ...]:
+    """The names in seating order, and after them the player the rules seat by themselves (the
+    World Series' dummy) unless named already: how the start form and the blank sheet seat a table."""
+    joining = rules.joins_by_itself()
+    if joining and joining.casefold() not in {name.casefold() for name in names}:
+        return (*names, joining)
+    return tuple(names)
+
+
+def blank_table(rules: RuleSet, players: int) -> Game:
+    """A table of ``players`` unnamed seats ("Seat 1", ...) and any player the rules seat by
+    themselves; InvalidSeating, from the rule set's own check, when the game is not for that many."""
+    return Game(rules, with_joiner(rules, [f"Seat {number}" for number in range(1, players + 1)]))

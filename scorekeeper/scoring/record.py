@@ -40,10 +40,19 @@ class FiledUnder:
         return f"{self.event} ({self.held_on}) · round {self.round} · table {self.table}"
 
 
+_FILED_UNDER_KEYS = ("event", "held_on", "round", "table")
+
+
 def parse_filed_under(value: object) -> FiledUnder:
     """The ``filed_under`` key checked, or InvalidRecord naming what is wrong with it."""
     data = _object(value, f"'{FILED_UNDER}'")
-    event, held_on, round_, table = (data.get(key) for key in ("event", "held_on", "round", "table"))
+    unknown = sorted(str(key) for key in data if key not in _FILED_UNDER_KEYS)
+    if unknown:
+        raise InvalidRecord(f"'{FILED_UNDER}' has a key it does not know: {unknown[0]!r}")
+    missing = [key for key in _FILED_UNDER_KEYS if key not in data]
+    if missing:
+        raise InvalidRecord(f"'{FILED_UNDER}' lacks {missing[0]!r}: it needs {', '.join(_FILED_UNDER_KEYS)}")
+    event, held_on, round_, table = (data[key] for key in _FILED_UNDER_KEYS)
     if not isinstance(event, str) or not isinstance(held_on, str):
         raise InvalidRecord(f"'{FILED_UNDER}' needs the event's name and date ('event', 'held_on') as text")
     for key, number in (("round", round_), ("table", table)):

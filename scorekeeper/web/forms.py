@@ -26,7 +26,7 @@ from wtforms.validators import AnyOf, DataRequired, EqualTo, InputRequired, Leng
 from ..scoring import Card, Game, InvalidCard, InvalidOptions, InvalidSeating, RuleSet, configure
 from ..scoring.cards import STANDARD_RANKS, Rank
 from ..scoring.errors import sentence
-from ..scoring.game import partners_opposite
+from ..scoring.game import blank_table, partners_opposite, with_joiner
 from ..scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec, configure_known
 from ..scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, TARGET, WINNER, HouseRules
 from ..storage.game_log import NOTE_MAX_LENGTH
@@ -36,14 +36,19 @@ MAX_PLAYERS = 10
 OPEN_PLAYER_SLOTS = 5
 NAME_MAX_LENGTH = 30
 TITLE_MAX_LENGTH = 60
+EVENT_NAME_MAX_LENGTH = 80
+#: An import takes any title the app gives a game: the longest is an event's table's,
+#: "<event name> · round N · table N" (rounds and tables counted up to 9999).
+IMPORTED_TITLE_MAX_LENGTH = max(TITLE_MAX_LENGTH, EVENT_NAME_MAX_LENGTH + len(" · round 9999 · table 9999"))
 
 
 def check_imported(data: Mapping[str, Any]) -> str:
-    """What an imported record may hold beyond the rules: the start form's limits on names and
-    title (a record from elsewhere must not print off the sheet). Returns the title."""
+    """What an imported record may hold beyond the rules: the start form's limit on names, and a
+    title no longer than the app's own (a record from elsewhere must not print off the sheet).
+    Returns the title."""
     title = data.get("title") or ""
-    if not isinstance(title, str) or len(title) > TITLE_MAX_LENGTH:
-        raise ValueError(f"the title must be text of at most {TITLE_MAX_LENGTH} characters")
+    if not isinstance(title, str) or len(title) > IMPORTED_TITLE_MAX_LENGTH:
+        raise ValueError(f"the title must be text of at most {IMPORTED_TITLE_MAX_LENGTH} characters")
     players = data.get("players")
     for name in players if isinstance(players, list) else []:
         if isinstance(name, str) and len(name) > NAME_MAX_LENGTH:
@@ -209,9 +214,7 @@ class NewGameForm(RuleOptionsForm):
         rules = self.configured_rules()
         if rules is None:
             return False
-        joining = rules.joins_by_itself()
-        if joining and joining.casefold() not in {name.casefold() for name in seated}:
-            seated.append(joining)
+        seated = list(with_joiner(rules, seated))
         dealer_index = int(self.first_dealer.data or 0)
         if dealer_index >= len(names) or not names[dealer_index]:
             self.first_dealer.errors = ["Choose a seat that has a player."]
@@ -373,6 +376,27 @@ class ImportForm(FlaskForm):
     text = TextAreaField("…or paste the record", validators=[Optional(), Length(max=200_000)])
 
 
+class YesNoField(BooleanField):
+    """A checkbox that is also typed into links: on or off said in any of the usual ways (any
+    case), and anything else refused beside the field rather than read as on."""
+
+    ON = frozenset({"true", "yes", "on", "1", "y"})
+    OFF = frozenset({"false", "no", "off", "0", "n", ""})
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist:
+            self.data = False
+            return
+        said = str(valuelist[0]).strip().lower()
+        self.data = said in self.ON
+        if said not in self.ON | self.OFF:
+            raise ValueError(f"On or off: say yes or no (or true or false, 1 or 0), not {valuelist[0]!r}.")
+
+
+def _lower(value: object) -> object:
+    return value.lower() if isinstance(value, str) else value
+
+
 class PrintForm(HouseChoices, FlaskForm):
     """What to print (a GET form: it changes nothing, so it carries no CSRF token)."""
 
@@ -380,8 +404,13 @@ class PrintForm(HouseChoices, FlaskForm):
     players = SelectField(
         "Players (or sides)", choices=[SelectChoice(str(n), str(n)) for n in range(2, 6)], default="4"
     )
-    jokers = BooleanField("Jokers (Standig adjunct)")
-    paper = SelectField("Paper", choices=[SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")], default="a4")
+    jokers = YesNoField("Jokers (Standig adjunct)")
+    paper = SelectField(
+        "Paper",
+        choices=[SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")],
+        default="a4",
+        filters=[_lower],
+    )
 
     class Meta:
         csrf = False
@@ -390,6 +419,14 @@ class PrintForm(HouseChoices, FlaskForm):
         if self.rules.data in self.house:
             return self.house[self.rules.data]
         return configure_known(self.rules.data, {"jokers": bool(self.jokers.data)})
+
+    def blank_table(self) -> Game | None:
+        """The blank sheet's table, or None with the rule set's refusal beside the number of players."""
+        try:
+            return blank_table(self.configured_rules(), int(self.players.data))
+        except InvalidSeating as error:
+            self.players.errors = [sentence(str(error))]
+            return None
 
 
 class DirectorPasswordForm(FlaskForm):
@@ -415,7 +452,7 @@ class EventForm(RuleOptionsForm):
         default=DEFAULT_RULE_SET,
         description="Standings follow the game: lowest totals for Crates, highest where the winner collects.",
     )
-    name = StringField("Event name", validators=[DataRequired(), Length(max=80)])
+    name = StringField("Event name", validators=[DataRequired(), Length(max=EVENT_NAME_MAX_LENGTH)])
     held_on = StringField("Date", validators=[DataRequired(), Length(max=20)], description="For example 2026-11-22.")
     scoring = SelectField(
         "Standings by",

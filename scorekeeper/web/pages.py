@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Response, abort, render_template, request
+from flask import Response, render_template
 
 from ..reports.charts import running_total_chart
-from ..reports.sheets import DEFAULT_PAPER, PAPER_SIZES, score_sheet_html
+from ..reports.sheets import score_sheet_html
 from ..scoring import FiledUnder, GameRecord
 from ..storage.events import filed_under
 from ..storage.exchange import export_record, record_extra
@@ -14,7 +14,7 @@ from ..storage.games import StoredGame
 from . import printer
 from .connection import get_db
 from .devices import PHONE_SOURCE
-from .responses import download_name, json_download, pdf_response
+from .responses import download_name, json_download, pdf_response, requested_paper
 from .scoreboard import scoreboard
 
 
@@ -98,13 +98,6 @@ def phone_names(state: TableState) -> dict[str, str]:
 
 def export_response(stored: StoredGame, state: TableState) -> Response:
     return json_download(export_record(stored, state, filing(stored)), download_name(stored, "game", "json"))
-
-
-def requested_paper() -> str:
-    paper = request.args.get("paper", DEFAULT_PAPER).lower()
-    if paper not in PAPER_SIZES:
-        abort(400, description=f"paper must be one of {', '.join(PAPER_SIZES)}")
-    return paper
 
 
 def sheet_response(stored: StoredGame, state: TableState, view_url: str) -> Response:

@@ -1,5 +1,6 @@
 """Responses every part of the site gives alike: JSON for the phone's outbox, the version a
-live page polls (an ETag, 304 when unchanged), and downloads named without secrets."""
+live page polls (an ETag, 304 when unchanged), downloads named without secrets, and the
+paper a printout's link asks for."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import unicodedata
 
 from flask import Response, abort, jsonify, request
 
+from ..reports.sheets import DEFAULT_PAPER, PAPER_SIZES
 from ..storage.games import StoredGame, game_version
 from .connection import get_db
 
@@ -61,3 +63,11 @@ def pdf_response(body: bytes, filename: str) -> Response:
 def json_download(data: object, filename: str) -> Response:
     """An export to save: indented, and non-ASCII names as they are written."""
     return download_response(json.dumps(data, indent=2, ensure_ascii=False) + "\n", "application/json", filename)
+
+
+def requested_paper() -> str:
+    """The ``?paper=`` of a printout's link: a4 (also when not given) or letter, in any case; 400 otherwise."""
+    paper = (request.args.get("paper") or DEFAULT_PAPER).lower()
+    if paper not in PAPER_SIZES:
+        abort(400, description=f"paper must be one of {', '.join(PAPER_SIZES)}")
+    return paper

@@ -189,8 +189,8 @@ class CratesWorldSeries(Crates):
     def check_seating(self, game: Game) -> None:
         if len(game.players) != 3 or self.dummy not in game.players:
             raise InvalidSeating(
-                f"the World Series is two players and the dummy {self.dummy}: "
-                f"list three players, {self.dummy} among them",
+                f"the World Series is two players and the dummy {self.dummy}: three seats, "
+                f"{self.dummy} in one, not {len(game.players)}",
                 "players",
             )
         if game.has_partnerships:

@@ -29,7 +29,7 @@ from ...tournament.seating import SeatingError
 from .. import booklets, printer
 from ..connection import get_db
 from ..forms import EmptyForm, EventForm, KeyedForm, SeatingForm
-from ..responses import download_response, json_download, pdf_response
+from ..responses import download_response, json_download, pdf_response, requested_paper
 from .director import director_required
 
 bp = Blueprint("events", __name__, url_prefix="/director")
@@ -210,6 +210,7 @@ def standings_pdf(event_id: int) -> Response:
         event_standings(db, found, round_),
         round_,
         event_tie_breaks(found),
+        requested_paper(),
         members=_members(found),
         unfinished=unfinished_tables(progress(db, found), round_),
         printed_at=_now(),
@@ -240,7 +241,7 @@ def table_cards(event_id: int) -> Response:
     ]
     if not cards:
         abort(404)
-    html = table_cards_html(found, round_, cards, unreachable_host=unreachable_host(request.host_url))
+    html = table_cards_html(found, round_, cards, requested_paper(), unreachable_host(request.host_url))
     return pdf_response(printer.render(html), f"tables-round-{round_}.pdf")
 
 

@@ -27,7 +27,7 @@ from ...storage.house_rules import (
 from .. import printer
 from ..connection import get_db
 from ..forms import HouseRulesForm, row_id
-from ..responses import pdf_response
+from ..responses import pdf_response, requested_paper
 from .director import is_director
 
 bp = Blueprint("house", __name__, url_prefix="/house-rules")
@@ -114,7 +114,7 @@ def show(rules_id: int) -> str:
 @bp.get("/<int:rules_id>/rules.pdf")
 def rules_pdf(rules_id: int) -> Response:
     saved = _found(rules_id)
-    return pdf_response(printer.render(rules_card_html(saved.rules)), f"rules-{saved.id}.pdf")
+    return pdf_response(printer.render(rules_card_html(saved.rules, requested_paper())), f"rules-{saved.id}.pdf")
 
 
 def _found(rules_id: int) -> SavedHouseRules:

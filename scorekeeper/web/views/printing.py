@@ -43,7 +43,7 @@ def blank_sheet() -> str:
 @bp.get("/blank-sheet.pdf")
 def blank_sheet_pdf() -> Response | tuple[str, int]:
     form, valid = _form()
-    if not valid:
+    if not valid or form.blank_table() is None:
         return render_template("printing/blank_sheet.html", form=form), 400
     rules = form.configured_rules()
     html = blank_sheet_html(rules, int(form.players.data), form.paper.data)
