@@ -29,6 +29,7 @@ from .scoring import (
     pressure_ladder,
     verification_code,
 )
+from .scoring.game import usual_table
 from .scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, SINGLE_HAND, configure_known
 
 EMPTY_HAND = "-"
@@ -260,17 +261,19 @@ def _record_notes(record: dict[str, object]) -> dict[int, list[str]]:
 @click.option(
     "--rules", "rules_id", default=DEFAULT_RULE_SET, show_default=True, type=click.Choice(sorted(AT_THE_TABLE))
 )
-@click.option("--players", type=click.IntRange(2, 5), default=4, show_default=True, help="Columns: players or sides.")
+@click.option(
+    "--players", type=click.IntRange(2, 5), help="Columns: players or sides.  [default: 4, or what the game is for]"
+)
 @click.option("--jokers", is_flag=True, help="Jokers in the card table.")
 @click.option("--paper", type=PAPER, default="a4", show_default=True)
-def blank_sheet(output: str, rules_id: str, players: int, jokers: bool, paper: str) -> None:
+def blank_sheet(output: str, rules_id: str, players: int | None, jokers: bool, paper: str) -> None:
     """A blank score sheet for tables that play on paper: `scorekeeper blank-sheet -o blank.pdf`."""
     from .reports import pdf
     from .reports.sheets import blank_sheet_html
 
-    _write_pdf(
-        pdf.render_pdf(blank_sheet_html(configure_known(rules_id, {"jokers": jokers}), players, paper.lower())), output
-    )
+    rules = configure_known(rules_id, {"jokers": jokers})
+    seats = players if players is not None else usual_table(rules)
+    _write_pdf(pdf.render_pdf(blank_sheet_html(rules, seats, paper.lower())), output)
 
 
 @cli.command("rules-card")

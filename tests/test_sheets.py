@@ -272,3 +272,22 @@ def test_a_blank_world_series_sheet_seats_the_dummy_without_pressures_at_its_sta
     assert heading.split().count("press.") == 2 and heading.split().count("total") == 3
     start = next(line for line in text.splitlines() if line.split()[:1] == ["start"])
     assert start.split()[-1] == "-50" and start.split()[1:] == ["0", "0", "-50"]
+
+
+@pytest.mark.parametrize("rules, seats", [("crates", 4), ("hollywood-eights", 2), ("crates-world-series", 2)])
+def test_a_blank_sheet_without_a_number_of_players_seats_what_the_game_is_for(rules, seats):
+    from scorekeeper.scoring.game import usual_table
+    from scorekeeper.scoring.rulesets import configure_known
+
+    assert usual_table(configure_known(rules, {})) == seats
+
+
+def test_the_command_line_prints_hollywoods_blank_sheet_without_being_told_the_players(tmp_path):
+    script = Path(sys.executable).parent / "scorekeeper"
+    out = tmp_path / "blank.pdf"
+    result = subprocess.run(
+        [str(script), "blank-sheet", "-o", str(out), "--rules", "hollywood-eights"], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    text = pdf_text(out.read_bytes(), tmp_path)
+    assert "Seat 2" in text and "Seat 3" not in text

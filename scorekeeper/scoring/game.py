@@ -172,6 +172,18 @@ def with_joiner(rules: RuleSet, names: Sequence[str]) -> tuple[str, ...]:
     return tuple(names)
 
 
+def usual_table(rules: RuleSet) -> int:
+    """How many a blank sheet seats when nobody says: four where the game allows it, else the
+    fewest it allows (Hollywood Eights, the World Series: two)."""
+    for players in (4, 2, 3, 5):
+        try:
+            blank_table(rules, players)
+        except InvalidSeating:
+            continue
+        return players
+    return 4
+
+
 def blank_table(rules: RuleSet, players: int) -> Game:
     """A table of ``players`` unnamed seats ("Seat 1", ...) and any player the rules seat by
     themselves; InvalidSeating, from the rule set's own check, when the game is not for that many."""
