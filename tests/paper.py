@@ -48,8 +48,22 @@ class Page:
     def reads(self, value: str) -> bool:
         """Whether ``value`` is printed whole in one box: its words (white space aside) one after the
         other on a line, or wrapped onto the next line under where it began (left or right aligned)."""
+        return self.times_read(value) > 0
+
+    def times_read(self, value: str) -> int:
+        """How many times ``value`` is printed whole (as ``reads`` finds it)."""
         wanted = squeezed(value)
-        return any(self._follows(word, word, wanted) for word in self.words if wanted.startswith(word.text))
+        return sum(1 for word in self.words if wanted.startswith(word.text) and self._follows(word, word, wanted))
+
+    def overlapping(self, slack: float = 0.5) -> list[tuple[Word, Word]]:
+        """The pairs of words printed one over the other (their boxes overlap by more than ``slack`` points)."""
+        return [
+            (first, second)
+            for index, first in enumerate(self.words)
+            for second in self.words[index + 1 :]
+            if min(first.x_max, second.x_max) - max(first.x_min, second.x_min) > slack
+            and min(first.y_max, second.y_max) - max(first.y_min, second.y_min) > slack
+        ]
 
     def _follows(self, start: Word, last: Word, wanted: str) -> bool:
         rest = wanted[len(last.text) :]
