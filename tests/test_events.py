@@ -499,6 +499,20 @@ def test_exports_are_saved_under_the_events_number_and_pdfs_open_in_the_browser(
     assert director.get(event_url + "/export.json").get_data(as_text=True).endswith("}\n")
 
 
+def test_standings_of_a_round_the_event_has_not_seated_are_not_found(director):
+    event_url = new_event(director, ["Ann", "Bob", "Cy", "Di"])
+    seat_next_round(director, event_url)
+    seat_next_round(director, event_url)
+    for page in ("/standings", "/standings.pdf"):
+        for asked in ("0", "3", "99", "-1", "1" * 40, "one"):
+            assert director.get(f"{event_url}{page}?round={asked}").status_code == 404, (page, asked)
+        for asked in ("1", "2"):
+            assert director.get(f"{event_url}{page}?round={asked}").status_code == 200, (page, asked)
+        assert director.get(event_url + page).status_code == 200
+    assert "round 2 standings" in director.get(event_url + "/standings?round=2").get_data(as_text=True)
+    assert "overall standings" in director.get(event_url + "/standings").get_data(as_text=True)
+
+
 def test_backup_makes_a_consistent_copy(tmp_path):
     env = create_director(tmp_path / "instance", PASSWORD)
     script = Path(sys.executable).parent / "scorekeeper"

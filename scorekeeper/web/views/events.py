@@ -15,6 +15,7 @@ from ...reports.sheets import booklet_cover_html, event_sheets_html, standings_h
 from ...scoring import ScoringError
 from ...storage import events as event_store
 from ...storage.event_results import (
+    TableProgress,
     event_standings,
     event_tie_breaks,
     export_csv,
@@ -185,15 +186,14 @@ def _set_locked(event_id: int, token: str, locked: bool) -> Response:
 @director_required
 def standings(event_id: int) -> str:
     found = _event(event_id)
-    round_ = request.args.get("round", type=int)
-    rows = event_standings(get_db(), found, round_)
-    rounds = sorted({row.table.round for row in progress(get_db(), found)})
+    tables = progress(get_db(), found)
+    round_ = _round_asked(tables)
     return render_template(
         "events/standings.html",
         event=found,
-        rows=rows,
+        rows=event_standings(get_db(), found, round_),
         round_=round_,
-        rounds=rounds,
+        rounds=sorted({row.table.round for row in tables}),
         tie_breaks=event_tie_breaks(found),
         logout=EmptyForm(),
     )
@@ -203,18 +203,34 @@ def standings(event_id: int) -> str:
 @director_required
 def standings_pdf(event_id: int) -> Response:
     found = _event(event_id)
-    round_ = request.args.get("round", type=int)
     db = get_db()
+    tables = progress(db, found)
+    round_ = _round_asked(tables)
     html = standings_html(
         found,
         event_standings(db, found, round_),
         round_,
         event_tie_breaks(found),
         members=_members(found),
-        unfinished=unfinished_tables(progress(db, found), round_),
+        unfinished=unfinished_tables(tables, round_),
         printed_at=_now(),
     )
     return pdf_response(printer.render(html), f"standings-{found.id}.pdf")
+
+
+def _round_asked(tables: list[TableProgress]) -> int | None:
+    """The round the standings are asked for (``?round=N``), None for the whole event; a round
+    the event has not seated (0, 99, -1, a word) is not found."""
+    asked = request.args.get("round", "")
+    if not asked:
+        return None
+    try:
+        number = int(asked)
+    except ValueError:
+        abort(404)
+    if number not in {row.table.round for row in tables}:
+        abort(404)
+    return number
 
 
 def _members(event: Event) -> dict[str, EventPlayer]:
