@@ -458,6 +458,19 @@ def test_the_booklet_button_pressed_twice_renders_one_booklet(director):
     wait_for_booklet(director, later.headers["Location"])
 
 
+def test_a_booklet_is_found_only_under_its_own_event(director):
+    first_url = new_event(director, ["Ann", "Bob"], name="First night")
+    second_url = new_event(director, ["Cy", "Di"], name="Second night")
+    seat_next_round(director, second_url)
+    status_url = director.post(second_url + "/booklet", data=booklet_form(director, second_url)).headers["Location"]
+    wait_for_booklet(director, status_url)
+    job = status_url.rsplit("/", 1)[1]
+    assert director.get(f"{second_url}/booklet/{job}.pdf").mimetype == "application/pdf"
+    for path in (f"/booklet/{job}", f"/booklet/{job}.pdf"):
+        assert director.get(first_url + path).status_code == 404, path
+        assert director.get(second_url + path).status_code == 200, path
+
+
 def test_event_pdfs(director, tmp_path):
     event_url = new_event(director, ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])
     seat_next_round(director, event_url)

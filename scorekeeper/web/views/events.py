@@ -305,7 +305,7 @@ def booklet(event_id: int) -> Response:
         for row, html in zip(tables, event_sheets_html(found, tables, view_urls=urls), strict=True)
     ]
     job = booklets.start(
-        current_app.instance_path, [booklets.Part(cover), *sheets], found.name, f"{found.id} {form.idem.data}"
+        current_app.instance_path, [booklets.Part(cover), *sheets], found.name, f"{found.id} {form.idem.data}", found.id
     )
     return redirect(url_for("events.booklet_status", event_id=found.id, job=job))
 
@@ -314,7 +314,7 @@ def booklet(event_id: int) -> Response:
 @director_required
 def booklet_status(event_id: int, job: str) -> str:
     found = _event(event_id)
-    state = booklets.status(current_app.instance_path, job)
+    state = booklets.status(current_app.instance_path, job, found.id)
     if state is None:
         abort(404)
     refresh = 2 if state["state"] == "running" else None
@@ -327,7 +327,7 @@ def booklet_status(event_id: int, job: str) -> str:
 @director_required
 def booklet_pdf(event_id: int, job: str) -> Response:
     found = _event(event_id)
-    path = booklets.result(current_app.instance_path, job)
+    path = booklets.result(current_app.instance_path, job, found.id)
     if path is None:
         abort(404)
     return pdf_response(path.read_bytes(), f"booklet-{found.id}.pdf")
