@@ -526,6 +526,25 @@ def test_standings_of_a_round_the_event_has_not_seated_are_not_found(director):
     assert "overall standings" in director.get(event_url + "/standings").get_data(as_text=True)
 
 
+def test_every_table_of_an_event_downloads_under_a_name_of_its_own_dated_by_the_event(director):
+    name = "The Northern Counties Open Crates and Eights Championship, Autumn Weekend Finals"
+    assert len(name) == 80
+    event_url = new_event(director, ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"], name=name, held_on="2025-03-01")
+    seat_next_round(director, event_url)
+    tokens = record_links(director, event_url)
+    assert len(tokens) == 2
+    for path, disposition in (("export.json", "attachment"), ("sheet.pdf", "inline")):
+        names = []
+        for table, token in enumerate(tokens, start=1):
+            header = director.get(f"/t/{token}/{path}").headers["Content-Disposition"]
+            found = re.fullmatch(rf'{disposition}; filename="([a-z0-9-]+\.(json|pdf))"', header)
+            assert found, header
+            names.append(found.group(1))
+            assert found.group(1).endswith(f"-round-1-table-{table}.{found.group(2)}"), header
+            assert "-2025-03-01-the-northern-counties-open" in found.group(1), header
+        assert len(set(names)) == len(tokens)
+
+
 def test_backup_makes_a_consistent_copy(tmp_path):
     env = create_director(tmp_path / "instance", PASSWORD)
     script = Path(sys.executable).parent / "scorekeeper"
