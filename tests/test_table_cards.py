@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from . import paper
 from .test_events import new_event, seat_next_round, set_up_director
 
 #: An event takes names of up to 24 characters.
@@ -64,3 +65,19 @@ def test_cards_printed_from_localhost_warn_and_from_the_network_do_not(client, e
         cards = client.get(event_url + "/table-cards.pdf", base_url=host)
         assert cards.mimetype == "application/pdf"
         assert WARNING not in " ".join(word for word, _ in word_sizes(cards.data, tmp_path)), host
+
+
+def test_a_seats_number_stays_on_the_line_of_its_name_however_long_the_word(client, tmp_path):
+    set_up_director(client)
+    names = ["Pneumonoultramicroscopicsilico", "W" * 30, "Cy", "Di"]
+    url = new_event(client, names)
+    seat_next_round(client, url)
+    (page,) = paper.pages(client.get(url + "/table-cards.pdf").data, tmp_path)
+    assert page.overflowing() == []
+    text = paper.squeezed(page.text())
+    for name in names:
+        first = next(index for index, word in enumerate(page.words) if name.startswith(word.text) and word.text != "")
+        number, start = page.words[first - 1], page.words[first]
+        assert re.fullmatch(r"[1-4]\.", number.text), (name, number.text)
+        assert abs(number.y_min - start.y_min) < 1, name  # on one line
+        assert number.text + paper.squeezed(name) in text, name
