@@ -94,3 +94,18 @@ def test_no_word_runs_off_the_page_and_no_name_prints_over_another(name, paper_s
 def test_pressures_taken_together_print_in_one_cell(tmp_path):
     text = words(rendered("crates-5", "a4"), tmp_path)
     assert re.search(r"5\+ ?10\+ ?20\+ ?40", text)
+
+
+@pytest.mark.parametrize(("name", "paper_size"), CASE_PAPERS)
+def test_the_line_on_checking_leaves_no_word_alone_and_keeps_the_command_on_one_line(name, paper_size, tmp_path):
+    (page,) = paper.pages(rendered(name, paper_size), tmp_path)
+
+    def line_from(first: paper.Word) -> list[str]:
+        return [word.text for word in page.words if abs(word.y_min - first.y_min) < 1 and word.x_min >= first.x_min]
+
+    starts = [word for word in page.words if word.text == "To"]
+    assert len(starts) == 1
+    assert line_from(starts[0])[:3] == ["To", "check", "this"]
+    command = next(word for word in page.words if word.text == "scorekeeper")
+    code = next(case for case in CASES if case.name == name).record().verification_code
+    assert line_from(command)[:4] == ["scorekeeper", "verify", code, "game.json:"]
