@@ -2,7 +2,6 @@
 and the director is warned when the QR codes would point at this machine's own name."""
 
 import re
-import subprocess
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -32,12 +31,7 @@ def signed_in_at(client, base_url: str) -> None:
 
 def word_sizes(body: bytes, tmp_path: Path) -> list[tuple[str, float]]:
     """Each word on page 1 with its height in points, read back from the PDF."""
-    path = tmp_path / "cards.pdf"
-    path.write_bytes(body)
-    out = subprocess.run(["pdftotext", "-bbox", "-f", "1", "-l", "1", str(path), "-"], capture_output=True, text=True,
-                         check=True).stdout
-    return [(word, float(y2) - float(y1))
-            for y1, y2, word in re.findall(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]+)</word>', out)]
+    return [(word.text, word.height) for word in paper.pages(body, tmp_path)[0].words]
 
 
 def test_the_table_number_is_the_largest_thing_on_the_card(client, event_url, tmp_path):
