@@ -250,6 +250,25 @@ def test_the_standings_keep_every_column_on_the_page_whatever_the_names(director
     assert_every_column_on_the_page(page)
 
 
+def test_an_event_name_of_one_80_letter_word_breaks_inside_the_page(director, tmp_path):
+    name = "N" * 80
+    event_url = new_event(director, ["Ann", "Bob", "Cy", "Di"], name=name)
+    seat_next_round(director, event_url)
+    (token,) = record_links(director, event_url)
+    play_hands(director, token, 2)
+    body, _ = booklet(director, event_url, Path(director.application.instance_path))
+    printed = {
+        "standings": paper.pages(director.get(event_url + "/standings.pdf").data, tmp_path)[0],
+        "table card": paper.pages(director.get(event_url + "/table-cards.pdf").data, tmp_path)[0],
+        "sheet": paper.pages(director.get(f"/t/{token}/sheet.pdf").data, tmp_path)[0],
+        "sheet on Letter": paper.pages(director.get(f"/t/{token}/sheet.pdf?paper=letter").data, tmp_path)[0],
+        "booklet cover": paper.pages(body, tmp_path)[0],
+    }
+    for what, page in printed.items():
+        assert page.overflowing() == [], what
+        assert name in paper.squeezed(page.text()), what
+
+
 def wait_for(client, status_url):
     for _ in range(600):
         if "Download the booklet" in client.get(status_url).get_data(as_text=True):
