@@ -23,6 +23,15 @@ LONG_NAMES = (
     "Anastasia Villanueva-Rodrigues",
     "Christopher Montgomery-Bakerss",
 )
+#: Thirty characters and no place to break: each must break inside its own box (the widest second,
+#: where its signature is at the page's edge).
+SINGLE_WORDS = (
+    "Pneumonoultramicroscopicsilico",
+    "W" * 30,
+    "Supercalifragilisticexpialidoc",
+    "Hippopotomonstrosesquippedalio",
+    "Antidisestablishmentarianismss",
+)
 RULINGS = (
     "Dealer misdeal: the deal passed to the next player, as 000 says.",
     "A 7 played out of turn stands; the next player plays on from it.",
@@ -132,6 +141,7 @@ FIVE = list(LONG_NAMES)
 CASES = (
     Case("crates-5", lambda: _crates_like("crates", FIVE, {"pressure_increase_cap": 20, "jokers": True}, jokers=True)),
     Case("crates-partners", lambda: _crates_like("crates", FIVE[:4], {"decks": 2}, partnerships=True)),
+    Case("single-words-5", lambda: _crates_like("crates", list(SINGLE_WORDS), {"pressure_increase_cap": 20})),
     Case("creights-5", lambda: _crates_like("creights", FIVE, {})),
     Case("world-series", lambda: _crates_like("crates-world-series", [FIVE[0], "Figgy", FIVE[1]], {})),
     Case("house-5", lambda: _crates_like("house", FIVE, dict(HOUSE_DEFINITION), suits=True, jokers=True)),

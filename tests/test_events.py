@@ -458,6 +458,19 @@ def test_the_booklet_button_pressed_twice_renders_one_booklet(director):
     wait_for_booklet(director, later.headers["Location"])
 
 
+def test_a_booklet_is_found_only_under_its_own_event(director):
+    first_url = new_event(director, ["Ann", "Bob"], name="First night")
+    second_url = new_event(director, ["Cy", "Di"], name="Second night")
+    seat_next_round(director, second_url)
+    status_url = director.post(second_url + "/booklet", data=booklet_form(director, second_url)).headers["Location"]
+    wait_for_booklet(director, status_url)
+    job = status_url.rsplit("/", 1)[1]
+    assert director.get(f"{second_url}/booklet/{job}.pdf").mimetype == "application/pdf"
+    for path in (f"/booklet/{job}", f"/booklet/{job}.pdf"):
+        assert director.get(first_url + path).status_code == 404, path
+        assert director.get(second_url + path).status_code == 200, path
+
+
 def test_event_pdfs(director, tmp_path):
     event_url = new_event(director, ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])
     seat_next_round(director, event_url)
@@ -497,6 +510,39 @@ def test_exports_are_saved_under_the_events_number_and_pdfs_open_in_the_browser(
         response = director.get(event_url + path)
         assert (response.mimetype, response.headers["Content-Disposition"]) == (mimetype, disposition)
     assert director.get(event_url + "/export.json").get_data(as_text=True).endswith("}\n")
+
+
+def test_standings_of_a_round_the_event_has_not_seated_are_not_found(director):
+    event_url = new_event(director, ["Ann", "Bob", "Cy", "Di"])
+    seat_next_round(director, event_url)
+    seat_next_round(director, event_url)
+    for page in ("/standings", "/standings.pdf"):
+        for asked in ("0", "3", "99", "-1", "1" * 40, "one"):
+            assert director.get(f"{event_url}{page}?round={asked}").status_code == 404, (page, asked)
+        for asked in ("1", "2"):
+            assert director.get(f"{event_url}{page}?round={asked}").status_code == 200, (page, asked)
+        assert director.get(event_url + page).status_code == 200
+    assert "round 2 standings" in director.get(event_url + "/standings?round=2").get_data(as_text=True)
+    assert "overall standings" in director.get(event_url + "/standings").get_data(as_text=True)
+
+
+def test_every_table_of_an_event_downloads_under_a_name_of_its_own_dated_by_the_event(director):
+    name = "The Northern Counties Open Crates and Eights Championship, Autumn Weekend Finals"
+    assert len(name) == 80
+    event_url = new_event(director, ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"], name=name, held_on="2025-03-01")
+    seat_next_round(director, event_url)
+    tokens = record_links(director, event_url)
+    assert len(tokens) == 2
+    for path, disposition in (("export.json", "attachment"), ("sheet.pdf", "inline")):
+        names = []
+        for table, token in enumerate(tokens, start=1):
+            header = director.get(f"/t/{token}/{path}").headers["Content-Disposition"]
+            found = re.fullmatch(rf'{disposition}; filename="([a-z0-9-]+\.(json|pdf))"', header)
+            assert found, header
+            names.append(found.group(1))
+            assert found.group(1).endswith(f"-round-1-table-{table}.{found.group(2)}"), header
+            assert "-2025-03-01-the-northern-counties-open" in found.group(1), header
+        assert len(set(names)) == len(tokens)
 
 
 def test_backup_makes_a_consistent_copy(tmp_path):

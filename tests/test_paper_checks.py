@@ -11,6 +11,7 @@ import pytest
 
 from scorekeeper.scoring import load_record, parse_record
 
+from . import paper
 from .test_cli import run
 from .test_events import OUTBOX, booklet_form, new_event, record_links, seat_next_round, set_up_director
 from .web import csrf_token
@@ -243,6 +244,56 @@ def test_the_standings_pdf_is_provisional_while_tables_play(director, tmp_path):
     assert "rovisional" not in final and "Hands played" not in final
 
 
+#: The widest a standings row gets: 30-letter words for names, long clubs, a 12-digit number.
+WIDE_PLAYERS = [
+    ("W" * 30, "Royal Pneumonoultramicroscopic Society of Card Players", "123456789012"),
+    ("Pneumonoultramicroscopicsilico", "Riverside Club", "10442"),
+    ("Bartholomew Okonkwo-Smith Jr.X", "X" * 60, "999999999999"),
+    ("Maximiliana Featherstonehaughs", "Hilltop", "7"),
+]
+STANDINGS_HEADINGS = ("Place", "Player", "Club", "No.", "Total", "Placement points", "Wins", "Tables", "Hands played")
+
+
+def wide_event(director):
+    """An event of the widest players, one table of four, three hands played: provisional standings."""
+    event_url = new_event(director, [", ".join(player) for player in WIDE_PLAYERS])
+    seat_next_round(director, event_url)
+    (token,) = record_links(director, event_url)
+    play_hands(director, token, 3)
+    return event_url
+
+
+def assert_every_column_on_the_page(page: paper.Page, headings=STANDINGS_HEADINGS):
+    assert page.overflowing() == []
+    for value in (*headings, *(value for player in WIDE_PLAYERS for value in player)):
+        assert page.reads(value), value
+
+
+def test_the_standings_keep_every_column_on_the_page_whatever_the_names(director, tmp_path):
+    event_url = wide_event(director)
+    (page,) = paper.pages(director.get(event_url + "/standings.pdf").data, tmp_path)
+    assert_every_column_on_the_page(page)
+
+
+def test_an_event_name_of_one_80_letter_word_breaks_inside_the_page(director, tmp_path):
+    name = "N" * 80
+    event_url = new_event(director, ["Ann", "Bob", "Cy", "Di"], name=name)
+    seat_next_round(director, event_url)
+    (token,) = record_links(director, event_url)
+    play_hands(director, token, 2)
+    body, _ = booklet(director, event_url, Path(director.application.instance_path))
+    printed = {
+        "standings": paper.pages(director.get(event_url + "/standings.pdf").data, tmp_path)[0],
+        "table card": paper.pages(director.get(event_url + "/table-cards.pdf").data, tmp_path)[0],
+        "sheet": paper.pages(director.get(f"/t/{token}/sheet.pdf").data, tmp_path)[0],
+        "sheet on Letter": paper.pages(director.get(f"/t/{token}/sheet.pdf?paper=letter").data, tmp_path)[0],
+        "booklet cover": paper.pages(body, tmp_path)[0],
+    }
+    for what, page in printed.items():
+        assert page.overflowing() == [], what
+        assert name in paper.squeezed(page.text()), what
+
+
 def wait_for(client, status_url):
     for _ in range(600):
         if "Download the booklet" in client.get(status_url).get_data(as_text=True):
@@ -258,6 +309,13 @@ def booklet(director, event_url, instance: Path):
     job = status_url.rsplit("/", 1)[1]
     status = json.loads((instance / "booklets" / f"{job}.json").read_text())
     return director.get(status_url + ".pdf").data, status
+
+
+def test_the_booklet_cover_keeps_every_column_on_the_page_whatever_the_names(director, tmp_path):
+    event_url = wide_event(director)
+    body, _ = booklet(director, event_url, Path(director.application.instance_path))
+    cover = paper.pages(body, tmp_path)[0]
+    assert_every_column_on_the_page(cover)
 
 
 def test_the_booklet_has_a_cover_rulings_and_codes_and_reuses_locked_tables(director, tmp_path):

@@ -10,7 +10,8 @@ import pytest
 
 from scorekeeper.reports.pdf import render_pdf
 
-from .sheet_cases import CASES, LONG_NAMES, VIEW_URL, Case, sheet
+from . import paper
+from .sheet_cases import CASES, LONG_NAMES, SINGLE_WORDS, VIEW_URL, Case, sheet
 
 PAPERS = ("a4", "letter")
 @functools.cache
@@ -52,12 +53,13 @@ def test_the_line_on_checking_and_the_link_beside_the_qr_fit_too(name, paper, tm
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
 def test_the_sheet_says_every_name_whole_and_has_its_parts(case: Case, tmp_path):
     text = words(rendered(case.name, "a4"), tmp_path)
+    (page,) = paper.pages(rendered(case.name, "a4"), tmp_path)
     record = case.record()
     rules = record.game.rules
     dummy = rules.joins_by_itself()
     for name in record.game.players:
-        # The seat list, and the signature line of everyone but a dummy.
-        assert text.count(name) >= (1 if name == dummy else 2), name
+        # The seat list, and the signature line of everyone but a dummy (a long word broken in its box).
+        assert page.times_read(name) >= (1 if name == dummy else 2), name
     assert f"{rules.name} · score sheet" in text
     assert f"Rules: {rules.name}" in text and f"Rules: {rules.id} " not in text
     assert ("Final standings" if record.score().finished else "Standings so far") in text
@@ -72,9 +74,38 @@ def test_the_sheet_says_every_name_whole_and_has_its_parts(case: Case, tmp_path)
 
 
 def test_names_are_thirty_characters():
-    assert {len(name) for name in LONG_NAMES} == {30}
+    assert {len(name) for name in LONG_NAMES} == {len(name) for name in SINGLE_WORDS} == {30}
+    assert not any(" " in name for name in SINGLE_WORDS)
+
+
+@pytest.mark.parametrize(("name", "paper_size"), CASE_PAPERS)
+def test_no_word_runs_off_the_page_and_no_name_prints_over_another(name, paper_size, tmp_path):
+    (page,) = paper.pages(rendered(name, paper_size), tmp_path)
+    assert page.overflowing() == []
+    players = next(case for case in CASES if case.name == name).record().game.players
+    in_a_name = [
+        (first.text, second.text)
+        for first, second in page.overlapping()
+        if any(len(word.text) > 3 and word.text in player for word in (first, second) for player in players)
+    ]
+    assert in_a_name == []
 
 
 def test_pressures_taken_together_print_in_one_cell(tmp_path):
     text = words(rendered("crates-5", "a4"), tmp_path)
     assert re.search(r"5\+ ?10\+ ?20\+ ?40", text)
+
+
+@pytest.mark.parametrize(("name", "paper_size"), CASE_PAPERS)
+def test_the_line_on_checking_leaves_no_word_alone_and_keeps_the_command_on_one_line(name, paper_size, tmp_path):
+    (page,) = paper.pages(rendered(name, paper_size), tmp_path)
+
+    def line_from(first: paper.Word) -> list[str]:
+        return [word.text for word in page.words if abs(word.y_min - first.y_min) < 1 and word.x_min >= first.x_min]
+
+    starts = [word for word in page.words if word.text == "To"]
+    assert len(starts) == 1
+    assert line_from(starts[0])[:3] == ["To", "check", "this"]
+    command = next(word for word in page.words if word.text == "scorekeeper")
+    code = next(case for case in CASES if case.name == name).record().verification_code
+    assert line_from(command)[:4] == ["scorekeeper", "verify", code, "game.json:"]

@@ -2,12 +2,12 @@
 and the director is warned when the QR codes would point at this machine's own name."""
 
 import re
-import subprocess
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
+from . import paper
 from .test_events import new_event, seat_next_round, set_up_director
 
 #: An event takes names of up to 24 characters.
@@ -31,12 +31,7 @@ def signed_in_at(client, base_url: str) -> None:
 
 def word_sizes(body: bytes, tmp_path: Path) -> list[tuple[str, float]]:
     """Each word on page 1 with its height in points, read back from the PDF."""
-    path = tmp_path / "cards.pdf"
-    path.write_bytes(body)
-    out = subprocess.run(["pdftotext", "-bbox", "-f", "1", "-l", "1", str(path), "-"], capture_output=True, text=True,
-                         check=True).stdout
-    return [(word, float(y2) - float(y1))
-            for y1, y2, word in re.findall(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]+)</word>', out)]
+    return [(word.text, word.height) for word in paper.pages(body, tmp_path)[0].words]
 
 
 def test_the_table_number_is_the_largest_thing_on_the_card(client, event_url, tmp_path):
@@ -64,3 +59,19 @@ def test_cards_printed_from_localhost_warn_and_from_the_network_do_not(client, e
         cards = client.get(event_url + "/table-cards.pdf", base_url=host)
         assert cards.mimetype == "application/pdf"
         assert WARNING not in " ".join(word for word, _ in word_sizes(cards.data, tmp_path)), host
+
+
+def test_a_seats_number_stays_on_the_line_of_its_name_however_long_the_word(client, tmp_path):
+    set_up_director(client)
+    names = ["Pneumonoultramicroscopicsilico", "W" * 30, "Cy", "Di"]
+    url = new_event(client, names)
+    seat_next_round(client, url)
+    (page,) = paper.pages(client.get(url + "/table-cards.pdf").data, tmp_path)
+    assert page.overflowing() == []
+    text = paper.squeezed(page.text())
+    for name in names:
+        first = next(index for index, word in enumerate(page.words) if name.startswith(word.text) and word.text != "")
+        number, start = page.words[first - 1], page.words[first]
+        assert re.fullmatch(r"[1-4]\.", number.text), (name, number.text)
+        assert abs(number.y_min - start.y_min) < 1, name  # on one line
+        assert number.text + paper.squeezed(name) in text, name

@@ -63,9 +63,10 @@ def _write_status(folder: Path, job: str, status: dict[str, object]) -> None:
     os.replace(temporary, folder / f"{job}.json")
 
 
-def start(instance_path: str, parts: Sequence[Part], name: str, key: str) -> str:
+def start(instance_path: str, parts: Sequence[Part], name: str, key: str, event: int) -> str:
     """Start rendering, once per key (the form's idempotency key): returns the job's id at once
-    (``printer.Busy`` when booklets are at their bound).
+    (``printer.Busy`` when booklets are at their bound). Every status of the job names ``event``,
+    the event whose booklet it is: only that event's pages find it.
 
     The job is named after the key, and its first status is linked into place only if no
     job of that name exists: a doubled submission, in another thread or worker, finds the
@@ -74,8 +75,9 @@ def start(instance_path: str, parts: Sequence[Part], name: str, key: str) -> str
     folder = _folder(instance_path)
     job = hashlib.sha256(key.encode()).hexdigest()[:16]
     total = len(parts)
+    about = {"name": name, "event": event}
     claim = folder / f"{job}.{secrets.token_hex(4)}.claim"
-    first = {"state": "running", "done": 0, "total": total, "name": name, "started": time.time()}
+    first = {"state": "running", "done": 0, "total": total, **about, "started": time.time()}
     write_private(claim, json.dumps(first).encode())
     try:
         os.link(claim, folder / f"{job}.json")
@@ -84,15 +86,17 @@ def start(instance_path: str, parts: Sequence[Part], name: str, key: str) -> str
     finally:
         claim.unlink()
     try:
-        future = printer.in_background(_run, str(folder), job, list(parts), name)
+        future = printer.in_background(_run, str(folder), job, list(parts), about)
     except printer.Busy:
         (folder / f"{job}.json").unlink(missing_ok=True)
         raise
-    future.add_done_callback(partial(_report_lost, folder, job, total, name))
+    future.add_done_callback(partial(_report_lost, folder, job, total, about))
     return job
 
 
-def _run(submit: Callable[..., Future[Any]], folder_name: str, job: str, parts: list[Part], name: str) -> None:
+def _run(
+    submit: Callable[..., Future[Any]], folder_name: str, job: str, parts: list[Part], about: dict[str, object]
+) -> None:
     """In the worker's job thread: every part rendered (or a locked table's kept PDF reused) in the
     booklet processes, then joined; the status says how far it got, and how many were reused."""
     folder = Path(folder_name)
@@ -116,12 +120,12 @@ def _run(submit: Callable[..., Future[Any]], folder_name: str, job: str, parts: 
         for finished in as_completed(rendering):
             finished.result()
             done += 1
-            _write_status(folder, job, {"state": "running", "done": done, "total": total, "name": name})
+            _write_status(folder, job, {"state": "running", "done": done, "total": total, **about})
         submit(join_parts, [str(path) for path in paths], str(folder / f"{job}.pdf")).result()
-        status = {"state": "done", "done": total, "total": total, "name": name, "rendered": len(rendering)}
+        status = {"state": "done", "done": total, "total": total, **about, "rendered": len(rendering)}
         _write_status(folder, job, {**status, "reused": reused})
     except Exception as error:  # reported on the progress page; the job is over either way
-        _write_status(folder, job, {"state": "failed", "done": 0, "total": total, "name": name, "error": str(error)})
+        _write_status(folder, job, {"state": "failed", "done": 0, "total": total, **about, "error": str(error)})
     finally:
         for path in paths:
             if path.parent == folder:
@@ -149,20 +153,25 @@ def _forget_oldest(kept: Path) -> None:
         path.unlink(missing_ok=True)
 
 
-def _report_lost(folder: Path, job: str, total: int, name: str, future: Future[None]) -> None:
+def _report_lost(folder: Path, job: str, total: int, about: dict[str, object], future: Future[None]) -> None:
     """The job ended without reporting its end (its thread raised outside the job, or the server stopped)."""
     if future.cancelled() or future.exception() is not None:
         error = "the server stopped first" if future.cancelled() else "the renderer stopped; start it again"
-        _write_status(folder, job, {"state": "failed", "done": 0, "total": total, "name": name, "error": error})
+        _write_status(folder, job, {"state": "failed", "done": 0, "total": total, **about, "error": error})
 
 
-def status(instance_path: str, job: str) -> dict[str, object] | None:
+def status(instance_path: str, job: str, event: int) -> dict[str, object] | None:
+    """The job's progress, None unless it is a booklet of ``event``."""
     if not job.isalnum():
         return None
     path = _folder(instance_path) / f"{job}.json"
-    return json.loads(path.read_text()) if path.exists() else None
+    found: dict[str, object] | None = json.loads(path.read_text()) if path.exists() else None
+    return found if found is not None and found.get("event") == event else None
 
 
-def result(instance_path: str, job: str) -> Path | None:
+def result(instance_path: str, job: str, event: int) -> Path | None:
+    """The finished booklet, None unless it is one of ``event``."""
+    if status(instance_path, job, event) is None:
+        return None
     path = _folder(instance_path) / f"{job}.pdf"
-    return path if job.isalnum() and path.exists() else None
+    return path if path.exists() else None

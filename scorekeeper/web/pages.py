@@ -97,7 +97,8 @@ def phone_names(state: TableState) -> dict[str, str]:
 
 
 def export_response(stored: StoredGame, state: TableState) -> Response:
-    return json_download(export_record(stored, state, filing(stored)), download_name(stored, "game", "json"))
+    filed = filing(stored)
+    return json_download(export_record(stored, state, filed), download_name(stored, "game", "json", filed))
 
 
 def sheet_response(stored: StoredGame, state: TableState, view_url: str) -> Response:
@@ -113,4 +114,4 @@ def sheet_response(stored: StoredGame, state: TableState, view_url: str) -> Resp
         view_url=view_url,
         notes=state.ruling_notes(),
     )
-    return pdf_response(printer.render(html), download_name(stored, "sheet", "pdf"))
+    return pdf_response(printer.render(html), download_name(stored, "sheet", "pdf", filed))

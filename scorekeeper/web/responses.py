@@ -11,6 +11,7 @@ import unicodedata
 from flask import Response, abort, jsonify, request
 
 from ..reports.sheets import DEFAULT_PAPER, PAPER_SIZES
+from ..scoring import FiledUnder
 from ..storage.games import StoredGame, game_version
 from .connection import get_db
 
@@ -40,12 +41,30 @@ def polled_version(version: int) -> Response:
     return response
 
 
-def download_name(stored: StoredGame, kind: str, extension: str) -> str:
+#: The longest part of a download's name that comes from the game's title (or its event's name).
+NAME_SLUG = 60
+
+
+def download_name(stored: StoredGame, kind: str, extension: str, filed: FiledUnder | None = None) -> str:
     """A file name from the game's date and title: never its join code or a token, because the view
-    link serves these files too, and either of those would let whoever sees the name change the game."""
-    ascii_title = unicodedata.normalize("NFKD", stored.title).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_title.lower()).strip("-")[:60].rstrip("-")
-    return "-".join(part for part in (kind, stored.created_at[:10], slug) if part) + "." + extension
+    link serves these files too, and either of those would let whoever sees the name change the game.
+
+    An event's game (``filed``) is named by the event's date and name and always ends in its round
+    and table, the event's name shortened to make room, so that no two tables share a name."""
+    if filed is None:
+        date, title = stored.created_at[:10], _slug(stored.title, NAME_SLUG)
+    else:
+        where = f"round-{filed.round}-table-{filed.table}"
+        date, title = _slug(filed.held_on, NAME_SLUG), "-".join(
+            part for part in (_slug(filed.event, NAME_SLUG - len(where) - 1), where) if part
+        )
+    return "-".join(part for part in (kind, date, title) if part) + "." + extension
+
+
+def _slug(text: str, most: int) -> str:
+    """``text`` in lower-case ASCII letters and digits joined by dashes, at most ``most`` characters."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:most].rstrip("-")
 
 
 def download_response(body: str | bytes, mimetype: str, filename: str, inline: bool = False) -> Response:

@@ -15,6 +15,7 @@ from ...reports.sheets import booklet_cover_html, event_sheets_html, standings_h
 from ...scoring import ScoringError
 from ...storage import events as event_store
 from ...storage.event_results import (
+    TableProgress,
     event_standings,
     event_tie_breaks,
     export_csv,
@@ -185,15 +186,14 @@ def _set_locked(event_id: int, token: str, locked: bool) -> Response:
 @director_required
 def standings(event_id: int) -> str:
     found = _event(event_id)
-    round_ = request.args.get("round", type=int)
-    rows = event_standings(get_db(), found, round_)
-    rounds = sorted({row.table.round for row in progress(get_db(), found)})
+    tables = progress(get_db(), found)
+    round_ = _round_asked(tables)
     return render_template(
         "events/standings.html",
         event=found,
-        rows=rows,
+        rows=event_standings(get_db(), found, round_),
         round_=round_,
-        rounds=rounds,
+        rounds=sorted({row.table.round for row in tables}),
         tie_breaks=event_tie_breaks(found),
         logout=EmptyForm(),
     )
@@ -203,8 +203,9 @@ def standings(event_id: int) -> str:
 @director_required
 def standings_pdf(event_id: int) -> Response:
     found = _event(event_id)
-    round_ = request.args.get("round", type=int)
     db = get_db()
+    tables = progress(db, found)
+    round_ = _round_asked(tables)
     html = standings_html(
         found,
         event_standings(db, found, round_),
@@ -212,10 +213,25 @@ def standings_pdf(event_id: int) -> Response:
         event_tie_breaks(found),
         requested_paper(),
         members=_members(found),
-        unfinished=unfinished_tables(progress(db, found), round_),
+        unfinished=unfinished_tables(tables, round_),
         printed_at=_now(),
     )
     return pdf_response(printer.render(html), f"standings-{found.id}.pdf")
+
+
+def _round_asked(tables: list[TableProgress]) -> int | None:
+    """The round the standings are asked for (``?round=N``), None for the whole event; a round
+    the event has not seated (0, 99, -1, a word) is not found."""
+    asked = request.args.get("round", "")
+    if not asked:
+        return None
+    try:
+        number = int(asked)
+    except ValueError:
+        abort(404)
+    if number not in {row.table.round for row in tables}:
+        abort(404)
+    return number
 
 
 def _members(event: Event) -> dict[str, EventPlayer]:
@@ -290,7 +306,7 @@ def booklet(event_id: int) -> Response:
         for row, html in zip(tables, event_sheets_html(found, tables, view_urls=urls), strict=True)
     ]
     job = booklets.start(
-        current_app.instance_path, [booklets.Part(cover), *sheets], found.name, f"{found.id} {form.idem.data}"
+        current_app.instance_path, [booklets.Part(cover), *sheets], found.name, f"{found.id} {form.idem.data}", found.id
     )
     return redirect(url_for("events.booklet_status", event_id=found.id, job=job))
 
@@ -299,7 +315,7 @@ def booklet(event_id: int) -> Response:
 @director_required
 def booklet_status(event_id: int, job: str) -> str:
     found = _event(event_id)
-    state = booklets.status(current_app.instance_path, job)
+    state = booklets.status(current_app.instance_path, job, found.id)
     if state is None:
         abort(404)
     refresh = 2 if state["state"] == "running" else None
@@ -312,7 +328,7 @@ def booklet_status(event_id: int, job: str) -> str:
 @director_required
 def booklet_pdf(event_id: int, job: str) -> Response:
     found = _event(event_id)
-    path = booklets.result(current_app.instance_path, job)
+    path = booklets.result(current_app.instance_path, job, found.id)
     if path is None:
         abort(404)
     return pdf_response(path.read_bytes(), f"booklet-{found.id}.pdf")
