@@ -407,13 +407,13 @@ def test_the_events_printouts_take_paper_in_any_case_and_refuse_any_other(direct
     event_url = club_event(director)
     seat_next_round(director, event_url)
     for printout in ("/standings.pdf", "/table-cards.pdf"):
-        for paper, points in (("", "(A4)"), ("a4", "(A4)"), ("LETTER", "(letter)"), ("Letter", "(letter)")):
-            response = director.get(f"{event_url}{printout}?paper={paper}")
-            assert response.status_code == 200 and response.mimetype == "application/pdf", (printout, paper)
-            assert points in page_size(response.data, tmp_path), (printout, paper)
-        for paper in ("foo", "a3", "letter "):
-            refused = director.get(f"{event_url}{printout}?paper={paper}")
-            assert refused.status_code == 400, (printout, paper)
+        for size, points in (("", "(A4)"), ("a4", "(A4)"), ("LETTER", "(letter)"), ("Letter", "(letter)")):
+            response = director.get(f"{event_url}{printout}?paper={size}")
+            assert response.status_code == 200 and response.mimetype == "application/pdf", (printout, size)
+            assert points in page_size(response.data, tmp_path), (printout, size)
+        for size in ("foo", "a3", "letter "):
+            refused = director.get(f"{event_url}{printout}?paper={size}")
+            assert refused.status_code == 400, (printout, size)
             assert "paper must be one of a4, letter" in refused.get_data(as_text=True)
 
 
