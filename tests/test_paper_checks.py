@@ -13,7 +13,15 @@ from scorekeeper.scoring import load_record, parse_record
 
 from . import paper
 from .test_cli import run
-from .test_events import OUTBOX, booklet_form, new_event, record_links, seat_next_round, set_up_director
+from .test_events import (
+    OUTBOX,
+    booklet_form,
+    event_form,
+    new_event,
+    record_links,
+    seat_next_round,
+    set_up_director,
+)
 from .web import csrf_token
 
 
@@ -425,3 +433,25 @@ def test_a_house_games_rules_card_takes_paper_like_the_others(client, tmp_path):
     assert letter.status_code == 200 and "(letter)" in page_size(letter.data, tmp_path)
     refused = client.get(f"/house-rules/{rules_id}/rules.pdf?paper=foo")
     assert refused.status_code == 400 and "paper must be one of a4, letter" in refused.get_data(as_text=True)
+
+
+def test_an_event_chosen_to_print_on_letter_prints_everything_on_letter(director, tmp_path):
+    event_url = new_event(director, [f"Player {i}" for i in range(8)], paper="letter")
+    seat_next_round(director, event_url)
+    page = director.get(event_url).get_data(as_text=True)
+    assert "Crates" in page and "prints on US Letter" in page
+    table = record_links(director, event_url)[0]
+    for printout in (f"{event_url}/standings.pdf", f"{event_url}/table-cards.pdf", f"/t/{table}/sheet.pdf"):
+        assert "(letter)" in page_size(director.get(printout).data, tmp_path), printout
+        assert "(A4)" in page_size(director.get(printout + "?paper=a4").data, tmp_path), printout  # said on the link
+    body, _ = booklet(director, event_url, Path(director.application.instance_path))
+    pages = ["pdfinfo", "-f", "1", "-l", "2", "-"]
+    sizes = subprocess.run(pages, input=body, capture_output=True, check=True).stdout.decode()
+    assert sizes.count("(letter)") == 2, sizes  # the cover, and a table's sheet
+
+
+def test_an_event_prints_on_a4_unless_its_director_chose_otherwise(director, tmp_path):
+    event_url = new_event(director, [f"Player {i}" for i in range(8)])
+    assert "prints on A4" in director.get(event_url).get_data(as_text=True)
+    refused = director.post("/director/events/new", data={**event_form(director, ["Ann", "Bob"]), "paper": "a3"})
+    assert refused.status_code == 422 and "Not a valid choice" in refused.get_data(as_text=True)

@@ -44,6 +44,7 @@ def test_migrations_are_named_and_run_once(tmp_path):
         "0005_director_sessions",
         "0006_join_failures",
         "0007_entry_addresses",
+        "0008_event_paper",
     ]
     assert not migrations.pending(database)
 

@@ -163,6 +163,12 @@ def _entry_addresses(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE entries ADD COLUMN address TEXT NOT NULL DEFAULT ''")
 
 
+@migrations(name="0008_event_paper")
+def _event_paper(db: sqlite_utils.Database) -> None:
+    """The paper an event prints on (a4 or letter), chosen when it is made."""
+    db.execute("ALTER TABLE events ADD COLUMN paper TEXT NOT NULL DEFAULT 'a4'")
+
+
 def connect(path: str) -> sqlite_utils.Database:
     """A connection of our own: autocommit mode (we issue BEGIN), WAL, FULL sync, busy timeout.
 

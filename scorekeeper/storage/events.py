@@ -26,6 +26,7 @@ class Event:
     partnerships: str
     wall_token: str
     verify: bool = False
+    paper: str = "a4"
 
     def ruleset(self) -> RuleSet:
         """The event's game with its options."""
@@ -57,11 +58,12 @@ def create_event(
     partnerships: str,
     players: Sequence[EventPlayer],
     verify: bool = False,
+    paper: str = "a4",
 ) -> Event:
     with immediate(db):
         cursor = db.conn.execute(
-            "INSERT INTO events (name, held_on, rules, options, scoring, partnerships, wall_token, created_at, verify) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO events (name, held_on, rules, options, scoring, partnerships, wall_token, created_at, verify,"
+            " paper) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 name,
                 held_on,
@@ -72,6 +74,7 @@ def create_event(
                 secrets.token_urlsafe(18),
                 now(),
                 int(verify),
+                paper,
             ],
         )
         event_id = int(cursor.lastrowid or 0)
@@ -96,6 +99,7 @@ def _event(row: dict[str, object]) -> Event:
         partnerships=str(row["partnerships"]),
         wall_token=str(row["wall_token"]),
         verify=bool(row.get("verify", 0)),
+        paper=str(row.get("paper") or "a4"),
     )
 
 
@@ -159,6 +163,14 @@ def filed_under(db: sqlite_utils.Database, game_id: int) -> FiledUnder | None:
         [game_id],
     ).fetchone()
     return None if row is None else FiledUnder(str(row[0]), str(row[1]), int(row[2]), int(row[3]))
+
+
+def event_paper(db: sqlite_utils.Database, game_id: int) -> str | None:
+    """The paper of the event whose table this game is; None for a game at no event's table."""
+    row = db.execute(
+        "SELECT e.paper FROM event_tables t JOIN events e ON e.id = t.event_id WHERE t.game_id = ?", [game_id]
+    ).fetchone()
+    return None if row is None else str(row[0])
 
 
 def table_filing(event: Event, table: EventTable) -> FiledUnder:

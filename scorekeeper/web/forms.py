@@ -39,6 +39,7 @@ TITLE_MAX_LENGTH = 60
 EVENT_NAME_MAX_LENGTH = 80
 #: An import takes any title the app gives a game: the longest is an event's table's,
 #: "<event name> · round N · table N" (rounds and tables counted up to 9999).
+PAPER_CHOICES = [SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")]
 IMPORTED_TITLE_MAX_LENGTH = max(TITLE_MAX_LENGTH, EVENT_NAME_MAX_LENGTH + len(" · round 9999 · table 9999"))
 
 
@@ -405,12 +406,7 @@ class PrintForm(HouseChoices, FlaskForm):
         "Players (or sides)", choices=[SelectChoice(str(n), str(n)) for n in range(2, 6)], default="4"
     )
     jokers = YesNoField("Jokers (Standig adjunct)")
-    paper = SelectField(
-        "Paper",
-        choices=[SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")],
-        default="a4",
-        filters=[_lower],
-    )
+    paper = SelectField("Paper", choices=PAPER_CHOICES, default="a4", filters=[_lower])
 
     class Meta:
         csrf = False
@@ -470,6 +466,12 @@ class EventForm(RuleOptionsForm):
             SelectChoice("rotate", "Rotating partners"),
         ],
         default="none",
+    )
+    paper = SelectField(
+        "Paper",
+        choices=PAPER_CHOICES,
+        default="a4",
+        description="What the score sheets, standings, table cards and booklet print on.",
     )
     verify = BooleanField(
         "Hands must be confirmed",

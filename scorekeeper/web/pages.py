@@ -5,9 +5,9 @@ from __future__ import annotations
 from flask import Response, render_template
 
 from ..reports.charts import running_total_chart
-from ..reports.sheets import score_sheet_html
+from ..reports.sheets import DEFAULT_PAPER, score_sheet_html
 from ..scoring import FiledUnder, GameRecord
-from ..storage.events import filed_under
+from ..storage.events import event_paper, filed_under
 from ..storage.exchange import export_record, record_extra
 from ..storage.game_log import CONFIRM, VOID, TableState, describe
 from ..storage.games import StoredGame
@@ -110,7 +110,7 @@ def sheet_response(stored: StoredGame, state: TableState, view_url: str) -> Resp
         record,
         title=stored.title,
         played_on=filed.held_on if filed else stored.created_at[:10],
-        paper=requested_paper(),
+        paper=requested_paper(event_paper(get_db(), stored.id) or DEFAULT_PAPER),
         view_url=view_url,
         notes=state.ruling_notes(),
     )

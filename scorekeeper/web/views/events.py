@@ -66,6 +66,7 @@ def new_event() -> Response | str | tuple[str, int]:
             form.partnerships.data,
             [EventPlayer(*row) for row in form.parsed_players],
             verify=bool(form.verify.data),
+            paper=form.paper.data,
         )
         return redirect(url_for("events.event", event_id=event.id))
     return render_template("events/new_event.html", form=form), (422 if form.is_submitted() else 200)
@@ -211,7 +212,7 @@ def standings_pdf(event_id: int) -> Response:
         event_standings(db, found, round_),
         round_,
         event_tie_breaks(found),
-        requested_paper(),
+        requested_paper(found.paper),
         members=_members(found),
         unfinished=unfinished_tables(tables, round_),
         printed_at=_now(),
@@ -257,7 +258,7 @@ def table_cards(event_id: int) -> Response:
     ]
     if not cards:
         abort(404)
-    html = table_cards_html(found, round_, cards, requested_paper(), unreachable_host(request.host_url))
+    html = table_cards_html(found, round_, cards, requested_paper(found.paper), unreachable_host(request.host_url))
     return pdf_response(printer.render(html), f"tables-round-{round_}.pdf")
 
 
@@ -300,10 +301,11 @@ def booklet(event_id: int) -> Response:
         members=_members(found),
         unfinished=unfinished_tables(tables),
         printed_at=_now(),
+        paper=found.paper,
     )
     sheets = [
         booklets.Part(html, row.verification_code(found) if row.table.locked else None)
-        for row, html in zip(tables, event_sheets_html(found, tables, view_urls=urls), strict=True)
+        for row, html in zip(tables, event_sheets_html(found, tables, found.paper, view_urls=urls), strict=True)
     ]
     job = booklets.start(
         current_app.instance_path, [booklets.Part(cover), *sheets], found.name, f"{found.id} {form.idem.data}", found.id
