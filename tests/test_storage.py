@@ -93,3 +93,66 @@ def test_games_are_found_by_their_capabilities_only(db, stored):
     assert storage.game_by_code(db, stored.code_display.lower()).id == stored.id
     assert storage.game_by_record_token(db, stored.view_token) is None
     assert storage.game_by_code(db, "") is None
+
+
+def test_threads_writing_at_once_queue_and_every_write_lands(tmp_path):
+    import threading
+
+    path = str(tmp_path / "game.db")
+    migrate(path)
+    setup = connect(path)
+    game = storage.create_game(setup, Game(configure("crates"), ("Ann", "Bob", "Cy", "Di")))
+    setup.conn.close()
+    failures = []
+
+    def tap(worker: int) -> None:
+        own = connect(path)
+        try:
+            for n in range(5):
+                change = Change(PRESSURE, 1, ("Ann", "Bob", "Cy", "Di")[worker % 4], {})
+                storage.append(own, game, change, f"w{worker}-{n}", f"phone {worker}")
+        except Exception as error:  # noqa: BLE001 - every failure is reported below
+            failures.append(error)
+        finally:
+            own.conn.close()
+
+    threads = [threading.Thread(target=tap, args=(worker,)) for worker in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    check = connect(path)
+    assert storage.load_state(check, game).version == 60
+    check.conn.close()
+
+
+def test_a_write_that_cannot_get_its_turn_is_told_the_database_is_locked(tmp_path, monkeypatch):
+    import threading
+
+    from scorekeeper.storage import database
+
+    path = str(tmp_path / "game.db")
+    migrate(path)
+    monkeypatch.setattr(database, "BUSY_TIMEOUT_SECONDS", 0.2)
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        own = connect(path)
+        with database.immediate(own):
+            holding.set()
+            release.wait(5)
+        own.conn.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    holding.wait(5)
+    other = connect(path)
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="database is locked"):
+            with database.immediate(other):
+                pass
+    finally:
+        release.set()
+        holder.join()
+        other.conn.close()
