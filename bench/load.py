@@ -20,6 +20,7 @@ from pathlib import Path
 from scorekeeper.scoring import Game, configure
 from scorekeeper.storage import games as storage
 from scorekeeper.storage.database import connect, migrate
+from scorekeeper.web.printer import WAITING
 
 from .phone import Phone, Unreachable
 
@@ -27,6 +28,9 @@ TABLES = 25
 HANDS = 6
 PLAYERS = ("Ann", "Bob", "Cy", "Di")
 BIN = Path(sys.executable).parent
+#: Threads a worker of `scorekeeper serve` runs: 4 for the phones and printer.WAITING more for
+#: requests that wait on a PDF. The floor's gunicorn gets as many, so that both serve alike.
+APP_THREADS = 4 + WAITING
 
 
 def _free_port() -> int:
@@ -130,7 +134,7 @@ def main() -> dict[str, float]:
             "-w",
             "2",
             "--threads",
-            "4",
+            str(APP_THREADS),
             "-b",
             f"127.0.0.1:{floor_port}",
             "--log-level",
@@ -153,7 +157,7 @@ def main() -> dict[str, float]:
 def _bench(app_base: str, floor_base: str, tokens: list[str]) -> dict[str, float]:
     print(
         f"Live load: {TABLES} tables posting at once over loopback, {HANDS} hands each, "
-        "gunicorn 2 workers x 4 threads (as `make run`), retries with the same key"
+        f"gunicorn 2 workers x {APP_THREADS} threads (as `make run`), retries with the same key"
     )
 
     leftovers_by_seat = ("K 3", "A 2", "8", "9 Q")  # never more copies than one deck holds
