@@ -455,3 +455,29 @@ def test_an_event_prints_on_a4_unless_its_director_chose_otherwise(director, tmp
     assert "prints on A4" in director.get(event_url).get_data(as_text=True)
     refused = director.post("/director/events/new", data={**event_form(director, ["Ann", "Bob"]), "paper": "a3"})
     assert refused.status_code == 422 and "Not a valid choice" in refused.get_data(as_text=True)
+
+
+def test_the_event_page_finds_its_booklets_again_and_only_the_newest_are_kept(director, monkeypatch):
+    from scorekeeper.web import booklets as booklet_jobs_module
+
+    monkeypatch.setattr(booklet_jobs_module, "KEPT_BOOKLETS", 2)
+    instance = Path(director.application.instance_path)
+    event_url = new_event(director, [f"Player {i}" for i in range(8)])
+    seat_next_round(director, event_url)
+    other_url = new_event(director, [f"Other {i}" for i in range(8)])
+    seat_next_round(director, other_url)
+    jobs = []
+    for _ in range(3):
+        started = director.post(event_url + "/booklet", data=booklet_form(director, event_url))
+        wait_for(director, started.headers["Location"])
+        jobs.append(started.headers["Location"].rsplit("/", 1)[1])
+    other = director.post(other_url + "/booklet", data=booklet_form(director, other_url))
+    wait_for(director, other.headers["Location"])
+
+    page = director.get(event_url).get_data(as_text=True)
+    listed = re.findall(r'href="[^"]*/booklet/(\w+)">Booklet of [\d-]+ [\d:]+</a>:\s*ready', page)
+    assert listed == [jobs[2], jobs[1]]  # newest first; the oldest was removed when the fourth started
+    assert other.headers["Location"].rsplit("/", 1)[1] not in page  # another event's booklet is not listed
+    assert not (instance / "booklets" / f"{jobs[0]}.pdf").exists()
+    assert director.get(f"{event_url}/booklet/{jobs[0]}").status_code == 404
+    assert director.get(f"{event_url}/booklet/{jobs[2]}.pdf").data.startswith(b"%PDF")

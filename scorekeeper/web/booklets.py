@@ -34,6 +34,8 @@ FOLDER = "booklets"
 SHEETS = "sheets"
 #: Kept sheets beyond this many, the oldest go.
 KEPT_SHEETS = 2000
+#: Finished booklets kept (the oldest go when a new one starts); a running one is never removed.
+KEPT_BOOKLETS = 30
 
 
 @dataclass(frozen=True)
@@ -75,9 +77,9 @@ def start(instance_path: str, parts: Sequence[Part], name: str, key: str, event:
     folder = _folder(instance_path)
     job = hashlib.sha256(key.encode()).hexdigest()[:16]
     total = len(parts)
-    about = {"name": name, "event": event}
+    about = {"name": name, "event": event, "started": time.time()}
     claim = folder / f"{job}.{secrets.token_hex(4)}.claim"
-    first = {"state": "running", "done": 0, "total": total, **about, "started": time.time()}
+    first = {"state": "running", "done": 0, "total": total, **about}
     write_private(claim, json.dumps(first).encode())
     try:
         os.link(claim, folder / f"{job}.json")
@@ -91,7 +93,39 @@ def start(instance_path: str, parts: Sequence[Part], name: str, key: str, event:
         (folder / f"{job}.json").unlink(missing_ok=True)
         raise
     future.add_done_callback(partial(_report_lost, folder, job, total, about))
+    _forget_old_booklets(folder)
     return job
+
+
+def recent(instance_path: str, event: int, count: int = 5) -> list[tuple[str, dict[str, object]]]:
+    """The event's latest booklets, newest first: each job's id and status (for the event page,
+    so that a booklet whose progress page was closed is found again)."""
+    found = []
+    for path in _folder(instance_path).glob("*.json"):
+        try:
+            state = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        if state.get("event") == event:
+            found.append((path.name.removesuffix(".json"), state))
+    found.sort(key=lambda item: float(item[1].get("started") or 0), reverse=True)
+    return found[:count]
+
+
+def _forget_old_booklets(folder: Path) -> None:
+    """Only the newest ``KEPT_BOOKLETS`` finished (or failed) booklets stay, with their statuses."""
+    ended = []
+    for path in folder.glob("*.json"):
+        try:
+            state = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        if state.get("state") != "running":
+            ended.append((float(state.get("started") or 0), path))
+    ended.sort()
+    for _, path in ended[: max(0, len(ended) - KEPT_BOOKLETS)]:
+        path.with_suffix(".pdf").unlink(missing_ok=True)
+        path.unlink(missing_ok=True)
 
 
 def _run(

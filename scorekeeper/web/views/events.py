@@ -104,6 +104,7 @@ def _event_page(event: Event, seating: SeatingForm, status: int = 200, withdraw_
         withdraw_error=withdraw_error,
         tie_breaks=event_tie_breaks(event),
         unreachable_host=unreachable_host(request.host_url),
+        booklets=[(job, state, _clock(state)) for job, state in booklets.recent(current_app.instance_path, event.id)],
     ), status
 
 
@@ -242,6 +243,11 @@ def _members(event: Event) -> dict[str, EventPlayer]:
 def _now() -> str:
     """When a page was printed, in the server's time zone, to the minute."""
     return datetime.now().astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def _clock(state: dict[str, object]) -> str:
+    """When a booklet was started, in the server's time zone, to the minute."""
+    return datetime.fromtimestamp(float(str(state.get("started") or 0))).astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 @bp.get("/events/<int:event_id>/table-cards.pdf")
