@@ -100,32 +100,27 @@ def start(instance_path: str, parts: Sequence[Part], name: str, key: str, event:
 def recent(instance_path: str, event: int, count: int = 5) -> list[tuple[str, dict[str, object]]]:
     """The event's latest booklets, newest first: each job's id and status (for the event page,
     so that a booklet whose progress page was closed is found again)."""
-    found = []
-    for path in _folder(instance_path).glob("*.json"):
-        try:
-            state = json.loads(path.read_text())
-        except (OSError, ValueError):
-            continue
-        if state.get("event") == event:
-            found.append((path.name.removesuffix(".json"), state))
-    found.sort(key=lambda item: float(item[1].get("started") or 0), reverse=True)
-    return found[:count]
+    found = [(path.stem, state) for path, state in _statuses(_folder(instance_path)) if state.get("event") == event]
+    return found[::-1][:count]
 
 
 def _forget_old_booklets(folder: Path) -> None:
     """Only the newest ``KEPT_BOOKLETS`` finished (or failed) booklets stay, with their statuses."""
-    ended = []
-    for path in folder.glob("*.json"):
-        try:
-            state = json.loads(path.read_text())
-        except (OSError, ValueError):
-            continue
-        if state.get("state") != "running":
-            ended.append((float(state.get("started") or 0), path))
-    ended.sort()
-    for _, path in ended[: max(0, len(ended) - KEPT_BOOKLETS)]:
+    ended = [path for path, state in _statuses(folder) if state.get("state") != "running"]
+    for path in ended[: max(0, len(ended) - KEPT_BOOKLETS)]:
         path.with_suffix(".pdf").unlink(missing_ok=True)
         path.unlink(missing_ok=True)
+
+
+def _statuses(folder: Path) -> list[tuple[Path, dict[str, Any]]]:
+    """Every booklet's status file and what it says, oldest started first (one being replaced is skipped)."""
+    found = []
+    for path in folder.glob("*.json"):
+        try:
+            found.append((path, json.loads(path.read_text())))
+        except (OSError, ValueError):
+            continue
+    return sorted(found, key=lambda item: float(item[1].get("started") or 0))
 
 
 def _run(
