@@ -58,10 +58,12 @@ def _in_turns(work: Callable[[], object], floor: Callable[[], object], rounds: i
     samples: list[float] = []
     floors: list[float] = []
     for turn in range(rounds):
-        pair = (work, floor) if turn % 2 == 0 else (floor, work)
-        times = {id(job): _seconds(job, 1)[0] for job in pair}
-        samples.append(times[id(work)])
-        floors.append(times[id(floor)])
+        if turn % 2:
+            floors += _seconds(floor, 1)
+            samples += _seconds(work, 1)
+        else:
+            samples += _seconds(work, 1)
+            floors += _seconds(floor, 1)
     return samples, floors
 
 

@@ -37,9 +37,9 @@ OPEN_PLAYER_SLOTS = 5
 NAME_MAX_LENGTH = 30
 TITLE_MAX_LENGTH = 60
 EVENT_NAME_MAX_LENGTH = 80
+PAPER_CHOICES = [SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")]
 #: An import takes any title the app gives a game: the longest is an event's table's,
 #: "<event name> · round N · table N" (rounds and tables counted up to 9999).
-PAPER_CHOICES = [SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")]
 IMPORTED_TITLE_MAX_LENGTH = max(TITLE_MAX_LENGTH, EVENT_NAME_MAX_LENGTH + len(" · round 9999 · table 9999"))
 
 

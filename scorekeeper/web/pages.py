@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Response, render_template
 
 from ..reports.charts import running_total_chart
-from ..reports.sheets import DEFAULT_PAPER, score_sheet_html
+from ..reports.sheets import score_sheet_html
 from ..scoring import FiledUnder, GameRecord
 from ..storage.events import event_paper, filed_under
 from ..storage.exchange import export_record, record_extra
@@ -110,7 +110,7 @@ def sheet_response(stored: StoredGame, state: TableState, view_url: str) -> Resp
         record,
         title=stored.title,
         played_on=filed.held_on if filed else stored.created_at[:10],
-        paper=requested_paper(event_paper(get_db(), stored.id) or DEFAULT_PAPER),
+        paper=requested_paper(event_paper(get_db(), stored.id)),
         view_url=view_url,
         notes=state.ruling_notes(),
     )

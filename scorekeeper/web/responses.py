@@ -84,10 +84,10 @@ def json_download(data: object, filename: str) -> Response:
     return download_response(json.dumps(data, indent=2, ensure_ascii=False) + "\n", "application/json", filename)
 
 
-def requested_paper(default: str = DEFAULT_PAPER) -> str:
-    """The ``?paper=`` of a printout's link: a4 or letter, in any case (``default`` when not given:
-    an event's own paper for its printouts); 400 otherwise."""
-    paper = (request.args.get("paper") or default).lower()
+def requested_paper(default: str | None = None) -> str:
+    """The ``?paper=`` of a printout's link: a4 or letter, in any case (when not given, ``default``,
+    an event's own paper for its printouts, or else a4); 400 otherwise."""
+    paper = (request.args.get("paper") or default or DEFAULT_PAPER).lower()
     if paper not in PAPER_SIZES:
         abort(400, description=f"paper must be one of {', '.join(PAPER_SIZES)}")
     return paper

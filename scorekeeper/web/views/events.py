@@ -242,12 +242,16 @@ def _members(event: Event) -> dict[str, EventPlayer]:
 
 def _now() -> str:
     """When a page was printed, in the server's time zone, to the minute."""
-    return datetime.now().astimezone().strftime("%Y-%m-%d %H:%M")
+    return _to_the_minute(datetime.now())
 
 
 def _clock(state: dict[str, object]) -> str:
     """When a booklet was started, in the server's time zone, to the minute."""
-    return datetime.fromtimestamp(float(str(state.get("started") or 0))).astimezone().strftime("%Y-%m-%d %H:%M")
+    return _to_the_minute(datetime.fromtimestamp(float(str(state.get("started") or 0))))
+
+
+def _to_the_minute(moment: datetime) -> str:
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 @bp.get("/events/<int:event_id>/table-cards.pdf")
