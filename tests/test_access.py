@@ -6,7 +6,7 @@ import pytest
 
 from scorekeeper.web.security import HEADERS
 
-from .web import start
+from .web import csrf_token, start
 
 POST_ROUTES = ["/pressure", "/note", "/one-card", "/undo", "/hand/1/seat/0"]
 GET_ROUTES = [
@@ -115,8 +115,22 @@ def test_a_correction_cannot_replace_another_games_entry(client, table):
     other.leftovers(1, 0, "K")
     entry = re.search(r'name="replaces" type="hidden" value="(\d+)"', other.page("/hand/1/seat/0")).group(1)
     response = table.leftovers(1, 0, "Q", replaces=entry)
-    assert response.status_code == 409
+    assert response.status_code == 422
+    assert "The leftovers this corrects are not this game&#39;s" in response.get_data(as_text=True)
     assert 'value="K"' in other.page("/hand/1/seat/0")
+
+
+def test_the_outbox_is_refused_plainly_when_a_correction_names_another_games_entry(client, table):
+    """Not a conflict to resolve (409 'undone meanwhile'): the entry named is simply not this game's."""
+    other = start(client, ["Cy", "Di"])
+    other.leftovers(1, 0, "K")
+    entry = re.search(r'name="replaces" type="hidden" value="(\d+)"', other.page("/hand/1/seat/0")).group(1)
+    table.leftovers(1, 0, "A")
+    form = {"csrf_token": csrf_token(client, f"{table.base}/hand/1/seat/0"), "idem": "x1", "cards": "Q", "replaces": entry}
+    response = client.post(f"{table.base}/hand/1/seat/0", data=form, headers={"X-Requested-With": "outbox"})
+    assert response.status_code == 422
+    assert response.get_json()["error"] == "The leftovers this corrects are not this game's: reload the page."
+    assert response.get_json()["field"] == "cards"
 
 
 def test_the_view_link_exports_the_same_record(client, table):

@@ -1,6 +1,7 @@
 """The layout cannot decay: each part of the package imports only the parts below it.
 
-scoring (the rules) imports nothing of ours; tournament only scoring; storage and reports
+scoring (the rules) imports nothing of ours; tournament and gamelog (a game's log folded and
+changes checked) only scoring; storage and reports
 never the web part, and reports never storage; the web part everything but the command
 line on top. Libraries are held to their parts too: no Flask below the web part, no SQL
 outside storage, WeasyPrint only in reports.
@@ -24,15 +25,19 @@ PARTS = {
         {"tournament", "scoring"},
         {"flask", "flask_wtf", "wtforms", "werkzeug", "jinja2", "sqlite3", "sqlite_utils", "weasyprint", "click"},
     ),
+    "gamelog": (
+        {"gamelog", "scoring"},
+        {"flask", "flask_wtf", "wtforms", "werkzeug", "jinja2", "sqlite3", "sqlite_utils", "weasyprint", "click"},
+    ),
     "storage": (
-        {"storage", "scoring", "tournament"},
+        {"storage", "gamelog", "scoring", "tournament"},
         {"flask", "flask_wtf", "wtforms", "werkzeug", "jinja2", "weasyprint", "click"},
     ),
     "reports": (
         {"reports", "scoring", "tournament"},
         {"flask", "flask_wtf", "wtforms", "werkzeug", "sqlite3", "sqlite_utils", "click"},
     ),
-    "web": ({"web", "scoring", "tournament", "storage", "reports"}, {"weasyprint", "click", "sqlite3"}),
+    "web": ({"web", "scoring", "tournament", "gamelog", "storage", "reports"}, {"weasyprint", "click", "sqlite3"}),
 }
 
 

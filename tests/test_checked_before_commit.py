@@ -9,10 +9,10 @@ import re
 
 import pytest
 
+from scorekeeper.gamelog import LEFTOVERS, PRESSURE, Change, Entry
 from scorekeeper.scoring import Game, configure
 from scorekeeper.storage.database import connect, immediate
-from scorekeeper.storage.game_log import LEFTOVERS, PRESSURE, Change
-from scorekeeper.storage.games import _insert_entry, create_game
+from scorekeeper.storage.games import _insert_entry, create_game, now
 
 from .web import Table, csrf_token
 
@@ -93,7 +93,9 @@ def _break(app, t: Table, changes: list[Change]) -> None:
         game_id, seq = db.execute("SELECT id, version FROM games WHERE record_token = ?", [t.token]).fetchone()
         with immediate(db):
             for offset, change in enumerate(changes, start=1):
-                _insert_entry(db, game_id, seq + offset, change, f"old-{seq + offset}", "record link · phone 0ld1")
+                entry = Entry.of(change, 0, seq + offset, f"old-{seq + offset}", "record link · phone 0ld1", now())
+                _insert_entry(db, game_id, entry)
+            db.execute("UPDATE games SET version = ? WHERE id = ?", [seq + len(changes), game_id])
     finally:
         db.conn.close()
 

@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 
 from bench.phone import Phone, Unreachable
+from scorekeeper.gamelog import NOTE, Change
 from scorekeeper.scoring import Game, configure
 from scorekeeper.storage import games as storage
 from scorekeeper.storage.database import connect, migrate
-from scorekeeper.storage.game_log import PRESSURE, Change
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ("Ann", "Bob", "Cy", "Di", "Ed")
@@ -63,7 +63,8 @@ def kill_9(process: subprocess.Popen) -> None:
 
 
 class Poster(threading.Thread):
-    """A phone posting pressures; a submission not acknowledged is retried with the same key."""
+    """A phone posting ruling notes (a hand takes at most 50 pressures, and a note is saved the same
+    way); a submission not acknowledged is retried with the same key."""
 
     def __init__(self, name: str, port: int, token: str, stop: threading.Event) -> None:
         super().__init__(daemon=True)
@@ -81,7 +82,7 @@ class Poster(threading.Thread):
                 self.pending = f"{self.name_}-{self.count}"
             try:
                 status, body = self.phone.post(
-                    f"/t/{self.token}/pressure", {"idem": self.pending, "hand": 1, "player": "Ann", "again": "1"}, timeout=3
+                    f"/t/{self.token}/note", {"idem": self.pending, "hand": 1, "text": self.pending}, timeout=3
                 )
             except Unreachable:
                 time.sleep(0.05)
@@ -115,7 +116,7 @@ def test_kill_9_the_server_repeatedly_loses_nothing_and_doubles_nothing(tmp_path
         for poster in posters:  # what was in flight when the phones stopped is sent once more
             if poster.pending:
                 status, _ = poster.phone.post(
-                    f"/t/{game.record_token}/pressure", {"idem": poster.pending, "hand": 1, "player": "Ann", "again": "1"}
+                    f"/t/{game.record_token}/note", {"idem": poster.pending, "hand": 1, "text": poster.pending}
                 )
                 assert status == 200
                 poster.acked.append(poster.pending)
@@ -142,7 +143,8 @@ def _writer(path: str, game_id_token: str, worker: int, count: int, errors) -> N
     try:
         stored = storage.game_by_record_token(db, game_id_token)
         for n in range(count):
-            storage.append(db, stored, Change(PRESSURE, 1, PLAYERS[worker % 5]), f"w{worker}-{n}", f"worker {worker}")
+            change = Change(NOTE, 1, None, {"text": f"worker {worker}, note {n}"})
+            storage.append(db, stored, change, f"w{worker}-{n}", f"worker {worker}")
     except Exception as error:  # reported to the parent, which fails the test
         errors.put(f"{type(error).__name__}: {error}")
     finally:

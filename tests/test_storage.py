@@ -4,10 +4,10 @@ import sqlite3
 
 import pytest
 
+from scorekeeper.gamelog import LEFTOVERS, NOTE, PRESSURE, Change, TableError
 from scorekeeper.scoring import Game, configure
 from scorekeeper.storage import games as storage
 from scorekeeper.storage.database import connect, migrate, migrations
-from scorekeeper.storage.game_log import LEFTOVERS, PRESSURE, Change, TableError
 
 
 @pytest.fixture
@@ -109,7 +109,7 @@ def test_threads_writing_at_once_queue_and_every_write_lands(tmp_path):
         own = connect(path)
         try:
             for n in range(5):
-                change = Change(PRESSURE, 1, ("Ann", "Bob", "Cy", "Di")[worker % 4], {})
+                change = Change(NOTE, 1, None, {"text": f"phone {worker}, note {n}"})
                 storage.append(own, game, change, f"w{worker}-{n}", f"phone {worker}")
         except Exception as error:  # noqa: BLE001 - every failure is reported below
             failures.append(error)

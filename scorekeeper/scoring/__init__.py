@@ -7,6 +7,7 @@ from .errors import (
     InvalidRecord,
     InvalidSeating,
     RefereeError,
+    Refusal,
     ScoringError,
     UnknownRuleSet,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "Rank",
     "RefereeError",
     "RuleSet",
+    "Refusal",
     "ScoringError",
     "Side",
     "ScoredCard",

@@ -1,17 +1,35 @@
-"""Errors the scoring engine raises: each a ``ValueError`` whose message a player can read."""
+"""Errors the scoring engine raises: each a ``ValueError`` whose message a player can read.
+
+``Refusal`` is the one base of every refusal in the app (the engine's, the table's, seating's,
+storage's): it lives here, at the bottom, so that every part can raise it, and the web part
+answers all of them with one handler.
+"""
+
+from __future__ import annotations
 
 
-class ScoringError(ValueError):
-    """Base of every refusal by the engine.
+class Refusal(ValueError):
+    """Something a player, a director or a phone's outbox asked for and is refused, in words they can read.
 
-    ``field`` names what the refusal is about where the engine knows it (an option's name, a
-    house-rules definition key, ``players``, ``partnerships`` or ``first_dealer``), so that a
-    form shows the message beside that input without reading the message's words.
+    ``field`` names the input the refusal belongs beside (a form field, an option's name, a
+    house-rules definition key), so that a form shows the message there without reading its
+    words; None for the form as a whole. ``status`` is how a server answers it: 422, refused
+    as it stands; 409, something changed meanwhile (the refusal then says what stands now).
     """
+
+    status = 422
 
     def __init__(self, message: str, field: str | None = None) -> None:
         super().__init__(message)
         self.field = field
+
+    def details(self) -> dict[str, object]:
+        """What a phone's outbox is told beside the message (what stands now, a question to ask)."""
+        return {}
+
+
+class ScoringError(Refusal):
+    """Base of every refusal by the engine."""
 
 
 class InvalidCard(ScoringError):

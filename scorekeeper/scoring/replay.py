@@ -146,8 +146,12 @@ class GameScore:
         return output
 
 
-def score_game(game: Game, hands: Sequence[Hand]) -> GameScore:
-    """Referee and score every hand in order; the first broken rule refuses the whole game."""
+def score_game(game: Game, hands: Sequence[Hand], until_decided: bool = False) -> GameScore:
+    """Referee and score every hand in order; the first broken rule refuses the whole game.
+
+    A hand after the game was decided is refused, or with ``until_decided`` left out: the
+    score then stops where the game ended (how many of a log's complete hands count).
+    """
     rules = game.rules
     most = rules.max_hands()
     if most is not None and len(hands) > most:
@@ -160,6 +164,8 @@ def score_game(game: Game, hands: Sequence[Hand]) -> GameScore:
     decided = False
     for number, hand in enumerate(hands, start=1):
         if decided:
+            if until_decided:
+                break
             raise RefereeError(f"Hand {number}: the game was already decided after hand {number - 1}")
         leftovers = _check_hand(game, number, hand)
         scored.append(_score_hand(game, number, hand, leftovers, taken))

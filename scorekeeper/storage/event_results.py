@@ -8,12 +8,12 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
+from ..gamelog import TableState
 from ..scoring import GameRecord, GameScore, score_game
 from ..tournament.seating import seat_round
 from ..tournament.standings import PlayerStanding, TableResult, standings, tie_breaks
 from .events import Event, EventTable, event_players, event_tables, table_filing
 from .exchange import export_record, record_extra
-from .game_log import TableState
 from .games import load_state
 
 EVENT_FORMAT = "scorekeeper-event/1"

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ..gamelog import LEFTOVERS, NOTE, PRESSURE, Change, TableState
 from ..scoring import FILED_UNDER, FiledUnder, GameRecord, InvalidRecord, parse_record
-from .game_log import LEFTOVERS, NOTE, PRESSURE, Change, TableState
 from .games import StoredGame
 
 

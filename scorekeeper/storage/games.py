@@ -11,16 +11,17 @@ import json
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 import sqlite_utils
 
+from ..gamelog import Change, Entry, Guard, TableError, TableState, accept, accept_record
+from ..gamelog.memo import Memo
 from ..scoring import Game, configure
 from .database import immediate
-from .game_log import FIELD_OF_CHANGE, Change, Entry, TableError, TableState
-from .memo import Memo
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
@@ -193,7 +194,8 @@ def game_version(db: sqlite_utils.Database, column: str, token: str) -> int | No
     return int(row[0]) if row else None
 
 
-def _entries(db: sqlite_utils.Database, game_id: int) -> list[Entry]:
+def _entries(db: sqlite_utils.Database, game_id: int, version: int) -> list[Entry]:
+    """The game's first ``version`` entries (one appended meanwhile belongs to the next version)."""
     return [
         Entry(
             id=row["id"],
@@ -208,15 +210,29 @@ def _entries(db: sqlite_utils.Database, game_id: int) -> list[Entry]:
             idem_key=row["idem_key"],
             address=row["address"],
         )
-        for row in db.query("SELECT * FROM entries WHERE game_id = ? ORDER BY seq", [game_id])
+        for row in db.query("SELECT * FROM entries WHERE game_id = ? AND seq <= ? ORDER BY seq", [game_id, version])
     ]
 
 
-def load_state(db: sqlite_utils.Database, stored: StoredGame) -> TableState:
-    """The game's state now: its log folded, or the same state kept from an earlier request."""
-    row = db.execute("SELECT version FROM games WHERE id = ?", [stored.id]).fetchone()
+@dataclass(frozen=True)
+class _Standing:
+    """A game's row as it stands: how many entries its log holds, and whether the director locked it."""
+
+    version: int
+    locked: bool
+
+
+def _standing(db: sqlite_utils.Database, stored: StoredGame) -> _Standing:
+    row = db.execute("SELECT version, locked FROM games WHERE id = ?", [stored.id]).fetchone()
+    return _Standing(int(row[0]), bool(row[1]))
+
+
+def load_state(db: sqlite_utils.Database, stored: StoredGame, version: int | None = None) -> TableState:
+    """The game's state now (or at ``version``): its log folded, or the same state kept from an earlier request."""
+    if version is None:
+        version = _standing(db, stored).version
     key = stored.record_token
-    return _STATES.get((key, row[0]), lambda: TableState.replay(stored.game, _entries(db, stored.id), key))
+    return _STATES.get((key, version), lambda: TableState.replay(stored.game, _entries(db, stored.id, version), key))
 
 
 @dataclass(frozen=True)
@@ -226,8 +242,10 @@ class Appended:
     duplicate: bool
 
 
-Guard = Callable[[TableState], None]
-"""Asked inside the transaction, before a new change is checked: it may refuse (``SecondThoughts``)."""
+#: How often a change is checked again when another phone's change was appended while it was
+#: checked, before it is checked holding the write lock (so that it cannot lose every race).
+RACES_BEFORE_WAITING = 3
+LOCKED = "This game is locked: only the tournament director can change it now."
 
 
 def append(
@@ -239,7 +257,7 @@ def append(
     director: bool = False,
     guard: Guard | None = None,
 ) -> Appended:
-    """Check and append one change, exactly once per idempotency key, in one transaction.
+    """Check and append one change, exactly once per idempotency key.
 
     The change is run through the scoring engine with everything recorded before it is
     committed: the log never holds an entry the engine refuses. A repeated key with the
@@ -258,114 +276,122 @@ def append_all(
     director: bool = False,
     guard: Guard | None = None,
 ) -> list[Appended]:
-    """Check and append several changes (a whole hand's leftovers from one phone) in one transaction.
+    """Check and append several changes (a whole hand's leftovers from one phone) together.
 
     Each is checked as ``append`` checks one, against the record with the ones before it
     already in: the first refused refuses them all, so a table never holds half a save.
+    The checking happens before the write lock is taken; under the lock, the game's version
+    is confirmed to be the one checked against, and the entries are inserted. A change
+    that lost a race to another phone's is checked again against the new state.
     """
-    appended: list[Appended] = []
-    with immediate(db):
-        state = load_state(db, stored)
-        for index, (change, idem_key) in enumerate(changes):
-            try:
-                done = _append_one(db, stored, state, change, idem_key, source, director, guard)
-            except TableError as error:
-                error.index = index
-                raise
-            appended.append(done)
-            state = done.state
-    if not all(item.duplicate for item in appended):
-        _STATES.put((stored.record_token, state.version), state)
-    return appended
+    for attempt in range(RACES_BEFORE_WAITING + 1):
+        waiting = attempt == RACES_BEFORE_WAITING
+        with immediate(db) if waiting else _nothing():
+            standing = _standing(db, stored)
+            if standing.locked and not director:
+                raise TableError(LOCKED)
+            state = load_state(db, stored, standing.version)
+            trial = _prepare(state, changes, source, guard)
+            if all(item.duplicate for item in trial):
+                return trial
+            if waiting:
+                return _store(db, stored, state, trial)
+        with immediate(db):
+            now_standing = _standing(db, stored)
+            if now_standing.locked and not director:
+                raise TableError(LOCKED)
+            if now_standing.version == state.version:
+                return _store(db, stored, state, trial)
+    raise AssertionError("unreachable: the last attempt holds the lock")
 
 
-def _append_one(
-    db: sqlite_utils.Database,
-    stored: StoredGame,
-    state: TableState,
-    change: Change,
-    idem_key: str,
-    source: str,
-    director: bool,
-    guard: Guard | None,
-) -> Appended:
-    if not idem_key or len(idem_key) > 100:
-        raise TableError("this form is missing its submission key: reload the page and try again")
-    done = _appended_before(state, change, idem_key)
-    if done is not None:
-        return done
-    if guard is not None:
-        guard(state)
-    locked = db.execute("SELECT locked FROM games WHERE id = ?", [stored.id]).fetchone()
-    if locked and locked[0] and not director:
-        raise TableError("This game is locked: only the tournament director can change it now.")
-    state.check(change)
-    entry = _insert_entry(db, stored.id, state.version + 1, change, idem_key, source)
-    after = TableState.fold(stored.game, [*state.entries, entry], stored.record_token, state.set_aside)
-    try:
-        after.verify()
-    except TableError as error:
-        raise TableError(str(error), error.field or FIELD_OF_CHANGE.get(change.kind)) from None
-    return Appended(entry, after, duplicate=False)
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield None
+
+
+def _prepare(
+    state: TableState, changes: Sequence[tuple[Change, str]], source: str, guard: Guard | None
+) -> list[Appended]:
+    """Each change checked and folded on in turn; its entry not yet stored (its id is a stand-in)."""
+    prepared: list[Appended] = []
+    for index, (change, idem_key) in enumerate(changes):
+        try:
+            done = _appended_before(state, change, idem_key)
+            if done is None:
+                if guard is not None:
+                    guard(state)
+                entry = Entry.of(change, -(state.version + 1), state.version + 1, idem_key, source, now())
+                done = Appended(entry, accept(state, change, entry), duplicate=False)
+        except TableError as error:
+            error.index = index
+            raise
+        prepared.append(done)
+        state = done.state
+    return prepared
+
+
+def _store(db: sqlite_utils.Database, stored: StoredGame, state: TableState, trial: list[Appended]) -> list[Appended]:
+    """Insert the checked entries (inside the write transaction) and give each its stored id."""
+    saved: list[Appended] = []
+    for item in trial:
+        if item.duplicate:
+            saved.append(item)
+            continue
+        entry = replace(item.entry, id=_insert_entry(db, stored.id, item.entry))
+        state = state.extended([entry])
+        saved.append(Appended(entry, state, duplicate=False))
+    db.conn.execute("UPDATE games SET version = ? WHERE id = ?", [state.version, stored.id])
+    _STATES.put((stored.record_token, state.version), state)
+    return saved
 
 
 def _appended_before(state: TableState, change: Change, idem_key: str) -> Appended | None:
     """What an idempotency key already saved (a retry), or None; the key reused for another change is refused."""
-    for entry in state.entries:
-        if entry.idem_key == idem_key:
-            if change.same_as(entry):
-                return Appended(entry, state, duplicate=True)
-            raise TableError("this submission was already used for a different change")
-    return None
+    if not idem_key or len(idem_key) > 100:
+        raise TableError("this form is missing its submission key: reload the page and try again")
+    entry = state.by_key.get(idem_key)
+    if entry is None:
+        return None
+    if change.same_as(entry):
+        return Appended(entry, state, duplicate=True)
+    raise TableError("this submission was already used for a different change")
 
 
-def _insert_entry(
-    db: sqlite_utils.Database, game_id: int, seq: int, change: Change, idem_key: str, source: str
-) -> Entry:
-    created = change.at or now()
+def _insert_entry(db: sqlite_utils.Database, game_id: int, entry: Entry) -> int:
     cursor = db.conn.execute(
         "INSERT INTO entries (game_id, seq, kind, hand, player, data, target, idem_key, source, "
         "created_at, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             game_id,
-            seq,
-            change.kind,
-            change.hand,
-            change.player,
-            json.dumps(dict(change.data)),
-            change.target,
-            idem_key,
-            source,
-            created,
-            change.address,
+            entry.seq,
+            entry.kind,
+            entry.hand,
+            entry.player,
+            json.dumps(dict(entry.data)),
+            entry.target,
+            entry.idem_key,
+            entry.source,
+            entry.created_at,
+            entry.address,
         ],
     )
-    db.conn.execute("UPDATE games SET version = ? WHERE id = ?", [seq, game_id])
-    return Entry(
-        id=int(cursor.lastrowid or 0),
-        seq=seq,
-        kind=change.kind,
-        hand=change.hand,
-        player=change.player,
-        data=dict(change.data),
-        target=change.target,
-        source=source,
-        created_at=created,
-        idem_key=idem_key,
-        address=change.address,
-    )
+    return int(cursor.lastrowid or 0)
 
 
 def import_game(
     db: sqlite_utils.Database, game: Game, changes: Iterable[Change], source: str, title: str = ""
 ) -> StoredGame:
-    """A new game with its log, in one transaction: all of it or none of it."""
+    """A new game with its log: checked whole before the write lock is taken, then stored in one
+    transaction (all of it or none of it)."""
+    created = now()
+    entries = [
+        Entry.of(change, -seq, seq, f"import-{seq}", source, created) for seq, change in enumerate(changes, start=1)
+    ]
+    accept_record(game, entries)
     with immediate(db):
         stored = _insert_game(db, game, title)
-        state = TableState.fold(game, [])
-        for change in changes:
-            state.check(change)
-            entry = _insert_entry(db, stored.id, state.version + 1, change, f"import-{state.version + 1}", source)
-            state = TableState.fold(game, [*state.entries, entry])
-            state.verify()
+        for entry in entries:
+            _insert_entry(db, stored.id, entry)
+        db.conn.execute("UPDATE games SET version = ? WHERE id = ?", [len(entries), stored.id])
         return stored

@@ -23,13 +23,13 @@ from wtforms import (
 )
 from wtforms.validators import AnyOf, DataRequired, EqualTo, InputRequired, Length, NumberRange, Optional
 
+from ..gamelog import NOTE_MAX_LENGTH
 from ..scoring import Card, Game, InvalidCard, InvalidOptions, InvalidSeating, RuleSet, configure
 from ..scoring.cards import STANDARD_RANKS, Rank
 from ..scoring.errors import sentence
 from ..scoring.game import blank_table, partners_opposite, with_joiner
 from ..scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec, configure_known
 from ..scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, TARGET, WINNER, HouseRules
-from ..storage.game_log import NOTE_MAX_LENGTH
 
 MAX_PLAYERS = 10
 #: Player slots shown open on the start form; the rest are behind "More players".

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from flask import Response, render_template
 
+from ..gamelog import CONFIRM, VOID, TableState, describe
 from ..reports.charts import running_total_chart
 from ..reports.sheets import score_sheet_html
 from ..scoring import FiledUnder, GameRecord
 from ..storage.events import event_paper, filed_under
 from ..storage.exchange import export_record, record_extra
-from ..storage.game_log import CONFIRM, VOID, TableState, describe
 from ..storage.games import StoredGame
 from . import printer
 from .connection import get_db

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..gamelog import TableState
 from ..reports.grid import ScoreGrid, score_grid
-from ..storage.game_log import TableState
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from ...reports.qr import qr_svg
-from ...scoring import ScoringError, parse_cards
-from ...storage.game_log import (
+from ...gamelog import (
     CONFIRM,
     LEFTOVERS,
     NOTE,
@@ -28,13 +26,16 @@ from ...storage.game_log import (
     PRESSURE,
     VOID,
     Change,
+    Guard,
     SecondThoughts,
     StaleEdit,
     TableError,
     TableState,
     describe,
 )
-from ...storage.games import Appended, Guard, StoredGame, append, append_all, load_state
+from ...reports.qr import qr_svg
+from ...scoring import ScoringError, parse_cards
+from ...storage.games import Appended, StoredGame, append, append_all, load_state
 from ..access import recording_game
 from ..connection import get_db
 from ..devices import client_address, record_source

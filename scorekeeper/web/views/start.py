@@ -5,10 +5,10 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from ...gamelog import TableError
 from ...scoring import ScoringError, decode_json
 from ...scoring.errors import sentence
 from ...storage.exchange import import_changes
-from ...storage.game_log import TableError
 from ...storage.games import JoinLimits, create_game, import_game, join_by_code
 from ...storage.house_rules import house_choices
 from ..connection import get_db
