@@ -1,0 +1,270 @@
+"""No request stalls the others: a record is checked in one pass before the write lock is taken,
+and the lock is held only to store what was checked. The limits a hostile record meets."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from bench.games import full_game_record
+from bench.phone import Phone, Unreachable
+from scorekeeper.gamelog import MAX_ENTRIES, MAX_PRESSURES_IN_A_HAND, PRESSURE, Change, TableError
+from scorekeeper.scoring import Game, configure
+from scorekeeper.storage import database
+from scorekeeper.storage import games as storage
+from scorekeeper.storage.database import connect, migrate
+from scorekeeper.storage.exchange import import_changes
+
+from .test_durability import free_port
+
+BIN = Path(sys.executable).parent
+
+
+def largest_record() -> dict[str, object]:
+    """A record as large as the limits allow: 14 complete hands of five players, every hand and the
+    hand in play with the most pressures a hand takes, and ruling notes up to the most changes a
+    game holds (about 30,000 characters: well inside the import's 200,000)."""
+    record = full_game_record()
+    hands: list[dict[str, object]] = record["hands"][:14]  # type: ignore[index]
+    players: list[str] = record["players"]  # type: ignore[assignment]
+    record["hands"] = hands
+    pressures = [players[n % len(players)] for n in range(MAX_PRESSURES_IN_A_HAND)]
+    for hand in hands:
+        hand["pressures"] = list(pressures)
+    record["in_play"] = {"hand": 15, "pressures": list(pressures), "notes": []}
+    changes = len(hands) * (len(players) + MAX_PRESSURES_IN_A_HAND) + MAX_PRESSURES_IN_A_HAND
+    notes = [f"n{n}" for n in range(MAX_ENTRIES - changes)]
+    for index, hand in enumerate(hands):
+        hand["notes"] = notes[index::15]
+    record["in_play"]["notes"] = notes[14::15]  # type: ignore[index]
+    return record
+
+
+@contextmanager
+def lock_holds(monkeypatch: pytest.MonkeyPatch):
+    """Every time a write transaction holds the lock, in seconds."""
+    held: list[float] = []
+    real = database.immediate
+
+    @contextmanager
+    def timed(db):  # type: ignore[no-untyped-def]
+        with real(db) as inside:
+            start = time.perf_counter()
+            try:
+                yield inside
+            finally:
+                held.append(time.perf_counter() - start)
+
+    monkeypatch.setattr(storage, "immediate", timed)
+    yield held
+
+
+def test_the_largest_record_is_exactly_at_the_limits():
+    record, changes = import_changes(largest_record())
+    assert len(changes) == MAX_ENTRIES
+    assert len(json.dumps(largest_record())) < 200_000
+    in_play = [c for c in changes if c.kind == PRESSURE and c.hand == 15]
+    assert len(in_play) == MAX_PRESSURES_IN_A_HAND
+
+
+def test_the_largest_record_is_stored_holding_the_write_lock_a_few_milliseconds(tmp_path, monkeypatch):
+    path = str(tmp_path / "hall.db")
+    migrate(path)
+    db = connect(path)
+    record, changes = import_changes(largest_record())
+    with lock_holds(monkeypatch) as held:
+        started = time.perf_counter()
+        stored = storage.import_game(db, record.game, changes, "import")
+        took = time.perf_counter() - started
+    state = storage.load_state(db, stored)
+    assert state.version == MAX_ENTRIES and state.current_hand == 15
+    assert len(state.pending_pressures()) == MAX_PRESSURES_IN_A_HAND
+    # The checking (the most of the work) happens before the lock; the lock only stores.
+    assert len(held) == 1 and held[0] < took / 2, (held, took)
+    db.conn.close()
+
+
+def test_a_save_is_checked_before_the_lock_is_taken(tmp_path, monkeypatch):
+    """Between the check and the lock, only the version is compared and the entry inserted: the
+    engine is not asked again under the lock."""
+    path = str(tmp_path / "game.db")
+    migrate(path)
+    db = connect(path)
+    stored = storage.create_game(db, Game(configure("crates"), ("Ann", "Bob", "Cy", "Di")))
+    calls: list[bool] = []
+    inside = threading.local()
+    real_accept = storage.accept
+
+    def watched_accept(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(getattr(inside, "locked", False))
+        return real_accept(*args, **kwargs)
+
+    real = database.immediate
+
+    @contextmanager
+    def marked(db):  # type: ignore[no-untyped-def]
+        with real(db) as held:
+            inside.locked = True
+            try:
+                yield held
+            finally:
+                inside.locked = False
+
+    monkeypatch.setattr(storage, "accept", watched_accept)
+    monkeypatch.setattr(storage, "immediate", marked)
+    storage.append(db, stored, Change(PRESSURE, 1, "Ann"), "k1", "test")
+    assert calls == [False]
+    db.conn.close()
+
+
+def test_a_change_that_loses_a_race_is_checked_again_against_what_won(tmp_path, monkeypatch):
+    """Two phones check their leftovers for Ann against the same state; the second to reach the
+    lock finds the version moved on and is checked again: refused as stale, not stored twice."""
+    path = str(tmp_path / "game.db")
+    migrate(path)
+    db = connect(path)
+    stored = storage.create_game(db, Game(configure("crates"), ("Ann", "Bob", "Cy", "Di")))
+    other = connect(path)
+    real_accept = storage.accept
+    raced: list[bool] = []
+
+    def accept_then_lose_the_race(*args, **kwargs):  # type: ignore[no-untyped-def]
+        result = real_accept(*args, **kwargs)
+        if not raced:
+            raced.append(True)
+            storage.append(other, stored, Change("leftovers", 1, "Ann", {"cards": ["K"]}), "phone-b", "phone b")
+        return result
+
+    monkeypatch.setattr(storage, "accept", accept_then_lose_the_race)
+    with pytest.raises(TableError, match="were entered meanwhile"):
+        storage.append(db, stored, Change("leftovers", 1, "Ann", {"cards": ["Q"]}), "phone-a", "phone a")
+    state = storage.load_state(db, stored)
+    assert [entry.idem_key for entry in state.entries] == ["phone-b"]
+    db.conn.close()
+    other.conn.close()
+
+
+def test_a_record_past_the_limits_is_refused_saying_which(tmp_path):
+    path = str(tmp_path / "hall.db")
+    migrate(path)
+    db = connect(path)
+    hostile = largest_record()
+    hostile["in_play"]["pressures"].append("Ann")  # type: ignore[index]
+    record, changes = import_changes(hostile)
+    with pytest.raises(TableError, match="changes; a game holds at most 2000"):
+        storage.import_game(db, record.game, changes, "import")
+    hostile = largest_record()
+    hostile["in_play"]["notes"] = []  # type: ignore[index]
+    hostile["in_play"]["pressures"].append("Ann")  # type: ignore[index]
+    record, changes = import_changes(hostile)
+    with pytest.raises(TableError, match="Hand 15 holds more than 50 pressures"):
+        storage.import_game(db, record.game, changes, "import")
+    assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+    db.conn.close()
+
+
+def test_a_fifty_first_pressure_in_a_hand_is_refused_beside_the_player(tmp_path):
+    path = str(tmp_path / "game.db")
+    migrate(path)
+    db = connect(path)
+    stored = storage.create_game(db, Game(configure("crates"), ("Ann", "Bob", "Cy", "Di")))
+    for n in range(MAX_PRESSURES_IN_A_HAND):
+        storage.append(db, stored, Change(PRESSURE, 1, "Ann"), f"k{n}", "test")
+    with pytest.raises(TableError, match="Hand 1 has 50 pressures already") as refused:
+        storage.append(db, stored, Change(PRESSURE, 1, "Bob"), "k-last", "test")
+    assert refused.value.field == "player"
+    db.conn.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    port = free_port()
+    process = subprocess.Popen(
+        [str(BIN / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env={**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            Phone(base).get_json("/csrf", timeout=1)
+            break
+        except Unreachable:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+    yield base
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=10)
+
+
+class _Stay(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return None
+
+
+def form_post(base: str, path: str, data: dict[str, str], timeout: float = 60) -> tuple[int, str]:
+    """A plain form post as a browser without JavaScript makes it (its own session and token):
+    the status and where it redirects to."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), _Stay())
+    with opener.open(base + "/csrf", timeout=timeout) as response:
+        token = json.loads(response.read())["token"]
+    body = urllib.parse.urlencode({"csrf_token": token, **data}).encode()
+    try:
+        with opener.open(urllib.request.Request(base + path, data=body, method="POST"), timeout=timeout) as response:
+            return response.status, ""
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("Location", "")
+
+
+def _new_game(base: str) -> str:
+    form = {"players-0": "Ann", "players-1": "Bob", "rules": "crates", "first_dealer": "0", "option_decks": "1"}
+    status, location = form_post(base, "/new", form)
+    assert status == 302, status
+    return location.split("/t/")[1].split("/")[0]
+
+
+def test_another_table_keeps_saving_while_the_largest_record_is_imported(server):
+    """The attack of issue 21 (an import holding the write lock for a minute, every other table's
+    save a 500 after 10 s) at the largest size the limits allow: saves stay prompt."""
+    saver = Phone(server)
+    token = _new_game(server)
+    text = json.dumps(largest_record())
+    imports_done = threading.Event()
+    results: list[tuple[int, str]] = []
+
+    def attack() -> None:
+        for _ in range(3):
+            results.append(form_post(server, "/import", {"text": text}))
+        imports_done.set()
+
+    thread = threading.Thread(target=attack)
+    thread.start()
+    waits: list[float] = []
+    n = 0
+    while not imports_done.is_set() or n < 20:
+        n += 1
+        started = time.perf_counter()
+        status, body = saver.post(f"/t/{token}/note", {"idem": f"note-{n}", "hand": 1, "text": f"note {n}"})
+        waits.append(time.perf_counter() - started)
+        assert status == 200, body
+    thread.join(timeout=120)
+    assert [status for status, _ in results] == [302, 302, 302], results
+    assert max(waits) < 2.0, (max(waits), statistics.median(waits))
