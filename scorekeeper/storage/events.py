@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
-from ..scoring import FiledUnder, Game, RuleSet, configure
+from ..scoring import FiledUnder, Game, Refusal, RuleSet, configure
 from ..tournament.seating import parse_tables, partners_of
 from .database import immediate
 from .games import StoredGame, _game_from_row, _insert_game, game_by_record_token, now
@@ -187,8 +187,10 @@ def event_version(db: sqlite_utils.Database, event: Event) -> int:
     return int(row[0])
 
 
-class RoundConflict(Exception):
+class RoundConflict(Refusal):
     """A round cannot be seated or withdrawn as asked (seated already, not the latest, play recorded): why."""
+
+    status = 409
 
 
 def add_round(db: sqlite_utils.Database, event: Event, tables: Sequence[Sequence[str]], number: int) -> bool:

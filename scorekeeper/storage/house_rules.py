@@ -7,22 +7,27 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
-from ..scoring import configure
+from ..scoring import Refusal, configure
 from ..scoring.rulesets.house import HouseRules
 from .database import immediate
 from .games import now
 
 
-class StaleHouseRules(Exception):
+class StaleHouseRules(Refusal):
     """The definition was edited from an older version than the one saved now."""
+
+    status = 409
 
     def __init__(self, current: SavedHouseRules) -> None:
         super().__init__(f"{current.name} was changed meanwhile (saved {current.saved_at})")
         self.current = current
 
 
-class NameTaken(Exception):
-    pass
+class NameTaken(Refusal):
+    """Another house game has the name."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, "name")
 
 
 @dataclass(frozen=True)

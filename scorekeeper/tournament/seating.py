@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 
+from ..scoring import Refusal
 from ..scoring.game import partners_opposite, seated_opposite
 
 ALONE, FIXED, ROTATE = "none", "fixed", "rotate"
@@ -19,7 +20,7 @@ PARTNERSHIP_MODES = (ALONE, FIXED, ROTATE)
 TRIES = 400
 
 
-class SeatingError(ValueError):
+class SeatingError(Refusal):
     """The players cannot be seated as asked."""
 
 

@@ -24,7 +24,7 @@ from wtforms import (
 from wtforms.validators import AnyOf, DataRequired, EqualTo, InputRequired, Length, NumberRange, Optional
 
 from ..gamelog import NOTE_MAX_LENGTH
-from ..scoring import Card, Game, InvalidCard, InvalidOptions, InvalidSeating, RuleSet, configure
+from ..scoring import Card, Game, InvalidCard, InvalidOptions, InvalidRecord, InvalidSeating, RuleSet, configure
 from ..scoring.cards import STANDARD_RANKS, Rank
 from ..scoring.errors import sentence
 from ..scoring.game import blank_table, partners_opposite, with_joiner
@@ -49,11 +49,11 @@ def check_imported(data: Mapping[str, Any]) -> str:
     Returns the title."""
     title = data.get("title") or ""
     if not isinstance(title, str) or len(title) > IMPORTED_TITLE_MAX_LENGTH:
-        raise ValueError(f"the title must be text of at most {IMPORTED_TITLE_MAX_LENGTH} characters")
+        raise InvalidRecord(f"the title must be text of at most {IMPORTED_TITLE_MAX_LENGTH} characters", "text")
     players = data.get("players")
     for name in players if isinstance(players, list) else []:
         if isinstance(name, str) and len(name) > NAME_MAX_LENGTH:
-            raise ValueError(f"the name {name[:NAME_MAX_LENGTH]}… is longer than {NAME_MAX_LENGTH} characters")
+            raise InvalidRecord(f"the name {name[:NAME_MAX_LENGTH]}… is longer than {NAME_MAX_LENGTH} characters", "text")
     return title
 
 

@@ -12,7 +12,7 @@ from werkzeug.wrappers import Response
 
 from ...reports.qr import qr_svg
 from ...reports.sheets import booklet_cover_html, event_sheets_html, standings_html, table_cards_html
-from ...scoring import ScoringError
+from ...scoring import Refusal
 from ...storage import events as event_store
 from ...storage.event_results import (
     TableProgress,
@@ -26,7 +26,6 @@ from ...storage.event_results import (
     unfinished_tables,
 )
 from ...storage.events import Event, EventPlayer, RoundConflict
-from ...tournament.seating import SeatingError
 from .. import booklets, printer
 from ..connection import get_db
 from ..forms import EmptyForm, EventForm, KeyedForm, SeatingForm
@@ -119,12 +118,9 @@ def seat_round(event_id: int) -> Response | tuple[str, int]:
     number = form.number.data
     try:
         seated = event_store.seat_written_round(get_db(), found, form.tables.data or "", number)
-    except (SeatingError, ScoringError) as error:
+    except Refusal as error:
         form.tables.errors = [str(error)]
-        return _event_page(found, form, 422)
-    except RoundConflict as error:
-        form.tables.errors = [str(error)]
-        return _event_page(found, form, 409)
+        return _event_page(found, form, error.status)
     if not seated.new:
         flash(f"Round {number} is seated already: {len(seated.tables)} tables.", "ok")
         return redirect(url_for("events.event", event_id=found.id))

@@ -39,6 +39,7 @@ from ...storage.games import Appended, StoredGame, append, append_all, load_stat
 from ..access import recording_game
 from ..connection import get_db
 from ..devices import client_address, record_source
+from ..errors import go_back_on_refusal, refusal_json
 from ..forms import ConfirmForm, HandLeftoversForm, LeftoversForm, NoteForm, OneCardForm, PressureForm, UndoForm
 from ..pages import export_response, history_page, scores_context, sheet_response
 from ..responses import version_response, wants_json
@@ -80,21 +81,6 @@ def _done(token: str, appended: Appended, message: str, next_url: str) -> Respon
                 "redirect": next_url,
             }
         )
-    return redirect(next_url)
-
-
-def _refused(error: TableError | str, next_url: str, field: str | None = None) -> Response:
-    """A change refused: the outbox gets the reason (and what stands now), a plain form a flash."""
-    if wants_json():
-        body: dict[str, object] = {"ok": False, "error": str(error), "field": getattr(error, "field", field)}
-        current = getattr(error, "current", None)
-        if current is not None:
-            body["current"] = {"entry": current.id, "cards": list(current.data.get("cards", []))}
-        if isinstance(error, SecondThoughts):
-            body["ask"] = str(error)
-        status = 409 if isinstance(error, StaleEdit | SecondThoughts) else 422
-        return make_response(jsonify(body), status)
-    flash(str(error), "error")
     return redirect(next_url)
 
 
@@ -176,19 +162,18 @@ def pressure(token: str) -> Response:
     """One tap, one pressure: recorded at once, its cost and the side's next shown."""
     stored = recording_game(token)
     form = PressureForm()
+    go_back_on_refusal(_back_url(token, form.hand.data))
     if not form.validate_on_submit():
-        return _refused("That pressure could not be recorded: reload the page and tap again.", _back_url(token))
+        raise TableError("That pressure could not be recorded: reload the page and tap again.", "player")
     number = form.hand.data
+    tapped = _tapped(form)
+    change = Change(PRESSURE, number, form.player.data, {}, at=tapped.isoformat())
     try:
-        tapped = _tapped(form)
-        change = Change(PRESSURE, number, form.player.data, {}, at=tapped.isoformat())
         appended = _append(stored, change, form.idem.data, _same_pressure_guard(form, tapped))
     except SecondThoughts as error:
         if wants_json():
-            return _refused(error, _back_url(token, number))
+            raise
         return _ask_again(stored, form, str(error))
-    except TableError as error:
-        return _refused(error, _back_url(token, number))
     state = appended.state
     side = state.game.side_of(appended.entry.player or "").name
     cost = state.pressure_cost(appended.entry)
@@ -221,12 +206,12 @@ def note(token: str) -> str | Response | tuple[str, int]:
             appended = _append(stored, Change(NOTE, form.hand.data, None, {"text": text}), form.idem.data)
         except TableError as error:
             if wants_json():
-                return _refused(error, _back_url(token, form.hand.data))
+                raise
             form.text.errors = [str(error)]
         else:
             return _done(token, appended, f"Ruling noted on hand {form.hand.data}.", _back_url(token, form.hand.data))
     elif wants_json():
-        return _refused(_first_error(form), _back_url(token), "text")
+        raise TableError(_first_error(form), "text")
     state = _state(stored)
     return render_template("play/hand.html", **_hand_context(stored, state), note_form=form), 422
 
@@ -241,14 +226,11 @@ def _first_error(form: NoteForm | LeftoversForm) -> str:
 def one_card(token: str) -> Response:
     stored = recording_game(token)
     form = OneCardForm()
+    go_back_on_refusal(_back_url(token))
     if not form.validate_on_submit():
-        return _refused("That reminder could not be recorded: reload the page.", _back_url(token))
+        raise TableError("That reminder could not be recorded: reload the page.", "player")
     owes = form.owes.data == "1"
-    try:
-        change = Change(ONE_CARD, form.hand.data, form.player.data, {"owes": owes})
-        appended = _append(stored, change, form.idem.data)
-    except TableError as error:
-        return _refused(error, _back_url(token))
+    appended = _append(stored, Change(ONE_CARD, form.hand.data, form.player.data, {"owes": owes}), form.idem.data)
     message = f"{form.player.data} owes two cards." if owes else f"{form.player.data}'s reminder cleared."
     return _done(token, appended, message, _back_url(token))
 
@@ -257,14 +239,13 @@ def one_card(token: str) -> Response:
 def undo(token: str) -> Response:
     stored = recording_game(token)
     form = UndoForm()
+    go_back_on_refusal(_back_url(token))
     if not form.validate_on_submit():
-        return _refused("That undo could not be recorded: reload the page.", _back_url(token))
+        raise TableError("That undo could not be recorded: reload the page.")
     target = _state(stored).by_id.get(form.target.data or -1)
     hand_number = target.hand if target else None
-    try:
-        appended = _append(stored, Change(VOID, target=form.target.data), form.idem.data)
-    except TableError as error:
-        return _refused(error, _back_url(token, hand_number))
+    go_back_on_refusal(_back_url(token, hand_number))
+    appended = _append(stored, Change(VOID, target=form.target.data), form.idem.data)
     what, old, _ = describe(appended.entry, appended.state)
     message = f"{what}{f' ({old})' if old else ''}."
     response = _done(token, appended, message, _back_url(token, hand_number))
@@ -278,13 +259,10 @@ def confirm(token: str) -> Response:
     """With verification on, a player of another side confirms a complete hand from their phone."""
     stored = recording_game(token)
     form = ConfirmForm()
+    go_back_on_refusal(_back_url(token))
     if not form.validate_on_submit():
-        return _refused("That confirmation could not be recorded: reload the page.", _back_url(token))
-    change = Change(CONFIRM, form.hand.data, form.player.data, {"source": _source()})
-    try:
-        appended = _append(stored, change, form.idem.data)
-    except TableError as error:
-        return _refused(error, _back_url(token))
+        raise TableError("That confirmation could not be recorded: reload the page.")
+    appended = _append(stored, Change(CONFIRM, form.hand.data, form.player.data, {"source": _source()}), form.idem.data)
     return _done(token, appended, f"Hand {form.hand.data} confirmed by {form.player.data}.", _back_url(token))
 
 
@@ -297,7 +275,7 @@ def leftovers(token: str, number: int, seat: int) -> str | Response | tuple[str,
     if not 1 <= number <= state.last_hand or not 0 <= seat < len(game.players):
         if request.method == "POST" and wants_json():
             where = f"Hand {number} is not open" if not 1 <= number <= state.last_hand else f"There is no seat {seat}"
-            return _refused(TableError(f"{where}: nothing was saved.", "hand"), request.path)
+            raise TableError(f"{where}: nothing was saved.", "hand")
         return redirect(url_for("play.hand", token=token))
     player = game.players[seat]
     existing = state.leftovers.get((number, player))
@@ -321,20 +299,21 @@ def leftovers(token: str, number: int, seat: int) -> str | Response | tuple[str,
         )
         try:
             appended = _append(stored, change, form.idem.data)
+        except StaleEdit as error:
+            if wants_json():
+                raise
+            conflict, status = error, error.status
+            form.replaces.data = str(error.current.id) if error.current else ""
         except TableError as error:
             if wants_json():
-                return _refused(error, request.path)
-            if isinstance(error, StaleEdit):
-                conflict, status = error, 409
-                form.replaces.data = str(error.current.id) if error.current else ""
-            else:
-                form.cards.errors = [str(error)]
-                status = 422
+                raise
+            form.cards.errors = [str(error)]
+            status = error.status
         else:
             return _after_leftovers(token, appended, number, player)
     elif form.is_submitted():
         if wants_json():
-            return _refused(_first_error(form), request.path, "cards")
+            raise TableError(_first_error(form), "cards")
         status = 422
     return render_template(
         "play/leftovers.html",
@@ -396,11 +375,13 @@ def _refused_seat(token: str, number: int, seat: int | None, error: TableError) 
     players = recording_game(token).game.players
     player = players[seat] if seat is not None and 0 <= seat < len(players) else None
     text = str(error)
-    if player and not text.startswith(player):
-        text = f"{player}: {text}"
-    next_url = url_for("play.leftovers", token=token, number=number, seat=seat or 0)
-    response = _refused(TableError(text, error.field) if not isinstance(error, StaleEdit) else error, next_url)
-    if wants_json() and seat is not None:
+    if player and not text.startswith(player) and not isinstance(error, StaleEdit):
+        error = TableError(f"{player}: {text}", error.field)
+    if not wants_json():
+        flash(str(error), "error")
+        return redirect(url_for("play.leftovers", token=token, number=number, seat=seat or 0))
+    response = refusal_json(error)
+    if seat is not None:
         body = response.get_json()
         body.update({"seat": seat, "player": player})
         response.set_data(jsonify(body).get_data())

@@ -5,8 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ...gamelog import TableError
-from ...scoring import ScoringError, decode_json
+from ...scoring import Refusal, ScoringError, decode_json
 from ...scoring.errors import sentence
 from ...storage.exchange import import_changes
 from ...storage.games import JoinLimits, create_game, import_game, join_by_code
@@ -75,7 +74,7 @@ def import_record() -> Response | tuple[str, int]:
             title = check_imported(data)
             record, changes = import_changes(data)
             stored = import_game(get_db(), record.game, changes, "import", title)
-        except (ScoringError, TableError, ValueError) as error:
+        except Refusal as error:
             form.text.errors = [sentence(str(error))]
         else:
             return redirect(url_for("play.share", token=stored.record_token))
