@@ -116,6 +116,8 @@ def _game_from_row(row: dict[str, object]) -> StoredGame:
 #: a game's first N entries: so a game by token, and its state at a version, can be kept.
 _GAMES: Memo[StoredGame] = Memo(1024)
 _STATES: Memo[TableState] = Memo(256)
+#: Each game's latest state this process has seen, to fold on what other processes appended since.
+_LATEST: Memo[TableState] = Memo(256)
 
 
 def _find_game(db: sqlite_utils.Database, column: str, value: str) -> StoredGame | None:
@@ -194,8 +196,9 @@ def game_version(db: sqlite_utils.Database, column: str, token: str) -> int | No
     return int(row[0]) if row else None
 
 
-def _entries(db: sqlite_utils.Database, game_id: int, version: int) -> list[Entry]:
-    """The game's first ``version`` entries (one appended meanwhile belongs to the next version)."""
+def _entries(db: sqlite_utils.Database, game_id: int, version: int, after: int = 0) -> list[Entry]:
+    """The game's entries after the first ``after`` up to ``version`` (one appended meanwhile
+    belongs to the next version)."""
     return [
         Entry(
             id=row["id"],
@@ -210,7 +213,9 @@ def _entries(db: sqlite_utils.Database, game_id: int, version: int) -> list[Entr
             idem_key=row["idem_key"],
             address=row["address"],
         )
-        for row in db.query("SELECT * FROM entries WHERE game_id = ? AND seq <= ? ORDER BY seq", [game_id, version])
+        for row in db.query(
+            "SELECT * FROM entries WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq", [game_id, after, version]
+        )
     ]
 
 
@@ -228,11 +233,28 @@ def _standing(db: sqlite_utils.Database, stored: StoredGame) -> _Standing:
 
 
 def load_state(db: sqlite_utils.Database, stored: StoredGame, version: int | None = None) -> TableState:
-    """The game's state now (or at ``version``): its log folded, or the same state kept from an earlier request."""
+    """The game's state now (or at ``version``): the same state kept from an earlier request; else
+    the latest kept with the entries appended since folded on (another worker process appended
+    them); else its whole log folded."""
     if version is None:
         version = _standing(db, stored).version
     key = stored.record_token
-    return _STATES.get((key, version), lambda: TableState.replay(stored.game, _entries(db, stored.id, version), key))
+    found = _STATES.lookup((key, version))
+    if found is None:
+        earlier = _LATEST.lookup(key)
+        if earlier is not None and earlier.version <= version:
+            found = earlier.extended(_entries(db, stored.id, version, after=earlier.version))
+        else:
+            found = TableState.replay(stored.game, _entries(db, stored.id, version), key)
+        _remember(key, found)
+    return found
+
+
+def _remember(key: str, state: TableState) -> None:
+    _STATES.put((key, state.version), state)
+    latest = _LATEST.lookup(key)
+    if latest is None or latest.version < state.version:
+        _LATEST.put(key, state)
 
 
 @dataclass(frozen=True)
@@ -256,6 +278,7 @@ def append(
     source: str,
     director: bool = False,
     guard: Guard | None = None,
+    read: TableState | None = None,
 ) -> Appended:
     """Check and append one change, exactly once per idempotency key.
 
@@ -263,9 +286,10 @@ def append(
     committed: the log never holds an entry the engine refuses. A repeated key with the
     same change answers with what was saved the first time; with a different change it is
     refused. A locked game takes changes from the director only. ``guard`` sees the state
-    the change would join (so two phones racing are seen in order) and may refuse it.
+    the change would join (so two phones racing are seen in order) and may refuse it. ``read``
+    is the state the request read a moment ago, if it did: checked against first.
     """
-    return append_all(db, stored, [(change, idem_key)], source, director, guard)[0]
+    return append_all(db, stored, [(change, idem_key)], source, director, guard, read)[0]
 
 
 def append_all(
@@ -275,6 +299,7 @@ def append_all(
     source: str,
     director: bool = False,
     guard: Guard | None = None,
+    read: TableState | None = None,
 ) -> list[Appended]:
     """Check and append several changes (a whole hand's leftovers from one phone) together.
 
@@ -287,10 +312,13 @@ def append_all(
     for attempt in range(RACES_BEFORE_WAITING + 1):
         waiting = attempt == RACES_BEFORE_WAITING
         with immediate(db) if waiting else _nothing():
-            standing = _standing(db, stored)
-            if standing.locked and not director:
-                raise TableError(LOCKED)
-            state = load_state(db, stored, standing.version)
+            if attempt == 0 and read is not None:
+                state = read
+            else:
+                standing = _standing(db, stored)
+                if standing.locked and not director:
+                    raise TableError(LOCKED)
+                state = load_state(db, stored, standing.version)
             trial = _prepare(state, changes, source, guard)
             if all(item.duplicate for item in trial):
                 return trial
@@ -342,7 +370,7 @@ def _store(db: sqlite_utils.Database, stored: StoredGame, state: TableState, tri
         state = state.extended([entry])
         saved.append(Appended(entry, state, duplicate=False))
     db.conn.execute("UPDATE games SET version = ? WHERE id = ?", [state.version, stored.id])
-    _STATES.put((stored.record_token, state.version), state)
+    _remember(stored.record_token, state)
     return saved
 
 

@@ -21,6 +21,7 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
+from wtforms.utils import unset_value
 from wtforms.validators import AnyOf, DataRequired, EqualTo, InputRequired, Length, NumberRange, Optional
 
 from ..gamelog import NOTE_MAX_LENGTH
@@ -61,10 +62,20 @@ def new_idem_key() -> str:
     return secrets.token_urlsafe(12)
 
 
+class SubmissionKeyField(HiddenField):
+    """A new key when the form is drawn; the one it was drawn with when it comes back (a save
+    does not draw a key it throws away: that costs a system call on every tap)."""
+
+    def process(self, formdata: Any, data: Any = unset_value, extra_filters: Any = None) -> None:
+        if data is unset_value and formdata is not None and self.name in formdata:
+            data = ""
+        super().process(formdata, data, extra_filters)
+
+
 class ChangeForm(FlaskForm):
     """A form that appends to a game's log: it carries a key so a retry is recorded once."""
 
-    idem = HiddenField(default=new_idem_key)
+    idem = SubmissionKeyField(default=new_idem_key)
 
 
 def row_id(text: object) -> int | None:

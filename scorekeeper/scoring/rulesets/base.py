@@ -12,8 +12,9 @@ import dataclasses
 import json
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache, wraps
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from ..cards import Card, Rank
@@ -80,6 +81,14 @@ History = Sequence[Mapping[str, int]]
 
 @dataclass(frozen=True)
 class RuleSet(ABC):
+    """A family's rules: its options as fields, its scoring and refereeing as methods.
+
+    A hand's leftovers are scored several times while one change is checked (the change, the
+    hand it joins, the hand scored once complete, the sentence saying what was saved): each
+    rule set's ``score_leftovers`` is a pure function of its options and the cards, so its
+    results are remembered (``_remembered``).
+    """
+
     id: ClassVar[str]
     name: ClassVar[str]
     summary: ClassVar[str]
@@ -164,6 +173,12 @@ class RuleSet(ABC):
     def cards_dealt(self, number: int, players: int) -> int:
         """Cards dealt to each player in hand ``number``."""
         return self.schedule()[number - 1]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("score_leftovers")
+        if own is not None and not getattr(own, "__isabstractmethod__", False):
+            cls.score_leftovers = _remembered(own)  # type: ignore[method-assign,assignment]
 
     # Scoring ----------------------------------------------------------------
 
@@ -359,3 +374,25 @@ def _check_option(spec: OptionSpec, value: object) -> object:
         allowed = " or ".join(str(choice) for choice in spec.choices)
         raise InvalidOptions(f"{where} must be {allowed}, not {value!r}", spec.name)
     return value
+
+
+_ScoreLeftovers = Callable[[RuleSet, Sequence[Card]], LeftoverScore]
+
+
+def _remembered(score: _ScoreLeftovers) -> _ScoreLeftovers:
+    """``score`` remembering its last few thousand results (by rule set and cards); a rule set whose
+    options cannot be hashed (a house game's tables) is scored afresh each time. Refusals are not
+    remembered: they are raised again."""
+    known = lru_cache(maxsize=4096)(lambda rules, cards: score(rules, cards))
+
+    @wraps(score)
+    def remembered(rules: RuleSet, cards: Sequence[Card]) -> LeftoverScore:
+        try:
+            result: LeftoverScore = known(rules, tuple(cards))
+        except TypeError as error:
+            if "unhashable" not in str(error):
+                raise
+            return score(rules, cards)
+        return result
+
+    return remembered

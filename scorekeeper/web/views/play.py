@@ -90,11 +90,14 @@ def _source() -> str:
     return "director" if is_director() else record_source()
 
 
-def _append(stored: StoredGame, change: Change, idem: str | None, guard: Guard | None = None) -> Appended:
-    """Append as this phone (its label and address); the logged-in director may also change a locked game."""
+def _append(
+    stored: StoredGame, change: Change, idem: str | None, guard: Guard | None = None, read: TableState | None = None
+) -> Appended:
+    """Append as this phone (its label and address); the logged-in director may also change a locked game.
+    ``read``: the state this request has read already."""
     source = _source()
     change = replace(change, address=client_address())
-    return append(get_db(), stored, change, idem or "", source, director=source == "director", guard=guard)
+    return append(get_db(), stored, change, idem or "", source, source == "director", guard, read)
 
 
 def _tapped(form: PressureForm) -> datetime:
@@ -298,7 +301,7 @@ def leftovers(token: str, number: int, seat: int) -> str | Response | tuple[str,
             target=form.replaces_id,
         )
         try:
-            appended = _append(stored, change, form.idem.data)
+            appended = _append(stored, change, form.idem.data, read=state)
         except StaleEdit as error:
             if wants_json():
                 raise
@@ -362,7 +365,7 @@ def hand_leftovers(token: str, number: int) -> Response:
             )
             changes.append((change, f"{form.idem.data}-{entry.seat}"))
         source = _source()
-        appended = append_all(get_db(), stored, changes, source, source == "director")
+        appended = append_all(get_db(), stored, changes, source, source == "director", read=state)
     except TableError as error:
         if error.index is not None:
             seat = form.entries[error.index].seat
