@@ -135,3 +135,23 @@ def test_a_form_posted_without_its_token_says_to_reload_the_page(client):
     response = client.post("/join", data={"code": "ABCD-EFGH"})
     assert response.status_code == 400
     assert "This page is out of date" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("outbox", [True, False], ids=["outbox", "plain form"])
+def test_a_save_writes_no_cookie_so_no_cookie_ever_holds_the_record_link(client, outbox):
+    """The confirmation of a save (with its Undo) travels in the address of the page it sends the
+    phone on to, not in the session: the cookie a browser keeps for 30 days never holds a token."""
+    table = start(client, ["Ann", "Bob"])
+    headers = {"X-Requested-With": "outbox", "Accept": "application/json"} if outbox else {}
+    form = {"csrf_token": csrf_token(client, table.base + "/"), "idem": "k1", "hand": "1", "player": "Bob"}
+    first = client.post(table.base + "/pressure", data=form, headers=headers)  # labels the phone
+    assert first.status_code in (200, 302)
+    form = {**form, "idem": "k2", "player": "Ann"}
+    response = client.post(table.base + "/pressure", data=form, headers=headers)
+    assert response.status_code in (200, 302)
+    assert "Set-Cookie" not in response.headers
+    landing = response.get_json()["redirect"] if outbox else response.headers["Location"]
+    page = client.get(landing).get_data(as_text=True)
+    assert "Pressure to Ann: 5" in page and 'name="target"' in page
+    cookies = " ".join(f"{c.key}={c.value}" for c in client._cookies.values())
+    assert table.token not in cookies

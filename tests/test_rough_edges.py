@@ -107,8 +107,8 @@ def test_undo_through_the_outbox_says_what_it_undid_on_the_next_page(table_game)
 def test_history_shows_an_undo_as_one_line_on_the_change_it_undid(table_game):
     table = table_game
     table.pressure("Bob", 1)
-    table.pressure("Cy", 1)
-    target = re.search(r'name="target" value="(\d+)"', table.page("/")).group(1)
+    saved = table.pressure("Cy", 1)
+    target = re.search(r'name="target" value="(\d+)"', table.follow(saved)).group(1)
     table.post("/undo", target=target)
     history = table.page("/history")
     lines = re.findall(r"<li class=\"[^\"]*\">.*?</li>", history, re.S)

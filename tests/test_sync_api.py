@@ -24,7 +24,7 @@ def test_a_change_is_answered_in_json_with_the_new_version(table):
     data = response.get_json()
     assert response.status_code == 200
     assert data["ok"] and not data["duplicate"] and data["version"] == 1
-    assert data["redirect"].endswith(f"/t/{table.token}/")
+    assert data["redirect"].startswith(f"/t/{table.token}/?saved=")
     assert "Pressure to Bob: 5" in data["message"]
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .web import Table, csrf_token, start
+from .web import Table, csrf_token, landing, start
 
 FOUR = ["Ann", "Bob", "Cy", "Di"]
 
@@ -44,8 +44,9 @@ def test_the_hand_page_shows_deal_dealer_and_first_player(table):
 def test_a_pressure_is_recorded_at_once_with_its_cost_and_the_next(table):
     response = table.pressure("Bob", 1)
     assert response.status_code == 302
-    page = table.page("/")
+    page = table.follow(response)
     assert "Pressure to Bob: 5. Bob &amp; Di&#39;s next costs 10." in page
+    assert "Pressure to Bob: 5" not in table.page("/"), "shown once: not on the page without the confirmation"
     table.pressure("Di", 1)
     page = table.page("/")
     assert "next: <strong>20</strong>" in page
@@ -82,18 +83,18 @@ def test_a_pressure_to_figgy_is_refused_with_the_rule(client):
 
 def test_shuffle_pressure_with_empty_piles_goes_straight_to_the_leftovers(table):
     response = table.pressure("Cy", 1, ends_hand="y")
-    assert response.headers["Location"].endswith(f"{table.base}/hand/1/seat/0")
+    assert landing(response).endswith(f"{table.base}/hand/1/seat/0")
 
 
 def test_leftovers_entered_one_by_one_complete_the_hand(table):
     response = table.leftovers(1, 0, "A 2 3 3 6 8 K")
-    assert response.headers["Location"].endswith("/hand/1/seat/1")
-    assert "Ann&#39;s leftovers saved (67)" in table.page("/hand/1/seat/1")
+    assert landing(response).endswith("/hand/1/seat/1")
+    assert "Ann&#39;s leftovers saved (67)" in table.follow(response)
     table.leftovers(1, 1, went_out=True)
     table.leftovers(1, 2, "3 3 8")
     response = table.leftovers(1, 3, "K 10h")
-    assert response.headers["Location"].endswith(f"{table.base}/")
-    page = table.page("/")
+    assert landing(response).endswith(f"{table.base}/")
+    page = table.follow(response)
     assert "Hand 2" in page and "7 cards each" in page
     assert "Hand 1 is complete: Ann &amp; Cy 120, Bob &amp; Di 35" in page
 
@@ -148,7 +149,7 @@ def test_a_saved_hand_is_corrected_from_its_row_and_the_history_keeps_both(table
     assert 'value="Q"' in page
     replaces = re.search(r'name="replaces" type="hidden" value="(\d+)"', page).group(1)
     response = table.leftovers(1, 2, "8", replaces=replaces)
-    assert response.status_code == 302 and response.headers["Location"].endswith("/hand/1")
+    assert response.status_code == 302 and landing(response).endswith("/hand/1")
     after = scores(table)
     assert before["sides"][0]["total"] == 20 and after["sides"][0]["total"] == 60
     history = table.page("/history")
@@ -172,8 +173,8 @@ def test_undo_right_after_a_save(table):
 def test_undoing_a_correction_brings_back_the_value_it_replaced(table):
     play_hand(table, 1, ["K", "", "Q", "J"])
     replaces = re.search(r'name="replaces" type="hidden" value="(\d+)"', table.page("/hand/1/seat/0")).group(1)
-    table.leftovers(1, 0, "8", replaces=replaces)
-    correction = re.search(r'name="target" value="(\d+)"', table.page("/hand/1")).group(1)
+    saved = table.leftovers(1, 0, "8", replaces=replaces)
+    correction = re.search(r'name="target" value="(\d+)"', table.follow(saved)).group(1)
     table.post("/undo", target=correction)
     assert scores(table)["sides"][0]["total"] == 20
 
@@ -219,7 +220,7 @@ def test_a_whole_game_ends_with_final_standings(client):
     for hand in range(1, 16):
         play_hand(table, hand, ["", "A"])
     response = client.get(f"{table.base}/")
-    assert response.status_code == 302 and response.headers["Location"].endswith("/scores")
+    assert response.status_code == 302 and landing(response).endswith("/scores")
     page = table.page("/scores")
     assert "Final standings" in page
     assert re.search(
@@ -290,7 +291,7 @@ def test_end_hand_opens_the_first_seat_still_missing(table):
     table.leftovers(1, 2, "Q")
     assert f'href="{table.base}/hand/1/seat/1"><span>END HAND' in table.page()
     response = table.pressure("Bob", 1, ends_hand="y")
-    assert response.headers["Location"].endswith("/hand/1/seat/1")
+    assert landing(response).endswith("/hand/1/seat/1")
 
 
 def test_one_save_of_a_whole_hand_gives_every_player_an_entry_of_their_own_once(table):

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from flask.testing import FlaskClient
 
@@ -53,6 +54,12 @@ class Table:
             data["went_out"] = "y"
         return self.post(f"/hand/{hand}/seat/{seat}", page=f"{self.base}/hand/{hand}/seat/{seat}", **data)
 
+    def follow(self, response) -> str:
+        """The page a save sends the phone on to, with its confirmation (which is in its address)."""
+        page = self.client.get(response.headers["Location"])
+        assert page.status_code == 200, (response.headers["Location"], page.status_code)
+        return page.get_data(as_text=True)
+
     def page(self, path: str = "/") -> str:
         response = self.client.get(self.base + path)
         assert response.status_code == 200, (path, response.status_code)
@@ -89,3 +96,8 @@ def create_director(instance: Path, password: str) -> dict[str, str]:
         text=True,
     )
     return env
+
+
+def landing(response) -> str:
+    """Where a save sends the phone on to, without the confirmation its address carries."""
+    return urlsplit(response.headers["Location"]).path

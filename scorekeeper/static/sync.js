@@ -505,7 +505,19 @@
   document.addEventListener("input", keepTyped);
   document.addEventListener("change", keepTyped);
   document.addEventListener("submit", keepTyped, true);
+  /* A save's confirmation comes in the address (?saved=&said=): shown once, then out of the
+     address, so that a reload or a live refresh does not show it again. */
+  function forgetConfirmation() {
+    if (!/[?&]saved=/.test(location.search) || !window.URLSearchParams || !history.replaceState) { return; }
+    var params = new URLSearchParams(location.search);
+    params.delete("saved");
+    params.delete("said");
+    var rest = params.toString();
+    history.replaceState(history.state, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    forgetConfirmation();
     restoreTyped();
     bindForms(document);
     if (body.getAttribute("data-version-url")) {

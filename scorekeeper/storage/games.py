@@ -323,13 +323,14 @@ def append_all(
             if all(item.duplicate for item in trial):
                 return trial
             if waiting:
-                return _store(db, stored, state, trial)
+                return _settle(stored, state, trial, _insert(db, stored, state, trial))
         with immediate(db):
             now_standing = _standing(db, stored)
             if now_standing.locked and not director:
                 raise TableError(LOCKED)
-            if now_standing.version == state.version:
-                return _store(db, stored, state, trial)
+            ids = _insert(db, stored, state, trial) if now_standing.version == state.version else None
+        if ids is not None:
+            return _settle(stored, state, trial, ids)
     raise AssertionError("unreachable: the last attempt holds the lock")
 
 
@@ -359,17 +360,25 @@ def _prepare(
     return prepared
 
 
-def _store(db: sqlite_utils.Database, stored: StoredGame, state: TableState, trial: list[Appended]) -> list[Appended]:
-    """Insert the checked entries (inside the write transaction) and give each its stored id."""
+def _insert(db: sqlite_utils.Database, stored: StoredGame, state: TableState, trial: list[Appended]) -> list[int]:
+    """Inside the write transaction, SQL only: the checked entries inserted, the version moved on; their ids."""
+    new = [item.entry for item in trial if not item.duplicate]
+    ids = [_insert_entry(db, stored.id, entry) for entry in new]
+    db.conn.execute("UPDATE games SET version = ? WHERE id = ?", [state.version + len(new), stored.id])
+    return ids
+
+
+def _settle(stored: StoredGame, state: TableState, trial: list[Appended], ids: list[int]) -> list[Appended]:
+    """After the commit: each new entry with its stored id, and the state it made, kept for the next request."""
     saved: list[Appended] = []
+    given = iter(ids)
     for item in trial:
         if item.duplicate:
             saved.append(item)
             continue
-        entry = replace(item.entry, id=_insert_entry(db, stored.id, item.entry))
+        entry = replace(item.entry, id=next(given))
         state = state.extended([entry])
         saved.append(Appended(entry, state, duplicate=False))
-    db.conn.execute("UPDATE games SET version = ? WHERE id = ?", [state.version, stored.id])
     _remember(stored.record_token, state)
     return saved
 
@@ -386,24 +395,30 @@ def _appended_before(state: TableState, change: Change, idem_key: str) -> Append
     raise TableError("this submission was already used for a different change")
 
 
+_INSERT_ENTRY = (
+    "INSERT INTO entries (game_id, seq, kind, hand, player, data, target, idem_key, source, "
+    "created_at, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _entry_row(game_id: int, entry: Entry) -> list[object]:
+    return [
+        game_id,
+        entry.seq,
+        entry.kind,
+        entry.hand,
+        entry.player,
+        json.dumps(dict(entry.data)),
+        entry.target,
+        entry.idem_key,
+        entry.source,
+        entry.created_at,
+        entry.address,
+    ]
+
+
 def _insert_entry(db: sqlite_utils.Database, game_id: int, entry: Entry) -> int:
-    cursor = db.conn.execute(
-        "INSERT INTO entries (game_id, seq, kind, hand, player, data, target, idem_key, source, "
-        "created_at, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            game_id,
-            entry.seq,
-            entry.kind,
-            entry.hand,
-            entry.player,
-            json.dumps(dict(entry.data)),
-            entry.target,
-            entry.idem_key,
-            entry.source,
-            entry.created_at,
-            entry.address,
-        ],
-    )
+    cursor = db.conn.execute(_INSERT_ENTRY, _entry_row(game_id, entry))
     return int(cursor.lastrowid or 0)
 
 
@@ -417,9 +432,9 @@ def import_game(
         Entry.of(change, -seq, seq, f"import-{seq}", source, created) for seq, change in enumerate(changes, start=1)
     ]
     accept_record(game, entries)
+    rows = [_entry_row(0, entry) for entry in entries]
     with immediate(db):
         stored = _insert_game(db, game, title)
-        for entry in entries:
-            _insert_entry(db, stored.id, entry)
+        db.conn.executemany(_INSERT_ENTRY, ([stored.id, *row[1:]] for row in rows))
         db.conn.execute("UPDATE games SET version = ? WHERE id = ?", [len(entries), stored.id])
         return stored

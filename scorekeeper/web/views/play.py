@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from urllib.parse import urlencode
 
 from flask import (
     Blueprint,
@@ -13,7 +14,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from werkzeug.wrappers import Response
@@ -56,20 +56,18 @@ def _state(stored: StoredGame) -> TableState:
     return load_state(get_db(), stored)
 
 
-def _saved(token: str, text: str, appended: Appended) -> None:
-    """Remember the confirmation (with its Undo) for the next page this phone shows."""
-    session["saved"] = {"token": token, "text": text, "undo": appended.entry.id}
-
-
 def _back_url(token: str, hand: int | None = None) -> str:
     if request.form.get("back") == "detail" and hand:
         return url_for("play.hand_detail", token=token, number=hand)
     return url_for("play.hand", token=token)
 
 
-def _done(token: str, appended: Appended, message: str, next_url: str) -> Response:
-    """A change committed: the outbox gets JSON, a plain form a redirect; both see the confirmation."""
-    _saved(token, message, appended)
+def _done(token: str, appended: Appended, message: str, next_url: str, undoable: bool = True) -> Response:
+    """A change committed: the outbox gets JSON, a plain form a redirect; both go on to the next
+    page with the confirmation and its Undo in its address (``saved_confirmation``), not in the
+    session: a save writes no cookie."""
+    if undoable:
+        next_url += ("&" if "?" in next_url else "?") + urlencode({"saved": appended.entry.id, "said": message})
     if wants_json():
         return jsonify(
             {
@@ -251,10 +249,8 @@ def undo(token: str) -> Response:
     appended = _append(stored, Change(VOID, target=form.target.data), form.idem.data)
     what, old, _ = describe(appended.entry, appended.state)
     message = f"{what}{f' ({old})' if old else ''}."
-    response = _done(token, appended, message, _back_url(token, hand_number))
-    session.pop("saved", None)
     flash(message, "ok")
-    return response
+    return _done(token, appended, message, _back_url(token, hand_number), undoable=False)
 
 
 @bp.post("/confirm")
