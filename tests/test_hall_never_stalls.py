@@ -28,6 +28,7 @@ from scorekeeper.storage import database
 from scorekeeper.storage import games as storage
 from scorekeeper.storage.database import connect, migrate
 from scorekeeper.storage.exchange import import_changes
+from scorekeeper.tournament.seating import MAX_EVENT_PLAYERS
 
 from .test_durability import free_port
 
@@ -297,3 +298,43 @@ def test_another_table_keeps_saving_while_the_largest_record_is_imported(server)
     thread.join(timeout=120)
     assert [status for status, _ in results] == [302, 302, 302], results
     assert max(waits) < 2.0, (max(waits), statistics.median(waits))
+
+
+def test_an_event_of_more_players_than_the_limit_is_refused_beside_the_list_keeping_it(client):
+    from .test_events import event_form, log_in, set_up_director
+
+    set_up_director(client)
+    log_in(client)
+    players = [f"Player {n:03d}" for n in range(MAX_EVENT_PLAYERS + 1)]
+    response = client.post("/director/events/new", data=event_form(client, players))
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert f"An event seats at most {MAX_EVENT_PLAYERS} players; this list has {MAX_EVENT_PLAYERS + 1}." in page
+    assert "Player 300" in page  # what was typed is still there
+
+
+def test_the_largest_event_seats_its_first_round_through_the_form(client):
+    """300 players with names of the longest length: the proposal fits the seating form's limit."""
+    from .test_events import event_form, log_in, seat_next_round, set_up_director
+
+    set_up_director(client)
+    log_in(client)
+    players = [f"{n:03d}" + "x" * 27 for n in range(MAX_EVENT_PLAYERS)]
+    assert all(len(name) == 30 for name in players)
+    response = client.post("/director/events/new", data=event_form(client, players))
+    assert response.status_code == 302
+    tables = seat_next_round(client, response.headers["Location"])
+    assert sorted(name for table in tables for name in table) == sorted(players)
+
+
+def test_storage_refuses_an_event_past_the_limit(tmp_path):
+    from scorekeeper.storage.events import EventPlayer, create_event
+    from scorekeeper.tournament.seating import SeatingError
+
+    path = str(tmp_path / "e.db")
+    migrate(path)
+    db = connect(path)
+    players = [EventPlayer(f"P{n}", "", "") for n in range(MAX_EVENT_PLAYERS + 1)]
+    with pytest.raises(SeatingError, match="at most 300 players"):
+        create_event(db, "Big", "2026-11-24", "crates", {}, "total", "none", players)
+    db.conn.close()

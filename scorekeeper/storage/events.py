@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import sqlite_utils
 
 from ..scoring import FiledUnder, Game, Refusal, RuleSet, configure
-from ..tournament.seating import parse_tables, partners_of
+from ..tournament.seating import MAX_EVENT_PLAYERS, SeatingError, parse_tables, partners_of
 from .database import immediate
 from .games import StoredGame, _game_from_row, _insert_game, game_by_record_token, now
 
@@ -60,6 +60,9 @@ def create_event(
     verify: bool = False,
     paper: str = "a4",
 ) -> Event:
+    """A new event with its players (at most ``MAX_EVENT_PLAYERS``: SeatingError beyond)."""
+    if len(players) > MAX_EVENT_PLAYERS:
+        raise SeatingError(f"An event seats at most {MAX_EVENT_PLAYERS} players, not {len(players)}.", "players")
     with immediate(db):
         cursor = db.conn.execute(
             "INSERT INTO events (name, held_on, rules, options, scoring, partnerships, wall_token, created_at, verify,"

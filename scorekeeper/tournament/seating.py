@@ -18,6 +18,9 @@ from ..scoring.game import partners_opposite, seated_opposite
 ALONE, FIXED, ROTATE = "none", "fixed", "rotate"
 PARTNERSHIP_MODES = (ALONE, FIXED, ROTATE)
 TRIES = 400
+#: The most players an event seats: a generous card club's evening (75 tables of four); a bigger
+#: field is refused where its players are listed, so no page has to seat thousands.
+MAX_EVENT_PLAYERS = 300
 
 
 class SeatingError(Refusal):

@@ -31,6 +31,7 @@ from ..scoring.errors import sentence
 from ..scoring.game import blank_table, partners_opposite, with_joiner
 from ..scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec, configure_known
 from ..scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, TARGET, WINNER, HouseRules
+from ..tournament.seating import MAX_EVENT_PLAYERS
 
 MAX_PLAYERS = 10
 #: Player slots shown open on the start form; the rest are behind "More players".
@@ -517,14 +518,21 @@ class EventForm(RuleOptionsForm):
         if len(rows) < 2:
             self.players.errors = ["An event needs at least two players."]
             return False
+        if len(rows) > MAX_EVENT_PLAYERS:
+            self.players.errors = [f"An event seats at most {MAX_EVENT_PLAYERS} players; this list has {len(rows)}."]
+            return False
         self.parsed_players = rows
         return self.configured_rules() is not None
+
+
+#: A round of the largest event written out: every name at its longest, ", " between, a line a table.
+SEATING_MAX_LENGTH = MAX_EVENT_PLAYERS * (NAME_MAX_LENGTH + 2) + MAX_EVENT_PLAYERS
 
 
 class SeatingForm(FlaskForm):
     """The tables of the next round, one a line, players in clockwise seating order."""
 
-    tables = TextAreaField("Tables", validators=[DataRequired(), Length(max=20_000)])
+    tables = TextAreaField("Tables", validators=[DataRequired(), Length(max=SEATING_MAX_LENGTH)])
     #: The round this form seats: submitting it twice must not seat two rounds.
     number = IntegerField(
         validators=[InputRequired(message="This page is out of date: reload it."), NumberRange(min=1)]
