@@ -171,3 +171,37 @@ def test_several_processes_writing_to_one_game_lose_nothing_and_never_lock_out(t
     assert state.version == 240
     assert [entry.seq for entry in state.entries] == list(range(1, 241))
     assert len({entry.idem_key for entry in state.entries}) == 240
+
+
+def _hold_the_turn_and_die(path: str, holding) -> None:  # a process killed while it writes
+    from scorekeeper.storage.database import immediate
+
+    db = connect(path)
+    with immediate(db):
+        db.execute("INSERT INTO settings (key, value) VALUES ('half', 'written')")
+        holding.set()
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_process_killed_holding_the_write_turn_holds_up_nobody(tmp_path):
+    """Processes take turns to write on a lock the kernel lets go of when its holder dies: the
+    next write goes through at once, and the dead one's half-written change is not there."""
+    from scorekeeper.storage.database import WRITE_TURN_SUFFIX, immediate
+
+    path = str(tmp_path / "turns.db")
+    migrate(path)
+    context = multiprocessing.get_context("spawn")
+    holding = context.Event()
+    dying = context.Process(target=_hold_the_turn_and_die, args=(path, holding))
+    dying.start()
+    assert holding.wait(30)
+    dying.join(30)
+    assert dying.exitcode == -signal.SIGKILL
+    db = connect(path)
+    started = time.monotonic()
+    with immediate(db):
+        db.execute("INSERT INTO settings (key, value) VALUES ('next', 'written')")
+    assert time.monotonic() - started < 2
+    assert [row[0] for row in db.execute("SELECT key FROM settings ORDER BY key")] == ["next"]
+    assert os.stat(path + WRITE_TURN_SUFFIX).st_mode & 0o077 == 0
+    db.conn.close()

@@ -16,6 +16,7 @@ from scorekeeper import create_app
 from scorekeeper.storage import events as event_store
 from scorekeeper.storage.database import connect, migrate
 from scorekeeper.storage.events import EventPlayer
+from scorekeeper.tournament.seating import MAX_EVENT_PLAYERS
 
 from .test_events import (
     PASSWORD,
@@ -47,7 +48,9 @@ def instance(tmp_path, umask_022):
     env = create_director(folder, PASSWORD)
     db = connect(str(folder / "scorekeeper.db"))
     players = [EventPlayer(f"Player {i:05d}", "Boston BC", str(i)) for i in range(PLAYERS)]
-    event_store.create_event(db, "Club night", "2026-11-22", "crates", {}, "total", "none", players)
+    for first in range(0, PLAYERS, MAX_EVENT_PLAYERS):  # a season of club nights
+        night = players[first : first + MAX_EVENT_PLAYERS]
+        event_store.create_event(db, "Club night", "2026-11-22", "crates", {}, "total", "none", night)
     db.conn.close()
     return env
 

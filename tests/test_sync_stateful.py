@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from scorekeeper import create_app
-from scorekeeper.scoring import RefereeError, configure, parse_cards, parse_record
+from scorekeeper.scoring import Game, Hand, RefereeError, check_hand, configure, parse_cards, parse_record
 
 from .web import csrf_token, start
 
@@ -23,6 +23,7 @@ PLAYERS = ["Ann", "Bob", "Cy"]
 HANDS = ["", "K", "A 3", "8", "3 3", "K K", "Q 9 3", "2 2"]
 OUTBOX = {"X-Requested-With": "outbox", "Accept": "application/json"}
 RULES = configure("crates")
+GAME = Game(RULES, tuple(PLAYERS))
 
 
 class Phones(RuleBasedStateMachine):
@@ -95,6 +96,8 @@ class Phones(RuleBasedStateMachine):
         trial[player] = parse_cards(cards.split())
         try:
             RULES.check_leftovers(trial)
+            if len(trial) == len(PLAYERS):  # the hand is complete: the engine referees it whole
+                check_hand(GAME, hand, Hand(trial, tuple(self.pressures.get(hand, []))))
         except RefereeError:
             assert response.status_code == 422, response.get_json()
             return

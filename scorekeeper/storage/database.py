@@ -15,6 +15,7 @@ import os
 import secrets
 import sqlite3
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -181,7 +182,16 @@ def connect(path: str) -> sqlite_utils.Database:
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA foreign_keys = ON")
-    return sqlite_utils.Database(conn)
+    db = sqlite_utils.Database(conn)
+    _WRITE_TURNS[db] = path + WRITE_TURN_SUFFIX
+    return db
+
+
+#: Beside the database, the file whose advisory lock the processes serving it take turns on.
+WRITE_TURN_SUFFIX = ".write-turn"
+_WRITE_TURNS: weakref.WeakKeyDictionary[sqlite_utils.Database, str] = weakref.WeakKeyDictionary()
+_TURN_FILES: dict[tuple[int, str], int] = {}
+_TURN_DEPTH = threading.local()
 
 
 #: One write transaction at a time among this process's threads (see ``immediate``).
@@ -192,25 +202,54 @@ _WRITING = threading.RLock()
 def immediate(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     """A write transaction that takes the write lock first: all or nothing, committed on exit.
 
-    The threads of one process queue for it on a lock of their own before asking SQLite:
-    SQLite makes a writer that finds the database locked sleep and retry, up to 100 ms a
-    time, so with a dozen threads of a server racing for it the unlucky ones waited for
-    seconds (measured in ``make bench``'s live load: a pressure's p99 1.2–1.6 s, 0.4–0.5 s
-    with the queue). Only the processes still race in SQLite. A thread that waits longer than
-    SQLite's own busy timeout is told the database is locked, as SQLite would tell it.
+    Writers queue for it before asking SQLite: SQLite makes a writer that finds the database
+    locked sleep and retry, up to 100 ms a time, so with a dozen threads of a server racing
+    for it the unlucky ones waited for seconds (measured in ``make bench``'s live load: a
+    pressure's p99 1.2–1.6 s, 0.4–0.5 s with the queue). The threads of one process queue on
+    a lock of their own; the processes (a server's workers, the command line) on an advisory
+    lock of a file beside the database, which the kernel hands to the next waiter the moment
+    it is let go, and releases by itself if its holder is killed. A thread that waits longer
+    than SQLite's own busy timeout for its process's turn is told the database is locked, as
+    SQLite would tell it.
     """
     if not _WRITING.acquire(timeout=BUSY_TIMEOUT_SECONDS):
         raise sqlite3.OperationalError("database is locked")
     try:
-        db.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            db.conn.execute("ROLLBACK")
-            raise
-        db.conn.execute("COMMIT")
+        with _process_turn(db):
+            db.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.conn.execute("ROLLBACK")
+                raise
+            db.conn.execute("COMMIT")
     finally:
         _WRITING.release()
+
+
+@contextmanager
+def _process_turn(db: sqlite_utils.Database) -> Iterator[None]:
+    """This process's turn among the processes writing to ``db`` (held once however deeply nested)."""
+    path = _WRITE_TURNS.get(db)
+    depth = getattr(_TURN_DEPTH, "depth", 0)
+    if path is None or depth:
+        _TURN_DEPTH.depth = depth + 1
+        try:
+            yield
+        finally:
+            _TURN_DEPTH.depth = depth
+        return
+    key = (os.getpid(), path)  # a forked worker opens its own: a lock on an inherited one is shared
+    if key not in _TURN_FILES:
+        _TURN_FILES[key] = os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE)
+    fd = _TURN_FILES[key]
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    _TURN_DEPTH.depth = 1
+    try:
+        yield
+    finally:
+        _TURN_DEPTH.depth = 0
+        fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 def migrate(path: str) -> None:
