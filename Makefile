@@ -9,7 +9,7 @@ PORT ?= 5000
 CHROMIUM := /usr/lib/chromium/chromium
 WEBKIT_DRIVER := /usr/bin/WebKitWebDriver
 
-.PHONY: install run test lint bench clean system-deps fonts
+.PHONY: install run test lint bench bench-quick clean system-deps fonts
 
 # The sheets need DejaVu (suit symbols) to look the same on every machine.
 fonts:
@@ -49,6 +49,10 @@ test: install lint system-deps
 
 bench: install system-deps
 	$(BIN)/python -m bench
+
+# Every part of the bench end to end with a handful of rounds (seconds; the figures mean nothing).
+bench-quick: install system-deps
+	$(BIN)/python -m bench --quick
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

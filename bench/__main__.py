@@ -13,10 +13,10 @@ from collections.abc import Callable
 
 from scorekeeper.scoring import load_record, parse_record, score_game
 
-from . import event, load, pdf_load, printing
+from . import event, load, pdf_load, printing, scaled
 from .games import full_game_record, played_to_the_end
 
-REPEATS = 300
+REPEATS = scaled(300, 5)
 
 
 def timed(work: Callable[[], object], repeats: int = REPEATS) -> tuple[float, float]:

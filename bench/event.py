@@ -24,10 +24,12 @@ from scorekeeper.storage.event_results import event_standings, progress
 from scorekeeper.storage.events import EventPlayer
 from scorekeeper.tournament.seating import seat_round
 
+from . import scaled
 from .load import BIN, _free_port, _serve, _wait_up, percentile, retrying_post
 from .phone import Phone
 
-PLAYERS = [f"Player {i:03d}" for i in range(100)]
+PLAYERS = [f"Player {i:03d}" for i in range(scaled(100, 12))]
+HANDS = scaled(15, 2)
 
 
 def main(floor: dict[str, float] | None = None) -> None:
@@ -54,7 +56,7 @@ def main(floor: dict[str, float] | None = None) -> None:
         phone, game, rng = Phone(base), tables[index], random.Random(index)
         token, players = game.record_token, game.game.players
         mine = []
-        for hand in range(1, 16):
+        for hand in range(1, HANDS + 1):
             mine.append(
                 retrying_post(
                     phone, f"/t/{token}/pressure", {"idem": f"p{hand}", "hand": hand, "player": rng.choice(players)}
@@ -91,7 +93,7 @@ def main(floor: dict[str, float] | None = None) -> None:
         rate = len(latencies) / seconds
         p99 = percentile(latencies, 0.99)
         print(
-            f"A 100-player event: {len(tables)} tables x 15 hands posted at once ({len(latencies)} requests, retries)"
+            f"A {len(PLAYERS)}-player event: {len(tables)} tables x {HANDS} hands posted at once ({len(latencies)} requests, retries)"
         )
         print(f"  throughput {rate:.0f} req/s, p50 {statistics.median(latencies):.0f} ms, p99 {p99:.0f} ms")
         if floor:
@@ -104,7 +106,7 @@ def main(floor: dict[str, float] | None = None) -> None:
             with urllib.request.urlopen(f"{base}/e/{event.wall_token}/") as response:
                 response.read()
             page.append(time.perf_counter() - begin)
-        print(f"  standings page (25 finished tables, 100 players): p50 {statistics.median(page) * 1000:.0f} ms")
+        print(f"  standings page ({len(tables)} finished tables, {len(PLAYERS)} players): p50 {statistics.median(page) * 1000:.0f} ms")
     finally:
         os.killpg(server.pid, 15)
         server.wait(timeout=15)
@@ -119,5 +121,5 @@ def main(floor: dict[str, float] | None = None) -> None:
     db.conn.close()
     print(
         f"  standings computed in-process: {standings_seconds * 1000:.0f} ms; "
-        f"booklet of 25 sheets: {booklet_seconds:.1f} s (rendered in the background, not in a request)"
+        f"booklet of {len(rows)} sheets: {booklet_seconds:.1f} s (rendered in the background, not in a request)"
     )

@@ -22,10 +22,11 @@ from scorekeeper.storage import games as storage
 from scorekeeper.storage.database import connect, migrate
 from scorekeeper.web.printer import WAITING
 
+from . import scaled
 from .phone import Phone, Unreachable
 
-TABLES = 25
-HANDS = 6
+TABLES = scaled(25, 3)
+HANDS = scaled(6, 1)
 PLAYERS = ("Ann", "Bob", "Cy", "Di")
 BIN = Path(sys.executable).parent
 #: Threads a worker of `scorekeeper serve` runs: 4 for the phones and printer.WAITING more for
@@ -188,13 +189,13 @@ def _bench(app_base: str, floor_base: str, tokens: list[str]) -> dict[str, float
     print(
         f"  ratios: p99 pressure/floor {p99_pressure / p99_floor:.2f}x, p99 leftovers/floor "
         f"{p99_leftovers / p99_floor:.2f}x (aim <= 2x); throughput app/floor {app_rate / floor_rate:.2f}x "
-        "(aim >= 0.5x)"
+        "(aim >= 0.7x)"
     )
     _propagation(app_base, tokens[0])
     return {"p99": p99_floor, "rate": floor_rate}
 
 
-def _propagation(app_base: str, token: str, observers: int = 8, changes: int = 12) -> None:
+def _propagation(app_base: str, token: str, observers: int = scaled(8, 2), changes: int = scaled(12, 2)) -> None:
     """How long a change on one phone takes to show on another that polls as the page does (every 2 s)."""
     poll_seconds = 2.0
     seen: list[float] = []
@@ -223,7 +224,7 @@ def _propagation(app_base: str, token: str, observers: int = 8, changes: int = 1
     poster = Phone(app_base)
     for n in range(changes):
         # A pressure on Ann every 0.37 s: each one confirmed as another (the app asks otherwise).
-        form = {"idem": f"prop-{n}", "hand": 7, "player": "Ann", "again": "1"}
+        form = {"idem": f"prop-{n}", "hand": HANDS + 1, "player": "Ann", "again": "1"}
         status, body = poster.post(f"/t/{token}/pressure", form)
         if "version" not in body:
             raise SystemExit(f"propagation: a pressure was not recorded ({status}): {body}")

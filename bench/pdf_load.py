@@ -34,17 +34,18 @@ from scorekeeper.storage.database import connect, migrate
 from scorekeeper.storage.events import EventPlayer
 from scorekeeper.tournament.seating import seat_round
 
+from . import scaled
 from .load import BIN, _free_port, _serve, _wait_up, percentile, retrying_post
 from .phone import Phone
 
-PHONES = 4
-HANDS = 12
+PHONES = scaled(4, 1)
+HANDS = scaled(12, 1)
 PLAYERS = ("Ann", "Bob", "Cy", "Di")
 LEFTOVERS = ("K 3", "A 2", "8", "9 Q")
 PAUSE = (0.05, 0.15)
-PDF_CLIENTS = 12
-PDF_REQUESTS_EACH = 60
-BOOKLET_TABLES = 16
+PDF_CLIENTS = scaled(12, 2)
+PDF_REQUESTS_EACH = scaled(60, 2)
+BOOKLET_TABLES = scaled(16, 1)
 PASSWORD = "bench-director-password"
 CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 
@@ -215,7 +216,7 @@ def main() -> None:
         os.killpg(server.pid, 15)
         server.wait(timeout=15)
     _, idle_p99 = _line("a phone's save, server otherwise idle", idle)
-    _, busy_p99 = _line("the same, beside 12 PDF clients and a booklet", busy)
+    _, busy_p99 = _line(f"the same, beside {PDF_CLIENTS} PDF clients and a booklet", busy)
     ok, refused, failed = found["ok"], found["busy"], found["failed"]
     print(
         f"  PDFs: {len(ok)} served (p50 {statistics.median(ok) if ok else 0:.0f} ms, "

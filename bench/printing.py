@@ -15,6 +15,7 @@ in the same run.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import shutil
@@ -32,8 +33,10 @@ from scorekeeper.reports.sheets import booklet_cover_html, score_sheet_html
 from scorekeeper.scoring import parse_record
 from scorekeeper.web import booklets
 
+from . import scaled
 from .games import full_game_record
 
+ROUNDS = scaled(21, 1)
 MINIMAL = "<!doctype html><html><body><p>Scorekeeper</p></body></html>"
 BEFORE_14 = Path(__file__).parent / "before_14"
 
@@ -93,7 +96,7 @@ def main() -> None:
     import weasyprint  # noqa: F401 - imported once here so no figure below pays for the import
 
     records = []
-    for seed in range(30):
+    for seed in range(scaled(30, 2)):
         data = full_game_record(seed)
         data["options"] = {"pressure_increase_cap": 20}
         records.append(parse_record(data))
@@ -108,10 +111,10 @@ def main() -> None:
     def sheet() -> bytes:
         return pdf.render_pdf(score_sheet_html(records[0], title="Table 1", view_url=url))
 
-    print("Printing (WeasyPrint; the sheet 21 rounds, each booklet 3; p50 and the slowest run, beside floors)")
-    mine, same = _in_turns(sheet, partial(_bare, markup), 21)
+    print(f"Printing (WeasyPrint; the sheet {ROUNDS} rounds, each booklet {scaled(3, 1)}; p50 and the slowest run, beside floors)")
+    mine, same = _in_turns(sheet, partial(_bare, markup), ROUNDS)
     _line("one 5-player score sheet", mine, same, "bare render of the same markup", "-", paired=True)
-    mine, then = _in_turns(sheet, partial(_bare, before, BEFORE_14), 21)
+    mine, then = _in_turns(sheet, partial(_bare, before, BEFORE_14), ROUNDS)
     _line("one 5-player score sheet", mine, then, "the sheet when #14 was filed", "<= 0.85x", paired=True)
     minimal = statistics.median(_seconds(lambda: _bare(MINIMAL), 5))
     print(f"  (a bare render of a minimal page: {minimal * 1000:.0f} ms)")
@@ -124,7 +127,7 @@ def main() -> None:
     with ProcessPoolExecutor(cores, mp_context=context, initializer=pdf.warm_up) as pool:
         list(pool.map(_noop, range(cores)))
         first, cached, today = [], [], []
-        for _ in range(3):
+        for _ in range(scaled(3, 1)):
             folder = tempfile.mkdtemp(prefix="bench-booklet-")
             try:
                 parts = [booklets.Part(cover), *(booklets.Part(html, f"T{i:02d}") for i, html in enumerate(htmls))]
@@ -133,8 +136,8 @@ def main() -> None:
             finally:
                 shutil.rmtree(folder)
             today += _seconds(lambda: _bare_booklet([cover, *htmls]), 1)
-    _line(f"30-table booklet, first ({cores} cores)", first, today, "one-process render as before", "<= 0.6x")
-    _line("30-table booklet, tables locked", cached, today, "one-process render as before", "<= 3 s")
+    _line(f"{len(htmls)}-table booklet, first ({cores} cores)", first, today, "one-process render as before", "<= 0.6x")
+    _line(f"{len(htmls)}-table booklet, tables locked", cached, today, "one-process render as before", "<= 3 s")
 
 
 def _noop(_: int) -> None:
@@ -142,5 +145,9 @@ def _noop(_: int) -> None:
 
 
 def _job(pool: ProcessPoolExecutor, folder: str, parts: list[booklets.Part]) -> None:
-    booklets._run(pool.submit, folder, "bench", parts, "Bench Open")
+    about = {"name": "Bench Open", "event": 0, "started": time.time()}
+    booklets._run(pool.submit, folder, "bench", parts, about)
+    status = json.loads(Path(folder, "bench.json").read_text())
+    if status["state"] != "done":
+        raise SystemExit(f"the bench's booklet failed: {status}")
     assert os.path.exists(os.path.join(folder, "bench.pdf"))
