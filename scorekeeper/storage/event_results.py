@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 
 import sqlite_utils
@@ -117,20 +115,19 @@ def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:
     }
 
 
-def export_csv(db: sqlite_utils.Database, event: Event) -> str:
-    """One row per player and table: round, table, seat, side, the side's total, finished or not."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(
-        ["round", "table", "seat", "player", "club", "number", "side", "side_total", "hands_played", "finished"]
-    )
+EXPORT_HEADER = ["round", "table", "seat", "player", "club", "number", "side", "side_total", "hands_played", "finished"]
+
+
+def export_rows(db: sqlite_utils.Database, event: Event) -> list[list[object]]:
+    """One row per player and table (``EXPORT_HEADER``): round, table, seat, side, the side's total, finished or not."""
+    rows: list[list[object]] = [list(EXPORT_HEADER)]
     clubs = {p.name: p for p in event_players(db, event.id)}
     for row in progress(db, event):
         score = row.state.score
         for seat, name in enumerate(row.table.game.game.players, start=1):
             side = next(s for s in score.sides if name in s.side.members)
             member = clubs.get(name)
-            writer.writerow(
+            rows.append(
                 [
                     row.table.round,
                     row.table.number,
@@ -144,4 +141,4 @@ def export_csv(db: sqlite_utils.Database, event: Event) -> str:
                     score.finished,
                 ]
             )
-    return out.getvalue()
+    return rows

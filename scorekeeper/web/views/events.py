@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from ...reports.csv_text import csv_text
 from ...reports.qr import qr_svg
 from ...reports.sheets import booklet_cover_html, event_sheets_html, standings_html, table_cards_html
 from ...scoring import Refusal
@@ -18,8 +19,8 @@ from ...storage.event_results import (
     TableProgress,
     event_standings,
     event_tie_breaks,
-    export_csv,
     export_json,
+    export_rows,
     progress,
     proposed_seating,
     rounds_played,
@@ -353,4 +354,4 @@ def export_event_json(event_id: int) -> Response:
 @director_required
 def export_event_csv(event_id: int) -> Response:
     found = _event(event_id)
-    return download_response(export_csv(get_db(), found), "text/csv", f"event-{found.id}.csv")
+    return download_response(csv_text(export_rows(get_db(), found)), "text/csv", f"event-{found.id}.csv")
