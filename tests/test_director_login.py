@@ -158,3 +158,37 @@ def test_a_double_click_on_log_in_or_log_out_does_no_harm(client):
         response = browser.post("/director/logout", data={"csrf_token": token})
         assert response.status_code == 302 and response.headers["Location"] == "/"
     assert not is_logged_in(browser)
+
+
+def guess_from(app, address: str, password: str = "wrong password!"):
+    guesser = app.test_client()
+    token = csrf_token(guesser, "/director/login")
+    return guesser.post(
+        "/director/login", data={"csrf_token": token, "password": password}, environ_base={"REMOTE_ADDR": address}
+    )
+
+
+def test_thirty_addresses_of_one_ipv6_network_share_five_guesses(director_client):
+    """One home connection is given a whole /64: a guesser changing address at every guess is
+    still one guesser."""
+    app = director_client.application
+    statuses = [guess_from(app, f"2001:db8:5:7::{n + 1:x}").status_code for n in range(30)]
+    assert statuses == [401] * 5 + [429] * 25
+    assert guess_from(app, "2001:db8:5:8::1").status_code == 401  # the next network is another guesser
+
+
+def test_an_ipv4_address_counts_the_same_written_as_ipv6(director_client):
+    app = director_client.application
+    statuses = [guess_from(app, address).status_code for address in ["10.9.9.9", "::ffff:10.9.9.9"] * 3]
+    assert statuses == [401] * 5 + [429]
+
+
+def test_past_fifty_wrong_passwords_from_everywhere_the_server_checks_no_more_but_on_its_own_machine(director_client):
+    app = director_client.application
+    statuses = [guess_from(app, f"192.0.2.{n + 1}").status_code for n in range(55)]
+    assert statuses == [401] * 50 + [429] * 5
+    refused = guess_from(app, "198.51.100.7", PASSWORD)  # even the right one: it is not checked
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "600"
+    assert "log in on the computer that runs Scorekeeper" in refused.get_data(as_text=True)
+    assert failures_counted(app) == 50
+    assert guess_from(app, "127.0.0.1", PASSWORD).status_code == 302  # the laptop itself

@@ -64,21 +64,30 @@ def end_director_session(db: sqlite_utils.Database, session_id: str) -> None:
         db.conn.execute("DELETE FROM director_sessions WHERE id = ?", [session_id])
 
 
-def reserve_login_attempt(db: sqlite_utils.Database, address: str, window_seconds: float, attempts: int) -> bool:
-    """Count a login attempt as a failure before its password is checked; False once the address has used up the window.
+def reserve_login_attempt(
+    db: sqlite_utils.Database, guesser: str, window_seconds: float, attempts: int, everyone: int, local: bool
+) -> str | None:
+    """Count a login attempt as a failure before its password is checked: None if it may be
+    checked, else who used up the window: ``"address"`` (this guesser: an address, an IPv6 /64)
+    or ``"everyone"`` (the whole server, past ``everyone`` failures; an attempt made on the
+    server's own machine, ``local``, is never held back by others' guessing).
 
     Counting and reserving in one write transaction is what bounds the guesses: however
-    many arrive at once, at most ``attempts`` per window get as far as the password check.
-    A right password then clears the count (``clear_login_failures``).
+    many arrive at once, at most ``attempts`` per window get as far as the password check
+    from one guesser, and at most ``everyone`` from all of them together. A right password
+    then clears its guesser's count (``clear_login_failures``).
     """
     at = time.time()
     with immediate(db):
-        db.conn.execute("DELETE FROM login_failures WHERE address = ? AND at <= ?", [address, at - window_seconds])
-        (count,) = db.conn.execute("SELECT COUNT(*) FROM login_failures WHERE address = ?", [address]).fetchone()
-        if count >= attempts:
-            return False
-        db.conn.execute("INSERT INTO login_failures (address, at) VALUES (?, ?)", [address, at])
-    return True
+        db.conn.execute("DELETE FROM login_failures WHERE at <= ?", [at - window_seconds])
+        (mine,) = db.conn.execute("SELECT COUNT(*) FROM login_failures WHERE address = ?", [guesser]).fetchone()
+        if mine >= attempts:
+            return "address"
+        (total,) = db.conn.execute("SELECT COUNT(*) FROM login_failures").fetchone()
+        if total >= everyone and not local:
+            return "everyone"
+        db.conn.execute("INSERT INTO login_failures (address, at) VALUES (?, ?)", [guesser, at])
+    return None
 
 
 def clear_login_failures(db: sqlite_utils.Database, address: str) -> None:

@@ -41,3 +41,14 @@ def guesser_key(address: str) -> str:
             return str(parsed.ipv4_mapped)
         return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
     return str(parsed)
+
+
+def is_loopback(address: str) -> bool:
+    """Whether the request came from the server's own machine (127.0.0.0/8, ::1, or a mapped 127.x)."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
+        parsed = parsed.ipv4_mapped
+    return parsed.is_loopback

@@ -13,12 +13,19 @@ from werkzeug.wrappers import Response
 
 from ...storage import director as director_store
 from ..connection import get_db
+from ..devices import client_address, guesser_key, is_loopback
 from ..forms import DirectorPasswordForm, EmptyForm, LoginForm
 
 bp = Blueprint("director", __name__, url_prefix="/director")
 
 LOGIN_WINDOW_SECONDS = 10 * 60
 LOGIN_ATTEMPTS = 5
+LOGIN_ATTEMPTS_EVERYONE = 50
+LOGIN_REFUSALS = {
+    "address": "Too many wrong passwords: wait ten minutes and try again.",
+    "everyone": "Too many wrong passwords have been tried on this server: wait ten minutes, "
+    "or log in on the computer that runs Scorekeeper (http://127.0.0.1, its own address).",
+}
 
 
 def is_director() -> bool:
@@ -94,18 +101,24 @@ def setup() -> Response | str:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-def login() -> Response | str | tuple[str, int]:
-    """Check the password, at most ``LOGIN_ATTEMPTS`` wrong ones per address per window, however many arrive at once."""
+def login() -> Response | str | tuple[str, int] | tuple[str, int, dict[str, str]]:
+    """Check the password: at most ``LOGIN_ATTEMPTS`` wrong ones per window from one network (an
+    address; IPv6 by its /64, a mapped IPv4 address as itself) and ``LOGIN_ATTEMPTS_EVERYONE``
+    from all together, however many arrive at once. From the server's own machine the director
+    can always log in (others' guessing does not lock them out there)."""
     db = get_db()
     stored_hash = director_store.director_password_hash(db)
     if stored_hash is None:
         return redirect(url_for("director.setup"))
     form = LoginForm()
-    address = request.remote_addr or "unknown"
+    address = guesser_key(client_address())
     if form.validate_on_submit():
-        if not director_store.reserve_login_attempt(db, address, LOGIN_WINDOW_SECONDS, LOGIN_ATTEMPTS):
-            form.password.errors = ["Too many wrong passwords: wait ten minutes and try again."]
-            return render_template("director/login.html", form=form), 429
+        held = director_store.reserve_login_attempt(
+            db, address, LOGIN_WINDOW_SECONDS, LOGIN_ATTEMPTS, LOGIN_ATTEMPTS_EVERYONE, is_loopback(client_address())
+        )
+        if held is not None:
+            form.password.errors = [LOGIN_REFUSALS[held]]
+            return render_template("director/login.html", form=form), 429, {"Retry-After": str(LOGIN_WINDOW_SECONDS)}
         if check_password_hash(stored_hash, form.password.data or ""):
             if _start_session(stored_hash):
                 director_store.clear_login_failures(db, address)
