@@ -192,3 +192,15 @@ def test_past_fifty_wrong_passwords_from_everywhere_the_server_checks_no_more_bu
     assert "log in on the computer that runs Scorekeeper" in refused.get_data(as_text=True)
     assert failures_counted(app) == 50
     assert guess_from(app, "127.0.0.1", PASSWORD).status_code == 302  # the laptop itself
+
+
+def test_a_new_password_ends_the_lock_out(director_client, tmp_path):
+    app = director_client.application
+    for n in range(50):
+        guess_from(app, f"192.0.2.{n + 1}")
+    assert guess_from(app, "198.51.100.7", PASSWORD).status_code == 429
+    db = connect(app.config["DATABASE"])
+    director_store.set_director_password_hash(db, director_store.director_password_hash(db) or "", replace=True)
+    db.conn.close()
+    assert failures_counted(app) == 0
+    assert guess_from(app, "198.51.100.7", PASSWORD).status_code == 302

@@ -18,7 +18,8 @@ def director_password_hash(db: sqlite_utils.Database) -> str | None:
 def set_director_password_hash(db: sqlite_utils.Database, password_hash: str, replace: bool) -> bool:
     """Store the hash; unless ``replace``, only when none is set yet (first come, first served).
 
-    A new password ends every director session: whoever held the old one is logged out.
+    A new password ends every director session: whoever held the old one is logged out; and
+    the count of wrong passwords starts again (they were guesses at the old one).
     """
     with immediate(db):
         if not replace and director_password_hash(db) is not None:
@@ -29,6 +30,7 @@ def set_director_password_hash(db: sqlite_utils.Database, password_hash: str, re
             [password_hash],
         )
         db.conn.execute("DELETE FROM director_sessions")
+        db.conn.execute("DELETE FROM login_failures")
     return True
 
 
