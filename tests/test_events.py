@@ -1,6 +1,7 @@
 """Tournament mode through the web: the director, events, rounds, locks, standings, exports."""
 
 import json
+import os
 import random
 import re
 import subprocess
@@ -644,3 +645,50 @@ def test_a_hollywood_event_seats_pairs(director):
     odd_url = new_event(director, ["Ann", "Bob", "Cy"], rules="hollywood-eights")
     page = director.get(odd_url).get_data(as_text=True)
     assert "tables of 2: the number of players must be a multiple of 2, not 3" in page
+
+
+def _as_a_crash_left_it(app, status_url: str, **state) -> Path:
+    """The booklet's status rewritten as a server killed mid-render leaves it: running, by a
+    process that is gone (or by a version that did not say which)."""
+    job = status_url.rsplit("/", 1)[1]
+    path = Path(app.instance_path) / "booklets" / f"{job}.json"
+    status = json.loads(path.read_text())
+    status.update({"state": "running", "done": 0, **state})
+    path.write_text(json.dumps(status))
+    return path
+
+
+def test_a_booklet_a_crash_interrupted_says_so_and_is_made_again_with_the_same_button(director):
+    event_url = new_event(director, ["Ann", "Bob"])
+    seat_next_round(director, event_url)
+    form = booklet_form(director, event_url)
+    status_url = director.post(event_url + "/booklet", data=form).headers["Location"]
+    wait_for_booklet(director, status_url)
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    _as_a_crash_left_it(director.application, status_url, pid=gone.pid)
+    page = director.get(status_url).get_data(as_text=True)
+    assert "The booklet failed: the server stopped while it was being made" in page
+    assert 'http-equiv="refresh"' not in page  # no longer refreshing every 2 s for ever
+    assert "Make the booklet again" in page
+    assert "failed" in director.get(event_url).get_data(as_text=True)
+    again = director.post(event_url + "/booklet", data=form)  # the same page's button, pressed again
+    assert again.headers["Location"] == status_url
+    wait_for_booklet(director, status_url)
+    fresh = re.search(r'name="idem" value="([^"]+)"', director.get(status_url).get_data(as_text=True))
+    assert fresh is None  # done: no button to make it again
+
+
+def test_a_booklet_left_running_by_an_earlier_version_or_silent_for_long_is_failed(director):
+    event_url = new_event(director, ["Ann", "Bob"])
+    seat_next_round(director, event_url)
+    status_url = director.post(event_url + "/booklet", data=booklet_form(director, event_url)).headers["Location"]
+    wait_for_booklet(director, status_url)
+    path = _as_a_crash_left_it(director.application, status_url)
+    status = json.loads(path.read_text())
+    del status["pid"]
+    path.write_text(json.dumps(status))
+    assert "The booklet failed" in director.get(status_url).get_data(as_text=True)
+    _as_a_crash_left_it(director.application, status_url, pid=os.getpid())
+    os.utime(path, (time.time() - 3600, time.time() - 3600))
+    assert "The booklet failed" in director.get(status_url).get_data(as_text=True)

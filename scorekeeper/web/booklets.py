@@ -77,12 +77,19 @@ def start(instance_path: str, parts: Sequence[Part], name: str, key: str, event:
     folder = _folder(instance_path)
     job = hashlib.sha256(key.encode()).hexdigest()[:16]
     total = len(parts)
-    about = {"name": name, "event": event, "started": time.time()}
+    about = {"name": name, "event": event, "started": time.time(), "pid": os.getpid()}
     claim = folder / f"{job}.{secrets.token_hex(4)}.claim"
     first = {"state": "running", "done": 0, "total": total, **about}
     write_private(claim, json.dumps(first).encode())
     try:
-        os.link(claim, folder / f"{job}.json")
+        try:
+            os.link(claim, folder / f"{job}.json")
+        except FileExistsError:
+            earlier = status(instance_path, job, event)
+            if earlier is None or earlier.get("state") != "failed":
+                return job
+            (folder / f"{job}.json").unlink(missing_ok=True)  # pressed again after it failed: anew
+            os.link(claim, folder / f"{job}.json")
     except FileExistsError:
         return job
     finally:
@@ -100,8 +107,9 @@ def start(instance_path: str, parts: Sequence[Part], name: str, key: str, event:
 def recent(instance_path: str, event: int, count: int = 5) -> list[tuple[str, dict[str, object]]]:
     """The event's latest booklets, newest first: each job's id and status (for the event page,
     so that a booklet whose progress page was closed is found again)."""
-    found = [(path.stem, state) for path, state in _statuses(_folder(instance_path)) if state.get("event") == event]
-    return found[::-1][:count]
+    mine = [path.stem for path, state in _statuses(_folder(instance_path)) if state.get("event") == event]
+    found = [(job, status(instance_path, job, event)) for job in mine[::-1][:count]]
+    return [(job, state) for job, state in found if state is not None]
 
 
 def _forget_old_booklets(folder: Path) -> None:
@@ -190,12 +198,46 @@ def _report_lost(folder: Path, job: str, total: int, about: dict[str, object], f
 
 
 def status(instance_path: str, job: str, event: int) -> dict[str, object] | None:
-    """The job's progress, None unless it is a booklet of ``event``."""
+    """The job's progress, None unless it is a booklet of ``event``. A job that an earlier run of
+    the server (or a worker since stopped) left running is reported failed, once and for all."""
     if not job.isalnum():
         return None
-    path = _folder(instance_path) / f"{job}.json"
-    found: dict[str, object] | None = json.loads(path.read_text()) if path.exists() else None
-    return found if found is not None and found.get("event") == event else None
+    folder = _folder(instance_path)
+    path = folder / f"{job}.json"
+    try:
+        found: dict[str, object] = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    if found.get("event") != event:
+        return None
+    if found.get("state") == "running" and _lost(path, found):
+        found = {**found, "state": "failed", "done": 0, "error": INTERRUPTED}
+        _write_status(folder, job, found)
+    return found
+
+
+#: What a booklet the server stopped making says (a crash, a restart, a worker replaced).
+INTERRUPTED = "the server stopped while it was being made. Make it again: the tables are all still there."
+#: A running booklet's status is rewritten at every sheet; one silent this long is not running.
+SILENT_SECONDS = 10 * 60
+
+
+def _lost(path: Path, found: dict[str, object]) -> bool:
+    """Whether a booklet said to be running is no longer being made: the process making it is
+    gone (a job's thread lives in the worker that started it), or it has not moved for long."""
+    pid = found.get("pid")
+    if not isinstance(pid, int):
+        return True  # started by a version that did not say which process made it: before this run
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        pass
+    try:
+        return time.time() - path.stat().st_mtime > SILENT_SECONDS
+    except OSError:
+        return True
 
 
 def result(instance_path: str, job: str, event: int) -> Path | None:
