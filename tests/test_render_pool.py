@@ -240,3 +240,28 @@ def test_under_gunicorn_a_worker_starts_its_renderer_at_once_and_takes_it_along_
             os.killpg(server.pid, signal.SIGKILL)
             server.wait()
         server.stderr.close()
+
+
+def test_a_pdf_the_printer_could_not_take_is_asked_for_again_by_its_page(client, tmp_path, monkeypatch):
+    """The 503 page of a PDF link comes back by itself after the Retry-After (a script with a
+    little jitter; without JavaScript a refresh), and offers to try at once; it is not an error."""
+    monkeypatch.setenv("DIED", str(tmp_path / "died"))
+    with using(Renderer(_dies_once)):
+        died = client.get("/blank-sheet.pdf?rules=crates")
+    page = died.get_data(as_text=True)
+    seconds = died.headers["Retry-After"]
+    assert died.status_code == 503
+    assert f'data-retry-after="{seconds}"' in page
+    assert f'<noscript><meta http-equiv="refresh" content="{seconds}"></noscript>' in page
+    assert 'href="/blank-sheet.pdf?rules=crates"' in page and "Try again now" in page
+    assert "The printer is busy" in page and "error" not in page.split("<main>")[1].lower()
+
+
+def test_a_refused_booklet_is_not_sent_again_by_itself(client):
+    set_up_director(client)
+    event_url = new_event(client, ["Ann", "Bob", "Cy", "Di"])
+    seat_next_round(client, event_url)
+    with using(Renderer(booklets=0)):
+        response = client.post(event_url + "/booklet", data={"csrf_token": csrf_token(client, event_url), "idem": "b2"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 503 and "data-retry-after" not in page and 'http-equiv="refresh"' not in page

@@ -39,5 +39,12 @@
       }, follow);
     }, every * 1000);
   }
-  document.addEventListener("DOMContentLoaded", function () { dealerNames(); localTimes(); follow(); });
+  /* A PDF the printer could not take yet (503): asked for again after its Retry-After, give or
+     take a little, so that phones refused together do not come back together. */
+  function retryLater() {
+    var after = parseFloat(document.body.getAttribute("data-retry-after"));
+    if (!after) { return; }
+    setTimeout(function () { location.reload(); }, after * 1000 * (1 + Math.random() * 0.5));
+  }
+  document.addEventListener("DOMContentLoaded", function () { dealerNames(); localTimes(); follow(); retryLater(); });
 }());

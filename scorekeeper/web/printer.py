@@ -37,7 +37,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from flask import Flask, current_app, has_app_context, render_template
-from werkzeug.exceptions import InternalServerError, ServiceUnavailable
+from werkzeug.exceptions import InternalServerError
 
 from ..reports import pdf
 
@@ -295,7 +295,8 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Busy)
     def busy(error: Busy) -> tuple[str, int, dict[str, str]]:
-        page = render_template("error.html", error=ServiceUnavailable(str(error)))
+        """503 with Retry-After; a page that asks for the PDF again by itself after that long."""
+        page = render_template("printing/busy.html", message=str(error), retry_after=error.retry_after)
         return page, 503, {"Retry-After": str(error.retry_after)}
 
     @app.errorhandler(RenderFailed)
