@@ -340,13 +340,19 @@ def backup(path: str) -> None:
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 32))
 @click.option("--threads", default=4, show_default=True, type=click.IntRange(1, 64))
-def serve(host: str, port: int, workers: int, threads: int) -> None:
+@click.option(
+    "--live-port",
+    type=click.IntRange(0, 65535),
+    default=None,
+    help="Port of the live updates (server-sent events); default: the port plus one; 0: none (pages poll).",
+)
+def serve(host: str, port: int, workers: int, threads: int, live_port: int | None) -> None:
     """Serve the app with gunicorn for phones on the local network (what `make run` does)."""
     from .serve import serve as run_server
     from .web.security import BadProxySetting
 
     try:
-        run_server(host, port, workers, threads)
+        run_server(host, port, workers, threads, live_port)
     except BadProxySetting as error:
         raise click.ClickException(str(error)) from None
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
+import sys
+import time
 from typing import Any
 
 from gunicorn.app.base import BaseApplication
@@ -11,6 +14,7 @@ from gunicorn.app.base import BaseApplication
 from . import create_app
 from .reports.qr import qr_terminal
 from .web import printer
+from .web.connection import database_path
 
 
 def local_addresses() -> list[str]:
@@ -54,14 +58,48 @@ class _Server(BaseApplication):
         return create_app()
 
 
-def serve(host: str, port: int, workers: int, threads: int) -> None:
-    """Prepare the instance folder once, then run gunicorn (workers build their own app).
+def _free(host: str, port: int) -> bool:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def start_live(host: str, port: int, database: str) -> subprocess.Popen[bytes]:
+    """The live process (``web/live.py``) beside the server, listening before the server is: it
+    exits when its parent does."""
+    command = [sys.executable, "-m", "scorekeeper.web.live", "--host", host, "--port", str(port)]
+    live = subprocess.Popen([*command, "--database", database, "--parent", str(os.getpid())])
+    reach = "127.0.0.1" if host in ("0.0.0.0", "") else "::1" if host == "::" else host
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and live.poll() is None:
+        try:
+            socket.create_connection((reach, port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    return live
+
+
+def serve(host: str, port: int, workers: int, threads: int, live_port: int | None = None) -> None:
+    """Prepare the instance folder once, then run gunicorn (workers build their own app), and
+    beside it the live process on ``live_port`` (the app's port plus one unless said; 0: none).
 
     Each worker gets ``printer.WAITING`` threads beyond ``threads``: at most that many
     requests wait for a PDF at once, so ``threads`` are always left for the phones. Its
     render process starts (and loads WeasyPrint) with the worker, after the fork.
     """
-    create_app()
+    live_port = (port + 1 if port < 65535 else 0) if live_port is None else live_port
+    if live_port and not _free(host, live_port):
+        print(f"Port {live_port} is taken: live updates are off (pages follow changes by polling).", flush=True)
+        live_port = 0
+    os.environ["SCOREKEEPER_LIVE_PORT"] = str(live_port)  # the workers' pages open their streams there
+    app = create_app()
+    live = start_live(host, live_port, database_path(app)) if live_port else None
 
     def when_ready(server: Any) -> None:
         announce(host, port)
@@ -72,6 +110,11 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
     def worker_exit(server: Any, worker: Any) -> None:
         printer.shutdown()
 
+    def on_exit(server: Any) -> None:
+        if live is not None:
+            live.terminate()
+            live.wait(timeout=5)
+
     _Server(
         {
             "bind": f"{host}:{port}",
@@ -80,6 +123,7 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
             "when_ready": when_ready,
             "post_worker_init": post_worker_init,
             "worker_exit": worker_exit,
+            "on_exit": on_exit,
             "accesslog": None,
             "loglevel": "warning",
             "graceful_timeout": 5,

@@ -17,6 +17,8 @@ SECTIONS = [
     "a change showing on another phone",
     "-player event:",
     "standings computed in-process",
+    "Live updates:",
+    "a change heard by every phone following it",
     "Phones while printing:",
     "ratio: p99 while printing / p99 idle",
 ]

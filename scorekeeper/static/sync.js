@@ -8,6 +8,10 @@
   var OUTBOX = "scorekeeper:outbox";
   var REFUSED = "scorekeeper:refused";
   var POLL_MS = 2000;
+  /* While the live stream is open the page is told of each change at once; the poll only checks
+     now and then that nothing was missed. */
+  var STREAM_POLL_MS = 30000;
+  var STREAM_RETRY_CAP_MS = 60000;
   var MAX_TRIES = 4;
   var SHOW_AFTER_MS = 1200;
   var TAPS = "scorekeeper:taps";
@@ -516,15 +520,61 @@
     history.replaceState(history.state, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
   }
 
+  /* Following changes: the live stream (server-sent events) where the server has one, else (and
+     whenever the stream is down) the 2-second poll of the version. A stream that fails is tried
+     again after a random wait up to a cap that doubles each time (full jitter): phones that lost
+     the server together come back spread out, never in a storm. A hidden page holds no stream. */
+  var pollTimer = null;
+  var stream = null;
+  var streamFailures = 0;
+  var streamRetry = null;
+
+  function pollEvery(ms) {
+    if (pollTimer) { clearInterval(pollTimer); }
+    pollTimer = setInterval(poll, ms);
+  }
+
+  function openStream() {
+    var url = body.getAttribute("data-live-url");
+    if (!url || !window.EventSource || stream || document.hidden) { return; }
+    stream = new EventSource(url);
+    stream.addEventListener("version", function (event) {
+      streamFailures = 0;
+      pollEvery(STREAM_POLL_MS);
+      failures = 0;
+      if (load(OUTBOX).length) { flush(); } else { setStatus("live"); }
+      if (String(event.data) !== body.getAttribute("data-version")) { followChange(); }
+    });
+    stream.addEventListener("error", function () {
+      closeStream();
+      pollEvery(POLL_MS);
+      poll();
+      streamFailures += 1;
+      var cap = Math.min(STREAM_RETRY_CAP_MS, 1000 * Math.pow(2, streamFailures));
+      streamRetry = setTimeout(openStream, Math.random() * cap);
+    });
+  }
+
+  function closeStream() {
+    if (streamRetry) { clearTimeout(streamRetry); streamRetry = null; }
+    if (stream) { stream.close(); stream = null; }
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     forgetConfirmation();
     restoreTyped();
     bindForms(document);
     if (body.getAttribute("data-version-url")) {
       setStatus(navigator.onLine ? "live" : "offline");
-      setInterval(poll, POLL_MS);
+      pollEvery(POLL_MS);
+      openStream();
+      document.addEventListener("visibilitychange", function () {
+        if (document.hidden) { closeStream(); pollEvery(POLL_MS); return; }
+        poll();
+        openStream();
+      });
     }
-    window.addEventListener("online", function () { flush(); poll(); });
+    window.addEventListener("online", function () { flush(); poll(); openStream(); });
     window.addEventListener("offline", function () { setStatus("offline"); });
     window.addEventListener("storage", function (event) {
       if (event.key === OUTBOX || event.key === REFUSED) { render(); }

@@ -187,6 +187,15 @@ def connect(path: str) -> sqlite_utils.Database:
     return db
 
 
+def data_version(db: sqlite_utils.Database) -> int | None:
+    """A number that changes whenever another connection commits to the database (SQLite's
+    ``data_version``: microseconds to ask); None when the database cannot be read just now."""
+    try:
+        return int(db.execute("PRAGMA data_version").fetchone()[0])
+    except sqlite3.Error:
+        return None
+
+
 #: Beside the database, the file whose advisory lock the processes serving it take turns on.
 WRITE_TURN_SUFFIX = ".write-turn"
 _WRITE_TURNS: weakref.WeakKeyDictionary[sqlite_utils.Database, str] = weakref.WeakKeyDictionary()

@@ -1,0 +1,247 @@
+"""Live updates: a game's (or an event's) version pushed to every phone following it, as
+server-sent events, from one small asyncio process beside gunicorn.
+
+Why a process of its own: gunicorn's workers hold a thread for every open request, so a hundred
+phones holding a stream open would hold a hundred threads. One asyncio loop holds thousands of
+idle connections in one thread. It learns of changes without any coupling to the workers: it
+asks SQLite every ``POLL_SECONDS`` for ``PRAGMA data_version`` (which moves only when another
+connection commits, and costs microseconds), and only then reads the versions of what is being
+followed, in one query a kind. The phones keep the 304 polling of ``/version`` as their fallback
+(a proxy that drops streams, a browser without ``EventSource``), and pages work without either.
+
+    GET /live/t/<record token>   the record link's game
+    GET /live/v/<view token>     the view link's game
+    GET /live/e/<wall token>     an event (its wall screen)
+
+Each answers ``event: version`` with the version at once and again at every change, a comment
+every ``HEARTBEAT_SECONDS`` (so that dead connections are found and proxies keep the stream),
+and a ``retry:`` of a few seconds with jitter, so that phones that lost the server together do
+not come back together.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import random
+import re
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..storage import events as event_store
+from ..storage.database import connect, data_version
+from ..storage.games import game_version
+from .devices import guesser_key, is_loopback
+
+_log = logging.getLogger(__name__)
+
+POLL_SECONDS = 0.05
+HEARTBEAT_SECONDS = 15.0
+#: Open streams the process holds at most, and from one network (an address, an IPv6 /64; not
+#: counted for the server's own machine, where a reverse proxy's connections come from).
+MAX_STREAMS = 2000
+MAX_PER_NETWORK = 100
+#: A request must arrive whole within this long, and be no longer than this.
+REQUEST_SECONDS = 5.0
+REQUEST_BYTES = 4096
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+KINDS = ("t", "v", "e")
+
+
+@dataclass(eq=False)
+class Stream:
+    """One phone's open stream: where its versions are queued for it."""
+
+    key: tuple[str, str]
+    network: str
+    queue: asyncio.Queue[int] = field(default_factory=asyncio.Queue)
+
+
+class Hub:
+    """What is followed, its versions as last seen, and the streams following each."""
+
+    def __init__(self, database: str, max_streams: int = MAX_STREAMS, heartbeat: float = HEARTBEAT_SECONDS) -> None:
+        self.database = database
+        self.max_streams = max_streams
+        self.heartbeat = heartbeat
+        self.db = connect(database)
+        self.streams: dict[tuple[str, str], set[Stream]] = {}
+        self.versions: dict[tuple[str, str], int] = {}
+        self.seen_data_version = -1
+
+    def version_of(self, key: tuple[str, str]) -> int | None:
+        kind, token = key
+        if kind == "t":
+            return game_version(self.db, "record_token", token)
+        if kind == "v":
+            return game_version(self.db, "view_token", token)
+        event = event_store.event_by_wall_token(self.db, token)
+        return None if event is None else event_store.event_version(self.db, event)
+
+    def open(self, stream: Stream, version: int) -> None:
+        self.streams.setdefault(stream.key, set()).add(stream)
+        self.versions[stream.key] = version
+        stream.queue.put_nowait(version)
+
+    def close(self, stream: Stream) -> None:
+        following = self.streams.get(stream.key)
+        if following is None:
+            return
+        following.discard(stream)
+        if not following:
+            del self.streams[stream.key]
+            self.versions.pop(stream.key, None)
+
+    def count(self, network: str | None = None) -> int:
+        return sum(1 for streams in self.streams.values() for s in streams if network is None or s.network == network)
+
+    def check(self) -> None:
+        """Push the new version of everything followed that changed since the last look."""
+        now = data_version(self.db)
+        if now is None or now == self.seen_data_version:
+            return
+        self.seen_data_version = now
+        for key in list(self.streams):
+            version = self.version_of(key)
+            if version is None or version == self.versions.get(key):
+                continue
+            self.versions[key] = version
+            for stream in self.streams.get(key, ()):
+                stream.queue.put_nowait(version)
+
+    async def watch(self, parent: int, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            await asyncio.sleep(POLL_SECONDS)
+            if parent and os.getppid() != parent:  # the server that started us is gone
+                return
+            try:
+                self.check()
+            except Exception:  # a database that cannot be read just now: look again next time
+                _log.exception("live updates: could not read the versions")
+
+
+def _answer(status: str, extra: str = "") -> bytes:
+    body = status.split(" ", 1)[1] + "\n"
+    return (
+        f"HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {len(body)}\r\n"
+        f"Access-Control-Allow-Origin: *\r\nCache-Control: no-store\r\nConnection: close\r\n{extra}\r\n{body}"
+    ).encode()
+
+
+STREAM_HEADERS = (
+    "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-store\r\n"
+    "Access-Control-Allow-Origin: *\r\nX-Accel-Buffering: no\r\nConnection: keep-alive\r\n\r\n"
+)
+
+
+def parse_request(head: bytes) -> tuple[str, str] | None:
+    """``GET /live/<kind>/<token>`` as (kind, token), or None."""
+    line = head.split(b"\r\n", 1)[0].decode("latin-1")
+    parts = line.split(" ")
+    if len(parts) != 3 or parts[0] != "GET":
+        return None
+    path = parts[1].split("?", 1)[0].split("/")
+    if len(path) != 4 or path[:2] != ["", "live"] or path[2] not in KINDS or not TOKEN.fullmatch(path[3]):
+        return None
+    return path[2], path[3]
+
+
+async def serve_stream(hub: Hub, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    peer = writer.get_extra_info("peername")
+    address = str(peer[0]) if peer else "unknown"
+    stream: Stream | None = None
+    try:
+        try:
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), REQUEST_SECONDS)
+        except (TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+            return
+        key = parse_request(head)
+        if key is None:
+            writer.write(_answer("404 Not Found"))
+            return
+        network = guesser_key(address)
+        busy = hub.count() >= hub.max_streams or (not is_loopback(address) and hub.count(network) >= MAX_PER_NETWORK)
+        if busy:
+            writer.write(_answer("503 Service Unavailable", f"Retry-After: {random.randint(20, 60)}\r\n"))
+            return
+        version = hub.version_of(key)
+        if version is None:
+            writer.write(_answer("404 Not Found"))
+            return
+        stream = Stream(key, network)
+        hub.open(stream, version)
+        writer.write((STREAM_HEADERS + f"retry: {random.randint(2000, 5000)}\n\n").encode())
+        await _follow(hub, stream, reader, writer)
+    except (ConnectionError, OSError, asyncio.CancelledError):  # the phone left, or the server stops
+        return
+    finally:
+        if stream is not None:
+            hub.close(stream)
+        with contextlib.suppress(ConnectionError, OSError):
+            await writer.drain()
+        writer.close()
+
+
+async def _follow(hub: Hub, stream: Stream, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """Write each version queued for the stream, and a comment when there is none for a while,
+    until the phone goes away (a phone sends nothing after its request: anything read is its end)."""
+    gone = asyncio.ensure_future(reader.read(1))
+    try:
+        while True:
+            queued = asyncio.ensure_future(stream.queue.get())
+            done, _ = await asyncio.wait({queued, gone}, timeout=hub.heartbeat, return_when=asyncio.FIRST_COMPLETED)
+            if gone in done:
+                queued.cancel()
+                return
+            if queued in done:
+                writer.write(f"event: version\ndata: {queued.result()}\n\n".encode())
+            else:
+                queued.cancel()
+                writer.write(b": still here\n\n")
+            await writer.drain()
+    finally:
+        gone.cancel()
+
+
+async def run(
+    host: str,
+    port: int,
+    database: str,
+    parent: int = 0,
+    max_streams: int = MAX_STREAMS,
+    heartbeat: float = HEARTBEAT_SECONDS,
+    ready: Callable[[], None] | None = None,
+) -> None:
+    hub = Hub(database, max_streams, heartbeat)
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    server = await asyncio.start_server(
+        lambda reader, writer: serve_stream(hub, reader, writer), host, port, limit=REQUEST_BYTES, reuse_address=True
+    )
+    if ready is not None:
+        ready()
+    async with server:
+        await hub.watch(parent, stop)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m scorekeeper.web.live --host H --port P --database PATH`` (started by ``scorekeeper serve``)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
+    parser.add_argument("--host", default="0.0.0.0")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--database", required=True)
+    parser.add_argument("--parent", type=int, default=0, help="exit when this process is no longer our parent")
+    parser.add_argument("--max-streams", type=int, default=MAX_STREAMS)
+    parser.add_argument("--heartbeat", type=float, default=HEARTBEAT_SECONDS)
+    options = parser.parse_args(argv)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's: it stops us
+    settings = (options.parent, options.max_streams, options.heartbeat)
+    asyncio.run(run(options.host, options.port, options.database, *settings))
+
+
+if __name__ == "__main__":
+    main()

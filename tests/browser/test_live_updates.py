@@ -1,0 +1,42 @@
+"""Changes on every phone in a blink: the page follows its game by the live stream (server-sent
+events), and by polling its version when the stream cannot be had."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import expect
+
+from .conftest import start_game, submit
+
+SMALL = {"viewport": {"width": 360, "height": 740}}
+
+
+def test_a_pressure_shows_on_the_other_phone_through_the_stream_alone(server, phone):
+    """The second phone may not poll at all (its version requests are dropped): only the stream
+    can bring the change, and it does so well within the poll's two seconds."""
+    first = phone(**SMALL)
+    record_url = start_game(first, server, ["Ann", "Bob", "Cy", "Di"])
+    second = phone(**SMALL)
+    second.route("**/version", lambda route: route.abort())
+    second.goto(record_url)
+    expect(second.locator("[data-live-status]")).to_contain_text("Live")
+    second.wait_for_function("document.body.getAttribute('data-live-url').includes('/live/t/')")
+    waits = []
+    for n, player in enumerate(["Bob", "Cy", "Di"], start=1):
+        submit(first, f"button.pressure:has-text('{player}')")
+        expect(first.locator(".saved")).to_contain_text(f"Pressure to {player}")
+        tapped = time.monotonic()
+        expect(second.locator("main")).to_contain_text(f"Pressure: {player}", timeout=5000)
+        waits.append(time.monotonic() - tapped)
+    assert max(waits) < 1.5, waits
+
+
+def test_without_the_stream_the_page_follows_by_polling(server, phone):
+    first = phone(**SMALL)
+    record_url = start_game(first, server, ["Ann", "Bob"])
+    second = phone(**SMALL)
+    second.route("**/live/**", lambda route: route.abort())
+    second.goto(record_url)
+    submit(first, "button.pressure:has-text('Bob')")
+    expect(second.locator("main")).to_contain_text("Pressure: Bob", timeout=8000)
