@@ -23,7 +23,7 @@ def test_a_pressure_shows_on_the_other_phone_through_the_stream_alone(server, ph
     expect(second.locator("[data-live-status]")).to_contain_text("Live")
     second.wait_for_function("document.body.getAttribute('data-live-url').includes('/live/t/')")
     waits = []
-    for n, player in enumerate(["Bob", "Cy", "Di"], start=1):
+    for player in ["Bob", "Cy", "Di"]:
         submit(first, f"button.pressure:has-text('{player}')")
         expect(first.locator(".saved")).to_contain_text(f"Pressure to {player}")
         tapped = time.monotonic()
