@@ -99,32 +99,38 @@ def test_the_largest_record_is_stored_holding_the_write_lock_a_few_milliseconds(
     db.conn.close()
 
 
-def test_a_record_is_checked_before_the_lock_is_taken(tmp_path, monkeypatch):
-    path = str(tmp_path / "hall.db")
-    migrate(path)
-    db = connect(path)
-    record, changes = import_changes(largest_record())
-    locked_when_checked: list[bool] = []
-    real_check, real = storage.accept_record, database.immediate
+def locked_when_called(monkeypatch: pytest.MonkeyPatch, name: str) -> list[bool]:
+    """Whether the write lock was held each time storage called ``name`` (of gamelog's checks)."""
+    seen: list[bool] = []
     inside = threading.local()
+    real_check, real_lock = getattr(storage, name), database.immediate
 
     def watched(*args, **kwargs):  # type: ignore[no-untyped-def]
-        locked_when_checked.append(getattr(inside, "locked", False))
+        seen.append(getattr(inside, "locked", False))
         return real_check(*args, **kwargs)
 
     @contextmanager
     def marked(db):  # type: ignore[no-untyped-def]
-        with real(db) as held:
+        with real_lock(db) as held:
             inside.locked = True
             try:
                 yield held
             finally:
                 inside.locked = False
 
-    monkeypatch.setattr(storage, "accept_record", watched)
+    monkeypatch.setattr(storage, name, watched)
     monkeypatch.setattr(storage, "immediate", marked)
+    return seen
+
+
+def test_a_record_is_checked_before_the_lock_is_taken(tmp_path, monkeypatch):
+    path = str(tmp_path / "hall.db")
+    migrate(path)
+    db = connect(path)
+    record, changes = import_changes(largest_record())
+    checked = locked_when_called(monkeypatch, "accept_record")
     storage.import_game(db, record.game, changes, "import")
-    assert locked_when_checked == [False]
+    assert checked == [False]
     db.conn.close()
 
 
@@ -135,29 +141,9 @@ def test_a_save_is_checked_before_the_lock_is_taken(tmp_path, monkeypatch):
     migrate(path)
     db = connect(path)
     stored = storage.create_game(db, Game(configure("crates"), ("Ann", "Bob", "Cy", "Di")))
-    calls: list[bool] = []
-    inside = threading.local()
-    real_accept = storage.accept
-
-    def watched_accept(*args, **kwargs):  # type: ignore[no-untyped-def]
-        calls.append(getattr(inside, "locked", False))
-        return real_accept(*args, **kwargs)
-
-    real = database.immediate
-
-    @contextmanager
-    def marked(db):  # type: ignore[no-untyped-def]
-        with real(db) as held:
-            inside.locked = True
-            try:
-                yield held
-            finally:
-                inside.locked = False
-
-    monkeypatch.setattr(storage, "accept", watched_accept)
-    monkeypatch.setattr(storage, "immediate", marked)
+    checked = locked_when_called(monkeypatch, "accept")
     storage.append(db, stored, Change(PRESSURE, 1, "Ann"), "k1", "test")
-    assert calls == [False]
+    assert checked == [False]
     db.conn.close()
 
 

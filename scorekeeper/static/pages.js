@@ -39,8 +39,7 @@
       }, follow);
     }, every * 1000);
   }
-  /* A PDF the printer could not take yet (503): asked for again after its Retry-After, give or
-     take a little, so that phones refused together do not come back together. */
+  /* A PDF refused as busy (503): asked for again after its Retry-After, with jitter. */
   function retryLater() {
     var after = parseFloat(document.body.getAttribute("data-retry-after"));
     if (!after) { return; }

@@ -8,8 +8,7 @@
   var OUTBOX = "scorekeeper:outbox";
   var REFUSED = "scorekeeper:refused";
   var POLL_MS = 2000;
-  /* While the live stream is open the page is told of each change at once; the poll only checks
-     now and then that nothing was missed. */
+  /* With the live stream open, the poll only checks now and then that nothing was missed. */
   var STREAM_POLL_MS = 30000;
   var STREAM_RETRY_CAP_MS = 60000;
   var MAX_TRIES = 4;
@@ -509,8 +508,7 @@
   document.addEventListener("input", keepTyped);
   document.addEventListener("change", keepTyped);
   document.addEventListener("submit", keepTyped, true);
-  /* A save's confirmation comes in the address (?saved=&said=): shown once, then out of the
-     address, so that a reload or a live refresh does not show it again. */
+  /* A save's confirmation comes in the address (?saved=&said=): shown once, then taken out. */
   function forgetConfirmation() {
     if (!/[?&]saved=/.test(location.search) || !window.URLSearchParams || !history.replaceState) { return; }
     var params = new URLSearchParams(location.search);
@@ -520,10 +518,8 @@
     history.replaceState(history.state, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
   }
 
-  /* Following changes: the live stream (server-sent events) where the server has one, else (and
-     whenever the stream is down) the 2-second poll of the version. A stream that fails is tried
-     again after a random wait up to a cap that doubles each time (full jitter): phones that lost
-     the server together come back spread out, never in a storm. A hidden page holds no stream. */
+  /* Changes come by the live stream (server-sent events), else by the 2 s poll. A failed stream
+     is tried again after a random wait under a doubling cap (full jitter): never a storm. */
   var pollTimer = null;
   var stream = null;
   var streamFailures = 0;
