@@ -8,7 +8,6 @@ from .checks import Guard, accept, accept_record, check, problem, verify
 from .entries import (
     CONFIRM,
     FIELD_OF_CHANGE,
-    KINDS,
     LEFTOVERS,
     MAX_ENTRIES,
     MAX_PRESSURES_IN_A_HAND,
@@ -29,7 +28,6 @@ from .state import TableState
 __all__ = [
     "CONFIRM",
     "FIELD_OF_CHANGE",
-    "KINDS",
     "LEFTOVERS",
     "MAX_ENTRIES",
     "MAX_PRESSURES_IN_A_HAND",

@@ -19,7 +19,6 @@ NOTE = "note"
 ONE_CARD = "one_card"
 VOID = "void"
 CONFIRM = "confirm"
-KINDS = (LEFTOVERS, PRESSURE, NOTE, ONE_CARD, VOID, CONFIRM)
 
 #: The form field a refusal of each kind of change belongs beside.
 FIELD_OF_CHANGE = {LEFTOVERS: "cards", PRESSURE: "player", NOTE: "text"}

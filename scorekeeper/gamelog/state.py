@@ -96,11 +96,10 @@ class TableState:
             return
         if entry.id in self.set_aside or entry.hand is None:
             return
-        if "complete_hands" in self.__dict__ and not self._may_change_scores(entry):
-            self._place(entry)
-            return
+        keep_scores = "complete_hands" in self.__dict__ and not self._may_change_scores(entry)
         self._place(entry)
-        self._forget_scores()
+        if not keep_scores:
+            self._forget_scores()
 
     def _may_change_scores(self, entry: Entry) -> bool:
         """Whether the entry can change which hands are complete or how they score: a note, a

@@ -11,8 +11,8 @@ import json
 import secrets
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
@@ -311,7 +311,7 @@ def append_all(
     """
     for attempt in range(RACES_BEFORE_WAITING + 1):
         waiting = attempt == RACES_BEFORE_WAITING
-        with immediate(db) if waiting else _nothing():
+        with immediate(db) if waiting else nullcontext():
             if attempt == 0 and read is not None:
                 state = read
             else:
@@ -332,11 +332,6 @@ def append_all(
         if ids is not None:
             return _settle(stored, state, trial, ids)
     raise AssertionError("unreachable: the last attempt holds the lock")
-
-
-@contextmanager
-def _nothing() -> Iterator[None]:
-    yield None
 
 
 def _prepare(
