@@ -38,6 +38,10 @@ def _after_release(html: str) -> bytes:
     raise TimeoutError("never released")
 
 
+def _fake(html: str) -> bytes:
+    return FAKE_PDF
+
+
 def _broken(html: str) -> bytes:
     raise ValueError("the print stylesheet is missing")
 
@@ -265,3 +269,64 @@ def test_a_refused_booklet_is_not_sent_again_by_itself(client):
         response = client.post(event_url + "/booklet", data={"csrf_token": csrf_token(client, event_url), "idem": "b2"})
     page = response.get_data(as_text=True)
     assert response.status_code == 503 and "data-retry-after" not in page and 'http-equiv="refresh"' not in page
+
+
+def test_a_print_past_the_bound_is_refused_before_its_markup_is_built(client, monkeypatch):
+    """Building a sheet's markup is tens of milliseconds of Python that every other thread of the
+    worker (the phones' saves) waits behind for the GIL: a request that will be refused is refused first."""
+    from scorekeeper.web import pages
+
+    table = start(client, ["Ann", "Bob", "Cy", "Di"])
+    built: list[str] = []
+    original = pages.score_sheet_html
+    monkeypatch.setattr(pages, "score_sheet_html", lambda *a, **k: built.append("sheet") or original(*a, **k))
+    with using(Renderer(waiting=0)):
+        response = client.get(f"{table.base}/sheet.pdf")
+    assert response.status_code == 503 and response.headers["Retry-After"]
+    assert built == []
+
+
+def test_one_request_of_a_worker_builds_printed_markup_at_a_time(app, monkeypatch):
+    """The others sleep meanwhile instead of taking turns at the GIL with it (and with the phones)."""
+    from scorekeeper.web.views import printing
+
+    lock = threading.Lock()
+    building: list[int] = []
+    most: list[int] = [0]
+    original = printing.blank_sheet_html
+
+    def slow_markup(*args, **kwargs):
+        with lock:
+            building.append(1)
+            most[0] = max(most[0], len(building))
+        time.sleep(0.3)
+        with lock:
+            building.pop()
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(printing, "blank_sheet_html", slow_markup)
+    statuses: list[int] = []
+
+    def fetch(players: int) -> None:
+        statuses.append(app.test_client().get(f"/blank-sheet.pdf?rules=crates&players={players}").status_code)
+
+    with using(Renderer(_fake, waiting=4)):
+        threads = [threading.Thread(target=fetch, args=(players,)) for players in (2, 3, 4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+    assert statuses == [200, 200, 200]
+    assert most[0] == 1
+
+
+def test_a_server_worker_hands_the_gil_on_every_millisecond():
+    """A save gives the GIL up and takes it back dozens of times; behind a thread building a PDF's
+    markup each of those waited up to Python's default 5 ms."""
+    before = sys.getswitchinterval()
+    with using(Renderer()):
+        try:
+            printer.start()
+            assert sys.getswitchinterval() == printer.SWITCH_INTERVAL == 0.001
+        finally:
+            sys.setswitchinterval(before)

@@ -7,11 +7,20 @@ save waited seconds. Here each worker hands the HTML to its own small pool of pr
 priority so that the phones also win the CPU, and the request thread sleeps, leaving the
 GIL free, until the bytes come back.
 
-- Bounded: at most ``WAITING`` requests of a worker wait for a render at once (``serve``
-  gives gunicorn that many more threads, so the phones always find a free one); past it a
-  request is refused at once with 503 and Retry-After. Booklets have processes of their
-  own, one a core (their pages render side by side), and at most ``BOOKLETS`` of them run
-  or wait per worker; a booklet job is a thread of the worker that only waits on them.
+- Bounded: at most ``WAITING`` requests of a worker make a PDF at once (``serve`` gives
+  gunicorn that many more threads, so the phones always find a free one); past it a request
+  is refused at once with 503 and Retry-After, before any work, and its page asks for the same
+  link again by itself after that many seconds (``templates/printing/busy.html``).
+- Kind to the GIL: building a PDF's markup (a game's state, its score, the QR code, the
+  template) is pure Python, tens of milliseconds of it, and every thread of the worker waits
+  for the GIL meanwhile; a phone's save gives the GIL up and takes it back a few dozen times
+  (every SQLite statement, the fsync, the socket), each time behind whoever holds it. So one
+  request of a worker builds markup at a time (the others sleep until it is done), and a
+  worker's threads hand the GIL on every millisecond instead of every five (``SWITCH_INTERVAL``):
+  with a dozen clients printing at once, a save waited up to a quarter of a second. Booklets
+  have processes of their own, one a core (their pages render side by side), and at most
+  ``BOOKLETS`` of them run or wait per worker; a booklet job is a thread of the worker that
+  only waits on them.
 - Cached: the same markup always prints the same PDF, so a worker keeps the bytes of its
   recent renders keyed by a hash of the HTML (a blank sheet or rules card for the same
   choices, a game's sheet at the same version), and a request for markup that is already
@@ -24,17 +33,20 @@ GIL free, until the bytes come back.
 from __future__ import annotations
 
 import atexit
+import functools
 import hashlib
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, ParamSpec, TypeVar
 
 from flask import Flask, current_app, has_app_context, render_template
 from werkzeug.exceptions import InternalServerError
@@ -57,6 +69,11 @@ RENDER_TIMEOUT = 60.0
 RETRY_AFTER = 3
 #: Renders run this much nicer than the requests.
 NICENESS = 10
+#: Seconds a worker's thread holds the GIL before handing it to one that waits for it (Python's default: 0.005).
+SWITCH_INTERVAL = 0.001
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class Busy(Exception):
@@ -150,6 +167,8 @@ class Renderer:
         self._booklets = _Processes(booklet_processes)
         self._page_slots = threading.BoundedSemaphore(waiting)
         self._booklet_slots = threading.BoundedSemaphore(booklets)
+        self._building = threading.Lock()
+        self._request = threading.local()
         self._lock = threading.RLock()
         self._cache: OrderedDict[bytes, bytes] = OrderedDict()
         self._cache_bytes = cache_bytes
@@ -161,12 +180,47 @@ class Renderer:
         for _ in range(self._pages.size):
             self._pages.submit(_ready)
 
+    @contextmanager
+    def printing(self) -> Iterator[None]:
+        """A request that makes a PDF, from its start: it takes one of the worker's places at once
+        or is refused (``Busy``) before doing any work, then builds its markup while no other
+        request of the worker builds any; ``render`` lets the next one build as it starts waiting."""
+        if not self._page_slots.acquire(blocking=False):
+            raise Busy(f"{self.waiting} PDFs are being made already.")
+        try:
+            with self.building():
+                self._request.placed = True
+                try:
+                    yield
+                finally:
+                    self._request.placed = False
+        finally:
+            self._page_slots.release()
+
+    @contextmanager
+    def building(self) -> Iterator[None]:
+        """Build printed markup (a PDF's, a booklet's pages) while no other request of this worker does."""
+        self._building.acquire()
+        self._request.building = True
+        try:
+            yield
+        finally:
+            self._built()
+
+    def _built(self) -> None:
+        if getattr(self._request, "building", False):
+            self._request.building = False
+            self._building.release()
+
     def render(self, html: str) -> bytes:
         key = hashlib.sha256(html.encode()).digest()
+        self._built()
         with self._lock:
             if key in self._cache:
                 self._cache.move_to_end(key)
                 return self._cache[key]
+        if getattr(self._request, "placed", False):
+            return self._wait(self._rendering_of(key, html))
         if not self._page_slots.acquire(blocking=False):
             raise Busy(f"The printer is busy: {self.waiting} PDFs are being made already. Try again in a few seconds.")
         try:
@@ -262,6 +316,8 @@ def install(renderer: Renderer | None) -> Renderer | None:
 
 
 def start() -> None:
+    """A server worker's start: its render process, and its threads' GIL handed on sooner (see above)."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
     current().start()
 
 
@@ -278,6 +334,24 @@ atexit.register(shutdown)
 
 def render(html: str) -> bytes:
     return current().render(html)
+
+
+def prints(view: Callable[P, R]) -> Callable[P, R]:
+    """A view that answers a PDF: it runs as ``Renderer.printing`` says (refused at once when the
+    worker makes as many PDFs as it may, its markup built while no other request builds any)."""
+
+    @functools.wraps(view)
+    def printing_view(*args: P.args, **kwargs: P.kwargs) -> R:
+        with current().printing():
+            return view(*args, **kwargs)
+
+    return printing_view
+
+
+@contextmanager
+def building() -> Iterator[None]:
+    with current().building():
+        yield
 
 
 def in_background(function: Callable[..., object], *args: Any) -> Future[Any]:

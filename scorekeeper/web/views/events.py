@@ -200,6 +200,7 @@ def standings(event_id: int) -> str:
 
 @bp.get("/events/<int:event_id>/standings.pdf")
 @director_required
+@printer.prints
 def standings_pdf(event_id: int) -> Response:
     found = _event(event_id)
     db = get_db()
@@ -253,6 +254,7 @@ def _to_the_minute(moment: datetime) -> str:
 
 @bp.get("/events/<int:event_id>/table-cards.pdf")
 @director_required
+@printer.prints
 def table_cards(event_id: int) -> Response:
     """One page per table of a round: table number, seats, and the QR code to record."""
     found = _event(event_id)
@@ -294,26 +296,27 @@ def booklet(event_id: int) -> Response:
         flash(" ".join(form.idem.errors) or "This page is out of date: reload it.", "error")
         return redirect(url_for("events.event", event_id=found.id))
     db = get_db()
-    tables = progress(db, found)
-    if not tables:
-        flash("No table has been seated yet.", "error")
-        return redirect(url_for("events.event", event_id=found.id))
-    urls = [url_for("view.scores", token=row.table.game.view_token, _external=True) for row in tables]
-    cover = booklet_cover_html(
-        found,
-        event_standings(db, found),
-        event_tie_breaks(found),
-        len(tables),
-        len(rounds_played(tables)),
-        members=_members(found),
-        unfinished=unfinished_tables(tables),
-        printed_at=_now(),
-        paper=found.paper,
-    )
-    sheets = [
-        booklets.Part(html, row.verification_code(found) if row.table.locked else None)
-        for row, html in zip(tables, event_sheets_html(found, tables, found.paper, view_urls=urls), strict=True)
-    ]
+    with printer.building():  # the pages' markup, seconds of Python for a big event: one builder at a time
+        tables = progress(db, found)
+        if not tables:
+            flash("No table has been seated yet.", "error")
+            return redirect(url_for("events.event", event_id=found.id))
+        urls = [url_for("view.scores", token=row.table.game.view_token, _external=True) for row in tables]
+        cover = booklet_cover_html(
+            found,
+            event_standings(db, found),
+            event_tie_breaks(found),
+            len(tables),
+            len(rounds_played(tables)),
+            members=_members(found),
+            unfinished=unfinished_tables(tables),
+            printed_at=_now(),
+            paper=found.paper,
+        )
+        sheets = [
+            booklets.Part(html, row.verification_code(found) if row.table.locked else None)
+            for row, html in zip(tables, event_sheets_html(found, tables, found.paper, view_urls=urls), strict=True)
+        ]
     job = booklets.start(
         current_app.instance_path, [booklets.Part(cover), *sheets], found.name, f"{found.id} {form.idem.data}", found.id
     )

@@ -112,6 +112,7 @@ def show(rules_id: int) -> str:
 
 
 @bp.get("/<int:rules_id>/rules.pdf")
+@printer.prints
 def rules_pdf(rules_id: int) -> Response:
     saved = _found(rules_id)
     return pdf_response(printer.render(rules_card_html(saved.rules, requested_paper())), f"rules-{saved.id}.pdf")

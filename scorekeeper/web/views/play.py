@@ -36,6 +36,7 @@ from ...gamelog import (
 from ...reports.qr import qr_svg
 from ...scoring import ScoringError, parse_cards
 from ...storage.games import Appended, StoredGame, append, append_all, load_state
+from .. import printer
 from ..access import recording_game
 from ..connection import get_db
 from ..devices import client_address, record_source
@@ -514,6 +515,7 @@ def share(token: str) -> str:
 
 
 @bp.get("/sheet.pdf")
+@printer.prints
 def sheet(token: str) -> Response:
     """The score sheet to print and sign, with a QR code to the read-only page."""
     stored = recording_game(token)

@@ -41,6 +41,7 @@ def blank_sheet() -> str:
 
 
 @bp.get("/blank-sheet.pdf")
+@printer.prints
 def blank_sheet_pdf() -> Response | tuple[str, int]:
     form, valid = _form()
     if not valid or form.blank_table() is None:
@@ -63,6 +64,7 @@ def _rules_page(form: PrintForm, valid: bool) -> str:
 
 
 @bp.get("/rules.pdf")
+@printer.prints
 def rules_card_pdf() -> Response | tuple[str, int]:
     form, valid = _form()
     if not valid:
