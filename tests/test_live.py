@@ -186,3 +186,26 @@ def test_a_phone_that_sends_nothing_is_let_go(database):
         assert sock.recv(100) == b""
         assert time.monotonic() - started < 8
         sock.close()
+
+
+def test_a_phone_that_joins_just_after_a_change_does_not_hide_it_from_the_others(database, game):
+    """The change lands between two looks at the database and a new phone opens its stream then:
+    the phones already following are told too (the next look finds nothing new)."""
+    from scorekeeper.web.live import Hub, Stream
+
+    hub = Hub(database)
+    key = ("t", game.record_token)
+    first = Stream(key, "127.0.0.1")
+    hub.open(first, hub.version_of(key) or 0)
+    hub.check()
+    db = connect(database)
+    storage.append(db, game, Change(NOTE, 1, None, {"text": "a ruling"}), "k1", "test")
+    db.conn.close()
+    second = Stream(key, "127.0.0.1")
+    hub.open(second, hub.version_of(key) or 0)
+    hub.check()
+    told = []
+    while not first.queue.empty():
+        told.append(first.queue.get_nowait())
+    assert told == [0, 1]
+    assert second.queue.get_nowait() == 1

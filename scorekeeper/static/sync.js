@@ -9,7 +9,7 @@
   var REFUSED = "scorekeeper:refused";
   var POLL_MS = 2000;
   /* With the live stream open, the poll only checks now and then that nothing was missed. */
-  var STREAM_POLL_MS = 30000;
+  var STREAM_POLL_MS = 5000;
   var STREAM_RETRY_CAP_MS = 60000;
   var MAX_TRIES = 4;
   var SHOW_AFTER_MS = 1200;

@@ -83,9 +83,16 @@ class Hub:
         return None if event is None else event_store.event_version(self.db, event)
 
     def open(self, stream: Stream, version: int) -> None:
-        self.streams.setdefault(stream.key, set()).add(stream)
-        self.versions[stream.key] = version
+        """A new stream, told ``version`` at once; if that is newer than what the others following
+        the same game were last told (it changed since the last look), they are told it too, or
+        the next look would find nothing new and they would never hear of it."""
+        following = self.streams.setdefault(stream.key, set())
         stream.queue.put_nowait(version)
+        if self.versions.get(stream.key) != version:
+            self.versions[stream.key] = version
+            for other in following:
+                other.queue.put_nowait(version)
+        following.add(stream)
 
     def close(self, stream: Stream) -> None:
         following = self.streams.get(stream.key)
