@@ -65,7 +65,6 @@ class Hub:
     """What is followed, its versions as last seen, and the streams following each."""
 
     def __init__(self, database: str, max_streams: int = MAX_STREAMS, heartbeat: float = HEARTBEAT_SECONDS) -> None:
-        self.database = database
         self.max_streams = max_streams
         self.heartbeat = heartbeat
         self.db = connect(database)
