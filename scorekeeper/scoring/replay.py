@@ -146,11 +146,18 @@ class GameScore:
         return output
 
 
-def score_game(game: Game, hands: Sequence[Hand], until_decided: bool = False) -> GameScore:
+def score_game(
+    game: Game, hands: Sequence[Hand], until_decided: bool = False, scored_before: GameScore | None = None
+) -> GameScore:
     """Referee and score every hand in order; the first broken rule refuses the whole game.
 
     A hand after the game was decided is refused, or with ``until_decided`` left out: the
     score then stops where the game ended (how many of a log's complete hands count).
+
+    ``scored_before``: this function's score of the same game's first hands, which ``hands``
+    begins with, unchanged. Those hands are taken as scored, and play goes on from where it
+    left them. The result is the score of all ``hands`` from the first, as a property test
+    checks; a table's save then scores the hand it completes, not every hand again.
     """
     rules = game.rules
     most = rules.max_hands()
@@ -162,7 +169,15 @@ def score_game(game: Game, hands: Sequence[Hand], until_decided: bool = False) -
     scored: list[HandScore] = []
     history: list[dict[str, int]] = []
     decided = False
-    for number, hand in enumerate(hands, start=1):
+    if scored_before is not None and len(scored_before.hands) <= len(hands):
+        scored = list(scored_before.hands)
+        history = [{name: side_hand.total for name, side_hand in hand.sides.items()} for hand in scored]
+        for earlier in history:
+            for name, total in earlier.items():
+                totals[name] += total
+        taken.update({side.side.name: side.pressures_taken for side in scored_before.sides})
+        decided = scored_before.finished
+    for number, hand in enumerate(hands[len(scored) :], start=len(scored) + 1):
         if decided:
             if until_decided:
                 break
