@@ -129,14 +129,16 @@ def test_a_state_extended_change_by_change_scores_as_the_whole_log_folded_afresh
         change = _change(state, step_)
         if change is None:
             continue
-        entry = Entry.of(change, 1000 + state.version, state.version + 1, f"k{state.version}", "test", "2026-11-24T20:00:00+00:00")
+        entry = Entry.of(
+            change, 1000 + state.version, state.version + 1, f"k{state.version}", "test", "2026-11-24T20:00:00+00:00"
+        )
         try:
             state = accept(state, change, entry)
         except (Refused, ScoringError):
             continue
         fresh = TableState.fold(game, state.entries)
         assert state.complete_hands == fresh.complete_hands
-        assert [side.total for side in state.score.sides] == [side.total for side in fresh.score.sides]
+        assert state.score == fresh.score
         assert state.current_hand == fresh.current_hand
         assert [(e.id, cost) for e, _, cost in state.pending_pressures()] == [
             (e.id, cost) for e, _, cost in fresh.pending_pressures()
@@ -158,3 +160,40 @@ def _change(state: TableState, step_: tuple) -> Change | None:
     if step_[0] == VOID:
         return Change(VOID, target=1000 + step_[1] - 1)
     return Change(NOTE, hand + step_[1], None, {"text": "ruling"})
+
+
+def _entry(state: TableState, change: Change) -> Entry:
+    return Entry.of(
+        change, 1000 + state.version, state.version + 1, f"k{state.version}", "test", "2026-11-24T20:00:00+00:00"
+    )
+
+
+def _accepted(state: TableState, change: Change) -> TableState:
+    return accept(state, change, _entry(state, change))
+
+
+def test_undoing_a_pressure_or_a_correction_in_a_scored_hand_scores_again_from_the_first_hand():
+    """A score goes on from the hands before when a change touches only the hand in play; an undo
+    in a hand already scored (a pressure, or a correction bringing back the first count) never
+    goes on from a score that held what it withdrew, whether the app would take that undo today
+    (the last complete hand) or an older version wrote it in an earlier hand."""
+    game = Game(configure("crates"), PLAYERS)
+    state = TableState.fold(game, [])
+    for number, first in ((1, ["K"]), (2, ["5"])):
+        state = _accepted(state, Change(PRESSURE, number, "Ann"))
+        for player, cards in zip(PLAYERS, (first, ["Q", "8"], []), strict=True):
+            state = _accepted(state, Change(LEFTOVERS, number, player, {"cards": cards}))
+        if number == 1:  # the score of hand 1 is then the one hand 3 goes on from
+            corrected = state.leftovers[(number, "Bob")]
+            state = _accepted(state, Change(LEFTOVERS, number, "Bob", {"cards": ["A"]}, target=corrected.id))
+    assert state.complete_hands == 2
+    assert state.score == TableState.fold(game, state.entries).score
+    pressures_and_corrections = [e for e in state.entries if e.kind == PRESSURE or e.target is not None]
+    for withdrawn in pressures_and_corrections:
+        undo = Change(VOID, target=withdrawn.id)
+        undone = state.extended([_entry(state, undo)])
+        for change in (Change(PRESSURE, 3, "Cy"), Change(LEFTOVERS, 3, "Ann", {"cards": ["5"]})):
+            undone = _accepted(undone, change)
+        fresh = TableState.fold(game, undone.entries)
+        assert undone.complete_hands == fresh.complete_hands == 2
+        assert undone.score == fresh.score

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ..scoring import Card, Refusal
@@ -120,8 +121,9 @@ class Entry:
             address=change.address,
         )
 
-    @property
+    @cached_property
     def cards(self) -> tuple[Card, ...]:
+        """The leftovers read once per entry (an entry never changes; it is read at every fold)."""
         return tuple(Card.parse(token) for token in self.data.get("cards", ()))
 
     @property

@@ -14,6 +14,7 @@ import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TypeVar
 
 from ..scoring import Game, GameRecord, GameScore, Hand, HandScore, score_game
 from .entries import CONFIRM, LEFTOVERS, NOTE, ONE_CARD, PRESSURE, VOID, Entry, TableError
@@ -24,6 +25,17 @@ _SCORES: Memo[GameScore] = Memo(512)
 _SCORED = ("complete_hands", "hands", "score")
 
 
+_Key = TypeVar("_Key")
+
+
+def _push(listing: dict[_Key, tuple[Entry, ...]], key: _Key, entry: Entry) -> None:
+    listing[key] = (*listing.get(key, ()), entry)
+
+
+def _without(entries: tuple[Entry, ...], entry_id: int) -> tuple[Entry, ...]:
+    return tuple(entry for entry in entries if entry.id != entry_id)
+
+
 @dataclass
 class TableState:
     """The log folded. Build it with ``fold`` or ``extended``; its fields are read, never written."""
@@ -31,10 +43,10 @@ class TableState:
     game: Game
     entries: list[Entry] = field(default_factory=list)
     leftovers: dict[tuple[int, str], Entry] = field(default_factory=dict)
-    pressures: dict[int, list[Entry]] = field(default_factory=dict)
-    notes: dict[int, list[Entry]] = field(default_factory=dict)
+    pressures: dict[int, tuple[Entry, ...]] = field(default_factory=dict)
+    notes: dict[int, tuple[Entry, ...]] = field(default_factory=dict)
     owes_two: dict[int, dict[str, bool]] = field(default_factory=dict)
-    confirmations: dict[int, list[Entry]] = field(default_factory=dict)
+    confirmations: dict[int, tuple[Entry, ...]] = field(default_factory=dict)
     voided: set[int] = field(default_factory=set)
     #: Entries the engine refuses, left out of the scores until they are withdrawn (by id, with the
     #: engine's reason). Only a log written by an older version can hold one: a change is checked first.
@@ -46,8 +58,10 @@ class TableState:
     memo_key: str | None = None
     #: Every entry that ever stood for a player's leftovers (or one-card mark) in a hand, in order:
     #: the last one standing is the one that counts.
-    _leftover_stack: dict[tuple[int, str], list[Entry]] = field(default_factory=dict, repr=False)
-    _one_card_stack: dict[tuple[int, str], list[Entry]] = field(default_factory=dict, repr=False)
+    _leftover_stack: dict[tuple[int, str], tuple[Entry, ...]] = field(default_factory=dict, repr=False)
+    _one_card_stack: dict[tuple[int, str], tuple[Entry, ...]] = field(default_factory=dict, repr=False)
+    #: A score of the first hands, kept when entries change only later ones: the score goes on from it.
+    _scored_before: GameScore | None = field(default=None, repr=False)
 
     @classmethod
     def fold(
@@ -64,23 +78,37 @@ class TableState:
         return state
 
     def extended(self, entries: Sequence[Entry]) -> TableState:
-        """This state with ``entries`` folded on (a copy: this one is unchanged)."""
+        """This state with ``entries`` folded on (a copy: this one is unchanged).
+
+        The per-hand listings hold tuples, replaced rather than changed, so that a copy of
+        their mappings is all a copy needs: a save is not a copy of every list of the log.
+        """
         state = copy.copy(self)
         state.entries = list(self.entries)
         state.leftovers = dict(self.leftovers)
-        state.pressures = {hand: list(items) for hand, items in self.pressures.items()}
-        state.notes = {hand: list(items) for hand, items in self.notes.items()}
+        state.pressures = dict(self.pressures)
+        state.notes = dict(self.notes)
         state.owes_two = {hand: dict(marks) for hand, marks in self.owes_two.items()}
-        state.confirmations = {hand: list(items) for hand, items in self.confirmations.items()}
+        state.confirmations = dict(self.confirmations)
         state.voided = set(self.voided)
         state.set_aside = dict(self.set_aside)
         state.by_id = dict(self.by_id)
         state.by_key = dict(self.by_key)
-        state._leftover_stack = {key: list(items) for key, items in self._leftover_stack.items()}
-        state._one_card_stack = {key: list(items) for key, items in self._one_card_stack.items()}
+        state._leftover_stack = dict(self._leftover_stack)
+        state._one_card_stack = dict(self._one_card_stack)
         state.__dict__.pop("_pending", None)
         for entry in entries:
             state._apply(entry)
+        return state
+
+    def stored(self, entry: Entry, checked: TableState) -> TableState:
+        """This state with ``entry`` folded on as it was stored: ``checked`` is the state the same
+        change made when it was checked under a stand-in id; its scores, which no id changes,
+        are kept rather than worked out again."""
+        state = self.extended([entry])
+        for name in _SCORED:
+            if name in checked.__dict__:
+                state.__dict__.setdefault(name, checked.__dict__[name])
         return state
 
     def _apply(self, entry: Entry) -> None:
@@ -99,7 +127,10 @@ class TableState:
         keep_scores = "complete_hands" in self.__dict__ and not self._may_change_scores(entry)
         self._place(entry)
         if not keep_scores:
+            before = self.__dict__.get("score") or self._scored_before
             self._forget_scores()
+            # The entry changes its own hand only: a score of the hands before it still stands.
+            self._scored_before = before if before is not None and entry.hand > len(before.hands) else None
 
     def _may_change_scores(self, entry: Entry) -> bool:
         """Whether the entry can change which hands are complete or how they score: a note, a
@@ -122,16 +153,16 @@ class TableState:
     def _place(self, entry: Entry) -> None:
         hand = entry.hand or 0
         if entry.kind == LEFTOVERS and entry.player is not None:
-            self._leftover_stack.setdefault((hand, entry.player), []).append(entry)
+            _push(self._leftover_stack, (hand, entry.player), entry)
             self.leftovers[(hand, entry.player)] = entry
         elif entry.kind == PRESSURE:
-            self.pressures.setdefault(hand, []).append(entry)
+            _push(self.pressures, hand, entry)
         elif entry.kind == NOTE:
-            self.notes.setdefault(hand, []).append(entry)
+            _push(self.notes, hand, entry)
         elif entry.kind == CONFIRM:
-            self.confirmations.setdefault(hand, []).append(entry)
+            _push(self.confirmations, hand, entry)
         elif entry.kind == ONE_CARD and entry.player is not None:
-            self._one_card_stack.setdefault((hand, entry.player), []).append(entry)
+            _push(self._one_card_stack, (hand, entry.player), entry)
             self.owes_two.setdefault(hand, {})[entry.player] = bool(entry.data.get("owes"))
 
     def _withdraw(self, target_id: int) -> None:
@@ -143,9 +174,10 @@ class TableState:
             return
         hand = target.hand
         self._forget_scores()
+        self._scored_before = None
         if target.kind == LEFTOVERS and target.player is not None:
             key = (hand, target.player)
-            stack = [entry for entry in self._leftover_stack.get(key, []) if entry.id != target_id]
+            stack = _without(self._leftover_stack.get(key, ()), target_id)
             self._leftover_stack[key] = stack
             if stack:
                 self.leftovers[key] = stack[-1]
@@ -153,7 +185,7 @@ class TableState:
                 self.leftovers.pop(key, None)
         elif target.kind == ONE_CARD and target.player is not None:
             key = (hand, target.player)
-            marks = [entry for entry in self._one_card_stack.get(key, []) if entry.id != target_id]
+            marks = _without(self._one_card_stack.get(key, ()), target_id)
             self._one_card_stack[key] = marks
             if marks:
                 self.owes_two.setdefault(hand, {})[target.player] = bool(marks[-1].data.get("owes"))
@@ -162,7 +194,7 @@ class TableState:
         else:
             listing = {PRESSURE: self.pressures, NOTE: self.notes, CONFIRM: self.confirmations}.get(target.kind)
             if listing is not None and hand in listing:
-                listing[hand] = [entry for entry in listing[hand] if entry.id != target_id]
+                listing[hand] = _without(listing[hand], target_id)
 
     @classmethod
     def replay(cls, game: Game, entries: Sequence[Entry], memo_key: str | None = None) -> TableState:
@@ -254,7 +286,7 @@ class TableState:
     def confirmed_by(self, number: int) -> Entry | None:
         """The confirmation that makes the hand final: one made after its last change."""
         last = self.last_change(number)
-        after = [c for c in self.confirmations.get(number, []) if last is None or c.seq > last.seq]
+        after = [c for c in self.confirmations.get(number, ()) if last is None or c.seq > last.seq]
         return after[0] if after else None
 
     @property
@@ -272,8 +304,8 @@ class TableState:
     def hand_leftovers(self, number: int) -> dict[str, Entry]:
         return {p: self.leftovers[(number, p)] for p in self.game.players if (number, p) in self.leftovers}
 
-    def hand_pressures(self, number: int) -> list[Entry]:
-        return self.pressures.get(number, [])
+    def hand_pressures(self, number: int) -> tuple[Entry, ...]:
+        return self.pressures.get(number, ())
 
     def owing(self, number: int) -> list[str]:
         marks = self.owes_two.get(number, {})
@@ -295,9 +327,12 @@ class TableState:
     @cached_property
     def score(self) -> GameScore:
         """The complete hands replayed; a pressure in the hand in play does not replay them again."""
+        def scored() -> GameScore:
+            return score_game(self.game, self.hands, scored_before=self._scored_before)
+
         if self.memo_key is None:
-            return score_game(self.game, self.hands)
-        return _SCORES.get((self.memo_key, self._complete_signature()), lambda: score_game(self.game, self.hands))
+            return scored()
+        return _SCORES.get((self.memo_key, self._complete_signature()), scored)
 
     def _complete_signature(self) -> tuple[int, ...]:
         """The entries the complete hands stand on (by their place in the log, known before they are stored)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from .errors import InvalidCard
 
@@ -70,6 +71,10 @@ class Card:
         """Read a card token, case-insensitive: ``10h``, ``QS``, ``T``, ``a``, ``JK``."""
         if not isinstance(token, str):
             raise InvalidCard(f"a card must be written as text, not {token!r}")
+        return _parsed(token)
+
+    @classmethod
+    def _read(cls, token: str) -> Card:
         text = token.strip().upper()
         rank = _parse_rank(text)
         if rank is not None:
@@ -113,6 +118,12 @@ def _parse_rank(text: str) -> Rank | None:
         return Rank(text)
     except ValueError:
         return None
+
+
+@lru_cache(maxsize=1024)
+def _parsed(token: str) -> Card:
+    """A card token read (the same few dozen tokens are read at every fold of every log)."""
+    return Card._read(token)
 
 
 def parse_cards(tokens: list[str] | tuple[str, ...]) -> tuple[Card, ...]:

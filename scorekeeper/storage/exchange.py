@@ -43,7 +43,7 @@ def export_record(stored: StoredGame, state: TableState, filed: FiledUnder | Non
 
 
 def _notes(state: TableState, number: int) -> list[str]:
-    return [str(entry.data.get("text", "")) for entry in state.notes.get(number, [])]
+    return [str(entry.data.get("text", "")) for entry in state.notes.get(number, ())]
 
 
 def import_changes(data: Mapping[str, Any]) -> tuple[GameRecord, list[Change]]:

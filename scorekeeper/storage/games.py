@@ -372,7 +372,7 @@ def _settle(stored: StoredGame, state: TableState, trial: list[Appended], ids: l
             saved.append(item)
             continue
         entry = replace(item.entry, id=next(given))
-        state = state.extended([entry])
+        state = state.stored(entry, item.state)
         saved.append(Appended(entry, state, duplicate=False))
     _remember(stored.record_token, state)
     return saved

@@ -151,7 +151,7 @@ def _hand_context(stored: StoredGame, state: TableState) -> dict[str, object]:
         "board": scoreboard(state),
         "pending": state.pending_pressures(),
         "owing": state.owing(number),
-        "notes": state.notes.get(number, []),
+        "notes": state.notes.get(number, ()),
         "entered": state.hand_leftovers(number),
         "actions": game.rules.card_actions(len(game.players)),
         "to_confirm": state.unconfirmed_hands if stored.verify else [],
@@ -473,7 +473,7 @@ def _detail_context(stored: StoredGame, state: TableState, number: int) -> dict[
         "scored": {player: rules.score_leftovers(entry.cards) for player, entry in entered.items()},
         "hand_score": state.hand_score(number),
         "pressures": state.hand_pressures(number),
-        "notes": state.notes.get(number, []),
+        "notes": state.notes.get(number, ()),
         "note_form": NoteForm(),
         "threes_verb": "cancels" if "cancels" in dict(rules.scoring_rules()).get("Threes", "") else "covers",
     }
