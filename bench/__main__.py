@@ -1,4 +1,4 @@
-"""`make bench`: one run, medians and p99, each beside its floor measured in the same run.
+"""`make bench`: medians and p99, each beside its floor measured in the same run (the loads in rounds, taking turns with their floor).
 
 Machines here are noisy, so figures are ratios to a floor doing the unavoidable part
 of the same work, not absolute timings to compare across runs.
@@ -76,12 +76,12 @@ def bench_family() -> None:
 
 
 def main() -> None:
-    print("Scorekeeper benchmarks (one run; ratios to floors from the same run)")
+    print("Scorekeeper benchmarks (ratios to floors from the same run)")
     bench_replay()
     bench_family()
     printing.main()
-    floor = load.main()
-    event.main(floor)
+    load.main()
+    event.main()
     live.main()
     pdf_load.main()
 

@@ -21,8 +21,8 @@ from scorekeeper.storage import games as storage
 from scorekeeper.storage.database import connect, migrate
 
 from . import scaled
-from .load import BIN, _free_port, _serve, _wait_up, percentile
 from .phone import Phone
+from .servers import app_server, percentile
 
 GAMES = scaled(25, 2)
 FOLLOWERS_EACH = 4
@@ -103,42 +103,35 @@ def main() -> None:
     db = connect(database)
     tokens = [storage.create_game(db, Game(configure("crates"), ("Ann", "Bob"))).record_token for _ in range(GAMES)]
     db.conn.close()
-    port = _free_port()
-    server = _serve([str(BIN / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)], {"SCOREKEEPER_INSTANCE": str(folder)})
-    base = f"http://127.0.0.1:{port}"
-    followers = None
-    try:
-        _wait_up(base)
+    with app_server(folder) as server:
         live_pid = None
         for _ in range(100):
             live_pid = _live_pid(server.pid)
             if live_pid:
                 break
             time.sleep(0.1)
-        followers = Followers(port + 1, tokens)
+        followers = Followers(server.port + 1, tokens)
         followers.start()
-        idle_from = _cpu_seconds(live_pid) if live_pid else 0.0
-        time.sleep(scaled(5, 1))
-        idle_cpu = (_cpu_seconds(live_pid) - idle_from) / scaled(5, 1) if live_pid else float("nan")
-        poster, rng = Phone(base), random.Random(7)
-        acked: dict[tuple[str, int], float] = {}
-        for n in range(CHANGES):
-            token = rng.choice(tokens)
-            status, body = poster.post(f"/t/{token}/note", {"idem": f"live-{n}", "hand": 1, "text": f"ruling {n}"})
-            if status != 200:
-                raise SystemExit(f"live bench: a change was refused ({status}): {body}")
-            acked[(token, int(body["version"]))] = time.perf_counter()
-            time.sleep(rng.uniform(*PAUSE))
-        time.sleep(1.0)
-    finally:
-        if followers is not None:
+        try:
+            idle_from = _cpu_seconds(live_pid) if live_pid else 0.0
+            time.sleep(scaled(5, 1))
+            idle_cpu = (_cpu_seconds(live_pid) - idle_from) / scaled(5, 1) if live_pid else float("nan")
+            poster, rng = Phone(server.base), random.Random(7)
+            acked: dict[tuple[str, int], float] = {}
+            for n in range(CHANGES):
+                token = rng.choice(tokens)
+                status, body = poster.post(f"/t/{token}/note", {"idem": f"live-{n}", "hand": 1, "text": f"ruling {n}"})
+                if status != 200:
+                    raise SystemExit(f"live bench: a change was refused ({status}): {body}")
+                acked[(token, int(body["version"]))] = time.perf_counter()
+                time.sleep(rng.uniform(*PAUSE))
+            time.sleep(1.0)
+        finally:
             followers.close()
-        os.killpg(server.pid, 15)
-        server.wait(timeout=15)
     delays: list[float] = []
     missed = 0
     for (token, version), at in acked.items():
-        for hearings in followers.heard.get(token, []) if followers else []:
+        for hearings in followers.heard.get(token, []):
             # A follower may hear two quick changes as one (the later version): it has them both.
             heard = next((when for seen, when in hearings if seen >= version), None)
             if heard is None:

@@ -10,7 +10,6 @@ renders. Every loop is bounded in requests and time.
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import secrets
@@ -26,6 +25,8 @@ from pathlib import Path
 from werkzeug.security import generate_password_hash
 
 from scorekeeper.scoring import Game, configure
+from scorekeeper.scoring.errors import Refusal
+from scorekeeper.scoring.game import blank_table
 from scorekeeper.scoring.rulesets import AT_THE_TABLE
 from scorekeeper.storage import director as director_store
 from scorekeeper.storage import events as event_store
@@ -35,8 +36,8 @@ from scorekeeper.storage.events import EventPlayer
 from scorekeeper.tournament.seating import seat_round
 
 from . import scaled
-from .load import BIN, _free_port, _serve, _wait_up, percentile, retrying_post
 from .phone import Phone
+from .servers import app_server, percentile, retrying_post
 
 PHONES = scaled(4, 1)
 HANDS = scaled(12, 1)
@@ -48,6 +49,23 @@ PDF_REQUESTS_EACH = scaled(60, 2)
 BOOKLET_TABLES = scaled(16, 1)
 PASSWORD = "bench-director-password"
 CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+
+
+def _seatings() -> dict[str, list[int]]:
+    """For each game, the numbers of players its blank sheet can be asked for (the engine decides)."""
+    allowed: dict[str, list[int]] = {}
+    for rules in AT_THE_TABLE:
+        for count in range(2, 6):
+            try:
+                blank_table(configure(rules), count)
+            except Refusal:
+                continue
+            allowed.setdefault(rules, []).append(count)
+    return allowed
+
+
+#: A sheet is asked only for a number of players the game allows: a refusal is not a PDF made.
+SEATINGS = _seatings()
 
 
 def csrf_of(page: str) -> str:
@@ -107,7 +125,7 @@ def _printers(base: str, sheets: list[str], stop: threading.Event) -> dict[str, 
     """PDF_CLIENTS clients fetching PDFs until the phones are done; a 503 is waited out as Retry-After asks."""
     found: dict[str, list[float]] = {"ok": [], "busy": [], "failed": []}
     lock = threading.Lock()
-    games = sorted(AT_THE_TABLE)
+    games = sorted(SEATINGS)
 
     def fetch(index: int) -> None:
         rng = random.Random(1000 + index)
@@ -116,9 +134,10 @@ def _printers(base: str, sheets: list[str], stop: threading.Event) -> dict[str, 
             if stop.is_set():
                 return
             if rng.random() < 0.5:
+                rules = rng.choice(games)
                 query = {
-                    "rules": rng.choice(games),
-                    "players": rng.randint(2, 5),
+                    "rules": rules,
+                    "players": rng.choice(SEATINGS[rules]),
                     "paper": rng.choice(["a4", "letter"]),
                 }
                 if rng.random() < 0.5:
@@ -184,14 +203,8 @@ def _line(name: str, values: list[float]) -> tuple[float, float]:
 def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="scorekeeper-pdfload-"))
     idle_tables, busy_tables, event_id = _setup(folder)
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = _serve(
-        [str(BIN / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)],
-        {"SCOREKEEPER_INSTANCE": str(folder)},
-    )
-    try:
-        _wait_up(base)
+    with app_server(folder) as server:
+        base = server.base
         time.sleep(2)  # let the workers finish starting (and warming up, where they do)
         print(
             f"Phones while printing: {PHONES} phones saving (pause {PAUSE[0] * 1000:.0f}-{PAUSE[1] * 1000:.0f} ms "
@@ -212,9 +225,6 @@ def main() -> None:
         printers.join()
         booklet_ok = _booklet_done(director, status_url, 180)
         booklet_seconds = time.perf_counter() - booklet_began
-    finally:
-        os.killpg(server.pid, 15)
-        server.wait(timeout=15)
     _, idle_p99 = _line("a phone's save, server otherwise idle", idle)
     _, busy_p99 = _line(f"the same, beside {PDF_CLIENTS} PDF clients and a booklet", busy)
     ok, refused, failed = found["ok"], found["busy"], found["failed"]

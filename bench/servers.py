@@ -1,0 +1,222 @@
+"""The servers the load benchmarks post to, and the floor they are measured beside.
+
+`scorekeeper serve` runs as `make run` starts it; the floor is a bare Flask endpoint doing one
+durable insert (`bench.floor_app`) under gunicorn with the same workers and threads. Loopback
+only. Machines here are noisy, and a floor measured a minute apart from its figure measures the
+noise as much as the app: so the app and the floor take turns, round after round (app first,
+then floor first, ...), each round beside its own floor, and the ratio reported is the median
+of the rounds', after a round of each not counted.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from scorekeeper.web.printer import WAITING
+
+from .phone import Phone, Unreachable
+
+BIN = Path(sys.executable).parent
+#: Threads a worker of `scorekeeper serve` runs: 4 for the phones and printer.WAITING more for
+#: requests that wait on a PDF. The floor's gunicorn gets as many, so that both serve alike.
+APP_THREADS = 4 + WAITING
+
+#: A table's work in one round: (table's index, the round, where to note each latency by kind).
+Work = Callable[[int, int, dict[str, list[float]]], None]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_up(base: str) -> None:
+    """Until the server answers anything at all (a 404 will do)."""
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(base + "/csrf", timeout=1).close()
+            return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{base} did not start")
+
+
+@dataclass(frozen=True)
+class Server:
+    base: str
+    port: int
+    pid: int
+
+
+@contextmanager
+def _running(command: list[str], env: dict[str, str], port: int) -> Iterator[Server]:
+    process = subprocess.Popen(
+        command, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    server = Server(f"http://127.0.0.1:{port}", port, process.pid)
+    try:
+        wait_up(server.base)
+        yield server
+    finally:
+        os.killpg(process.pid, 15)
+        process.wait(timeout=15)
+
+
+def app_server(folder: Path) -> AbstractContextManager[Server]:
+    """`scorekeeper serve` on loopback over the instance folder, as `make run` starts it."""
+    port = free_port()
+    return _running(
+        [str(BIN / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        {"SCOREKEEPER_INSTANCE": str(folder)},
+        port,
+    )
+
+
+def floor_server(folder: Path) -> AbstractContextManager[Server]:
+    port = free_port()
+    return _running(
+        [
+            str(BIN / "gunicorn"),
+            "-w",
+            "2",
+            "--threads",
+            str(APP_THREADS),
+            "-b",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+            "bench.floor_app:app",
+        ],
+        {"FLOOR_DATABASE": str(folder / "floor.db"), "SCOREKEEPER_INSTANCE": str(folder)},
+        port,
+    )
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
+def retrying_post(phone: Phone, path: str, data: dict[str, object]) -> tuple[float, dict]:
+    """Latency (ms) and answer of one submission, retried with the same key until acknowledged."""
+    start = time.perf_counter()
+    for _ in range(50):
+        try:
+            status, body = phone.post(path, data)
+        except Unreachable:
+            time.sleep(0.02)
+            continue
+        if status != 200:
+            raise RuntimeError(f"refused: {status} {body}")
+        return (time.perf_counter() - start) * 1000, body
+    raise RuntimeError("never acknowledged")
+
+
+def run_tables(tables: int, round_: int, work: Work) -> tuple[dict[str, list[float]], float]:
+    """All tables at once (started together at a barrier): the latencies by kind, and the seconds taken."""
+    samples: dict[str, list[float]] = {}
+    lock = threading.Lock()
+    barrier = threading.Barrier(tables)
+
+    def table(index: int) -> None:
+        local: dict[str, list[float]] = {}
+        barrier.wait()
+        work(index, round_, local)
+        with lock:
+            for kind, values in local.items():
+                samples.setdefault(kind, []).extend(values)
+
+    threads = [threading.Thread(target=table, args=(i,)) for i in range(tables)]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return samples, time.perf_counter() - start
+
+
+def floor_work(base: str, requests_each: int) -> Work:
+    """A table of the floor: as many bare inserts, one after another, as the app's table posts."""
+
+    def work(index: int, round_: int, out: dict[str, list[float]]) -> None:
+        phone = Phone(base)
+        phone.csrf = "unused"
+        for n in range(requests_each):
+            data = {"idem": f"r{round_}-f{index}-{n}", "player": "Ann"}
+            out.setdefault("insert", []).append(retrying_post(phone, "/insert", data)[0])
+
+    return work
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round: the app's latencies by kind and its seconds, beside the floor's."""
+
+    app: dict[str, list[float]]
+    app_seconds: float
+    floor: list[float]
+    floor_seconds: float
+
+    @property
+    def throughput(self) -> float:
+        app_rate = sum(len(values) for values in self.app.values()) / self.app_seconds
+        return app_rate / (len(self.floor) / self.floor_seconds)
+
+    def p99_ratio(self, kind: str) -> float:
+        return percentile(self.app[kind], 0.99) / percentile(self.floor, 0.99)
+
+
+def take_turns(rounds: int, tables: int, app: Work, floor: Work) -> list[Round]:
+    """`rounds` rounds of the app and the floor in turn, the first of the pair alternating, after
+    a round of each that is not counted (round 0: the servers' first requests, as a hall's server
+    that has run all evening is past them). The work of round r posts to its own tables."""
+    run_tables(tables, 0, app)
+    run_tables(tables, 0, floor)
+    found = []
+    for round_ in range(1, rounds + 1):
+        if round_ % 2 == 0:
+            app_samples, app_seconds = run_tables(tables, round_, app)
+            floor_samples, floor_seconds = run_tables(tables, round_, floor)
+        else:
+            floor_samples, floor_seconds = run_tables(tables, round_, floor)
+            app_samples, app_seconds = run_tables(tables, round_, app)
+        found.append(Round(app_samples, app_seconds, floor_samples["insert"], floor_seconds))
+    return found
+
+
+def line(name: str, values: list[float], seconds: float) -> None:
+    p50, p99, rate = statistics.median(values), percentile(values, 0.99), len(values) / seconds
+    print(f"    {name:<34} p50 {p50:7.1f} ms   p99 {p99:7.1f} ms   {rate:7.0f} req/s   ({len(values)} requests)")
+
+
+def report(rounds: list[Round], names: dict[str, str]) -> None:
+    """Each round's figures and ratios, then the medians of the ratios against the aims."""
+    for number, round_ in enumerate(rounds, 1):
+        print(f"  round {number}:")
+        for kind, name in names.items():
+            line(name, round_.app[kind], round_.app_seconds)
+        line("floor: bare Flask + one insert", round_.floor, round_.floor_seconds)
+        ratios = ", ".join(f"p99 {kind}/floor {round_.p99_ratio(kind):.2f}x" for kind in names)
+        print(f"    ratios: {ratios}; throughput app/floor {round_.throughput:.2f}x")
+    medians = ", ".join(
+        f"p99 {kind}/floor {statistics.median(r.p99_ratio(kind) for r in rounds):.2f}x" for kind in names
+    )
+    print(
+        f"  median of {len(rounds)} rounds: {medians} (aim <= 2x); throughput app/floor "
+        f"{statistics.median(r.throughput for r in rounds):.2f}x (aim >= 0.7x)"
+    )
