@@ -508,6 +508,7 @@
   document.addEventListener("input", keepTyped);
   document.addEventListener("change", keepTyped);
   document.addEventListener("submit", keepTyped, true);
+  window.addEventListener("pagehide", function () { keepTyped(); });  /* typed before this script ran */
   /* A save's confirmation comes in the address (?saved=&said=): shown once, then taken out. */
   function forgetConfirmation() {
     if (!/[?&]saved=/.test(location.search) || !window.URLSearchParams || !history.replaceState) { return; }

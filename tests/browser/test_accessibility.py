@@ -150,6 +150,14 @@ def test_every_page_has_no_axe_violations_on_a_phone_and_a_laptop_light_and_dark
             page.click("button.pressure:has-text('Ann')")
             page.locator(".ask").wait_for()
             check(context, f"{size}-{scheme} second pressure asked", "", found, opened=False)
+            # The hand as it was for the next context: no second pressure, the first one undone
+            # (else the next context's first pressure, moments later, would be asked about).
+            page.click(".ask button:has-text('No, the same one')")
+            undos = page.locator("ul button:has-text('Undo')")
+            standing = undos.count()
+            with page.expect_navigation():
+                undos.last.click()
+            expect(undos).to_have_count(standing - 1)
 
         director = contexts[("laptop", "light")].pages[0]
         log_in(director, base)
