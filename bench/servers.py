@@ -24,6 +24,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from scorekeeper.serve import port_is_free
 from scorekeeper.web.printer import WAITING
 
 from .phone import Phone, Unreachable
@@ -78,8 +79,14 @@ def _running(command: list[str], env: dict[str, str], port: int) -> Iterator[Ser
 
 
 def app_server(folder: Path) -> AbstractContextManager[Server]:
-    """`scorekeeper serve` on loopback over the instance folder, as `make run` starts it."""
+    """`scorekeeper serve` on loopback over the instance folder, as `make run` starts it.
+
+    Its live process listens on the next port: a port is picked whose next one is free too (a
+    free port is one of the system's own for client connections, and after the thousands of
+    connections of a load the next one is often still held by one that closed moments ago)."""
     port = free_port()
+    while not port_is_free("127.0.0.1", port + 1):
+        port = free_port()
     return _running(
         [str(BIN / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)],
         {"SCOREKEEPER_INSTANCE": str(folder)},
