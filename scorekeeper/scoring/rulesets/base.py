@@ -270,6 +270,35 @@ class RuleSet(ABC):
         """The rules in force in words (label, text), where the options alone do not say it."""
         return ()
 
+    # Describing itself to the phone -------------------------------------------
+    # ``scoring/rulebook.py`` gathers these into the data a phone's scorer reads (the browser
+    # runs no rule of its own): a rule set says its card values and how a hand and a game are
+    # scored in the vocabulary below, and a differential test holds the phone to the engine.
+
+    def leftover_terms(self) -> dict[str, Any]:
+        """How one player's leftovers score: ``points`` by rank (``JK`` where jokers are held),
+        ``special`` suited cards (``QS``), ``threes`` (``cover`` or ``cancel``), ``steps``
+        (``deuces_and_pairs``), ``suits`` (``all`` when every card needs its suit)."""
+        raise NotImplementedError(f"{self.id} does not describe its leftovers to the phone")
+
+    def end_terms(self, game: Game) -> dict[str, Any]:
+        """How the game ends: ``{"hands": n}``, ``{"target": points, "bonus": points}``,
+        ``{"loss_line": points, "outright": points or None}``, or ``{"columns": n, "target": points}``."""
+        most = self.max_hands()
+        if most is None:
+            raise NotImplementedError(f"{self.id} does not describe its end to the phone")
+        return {"hands": most}
+
+    def pressure_terms(self) -> dict[str, Any] | None:
+        """A side's pressures: ``{"first": points, "cap": the most one may add, or None: doubling}``;
+        None where the game has none."""
+        return None
+
+    def collect_terms(self) -> str | None:
+        """What the player who goes out collects from each other hand (``points`` or ``cards``),
+        or None where each player scores their own leftovers."""
+        return None
+
     # Describing itself --------------------------------------------------------
     # The rules card, the blank sheet, the score sheet and the rules page print what these
     # say; none of them asks which rule set it has. The defaults describe the defaults above

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..cards import Card, Rank
 from ..errors import InvalidSeating, RefereeError
 from ..leftovers import LeftoverScore
-from ..pressures import pressure_value
+from ..pressures import FIRST_PRESSURE, pressure_value
 from ..threes import not_an_eight, nullify_with_threes, score_with_threes
 from .base import SINGLE_HAND, CardAction, OptionSpec, RuleSet, option
 
@@ -79,6 +79,8 @@ _JOKER_ACTION = (
 class Crates(RuleSet):
     id = "crates"
     name = "Crates"
+    #: What a three left in hand does (``threes.py``): covers a card, or cancels one (Creights).
+    THREES: ClassVar[str] = "cover"
     summary = (
         "15 hands dealt 8 down to 1 and back to 8; 2 to 5 players alone, or 4 in two partnerships; lowest total wins."
     )
@@ -119,6 +121,13 @@ class Crates(RuleSet):
 
     def score_leftovers(self, cards: Sequence[Card]) -> LeftoverScore:
         return score_with_threes(cards, self.card_points, not_an_eight)
+
+    def pressure_terms(self) -> dict[str, Any] | None:
+        return {"first": FIRST_PRESSURE, "cap": self.pressure_increase_cap}
+
+    def leftover_terms(self) -> dict[str, Any]:
+        held = [rank for rank in CARD_POINTS if rank is not Rank.JOKER or self.jokers]
+        return {"points": {rank.value: CARD_POINTS[rank] for rank in held}, "threes": self.THREES}
 
     def pressure_value(self, number: int) -> int:
         return pressure_value(number, self.pressure_increase_cap)
@@ -234,6 +243,7 @@ class Creights(Crates):
 
     id = "creights"
     name = "Creights"
+    THREES = "cancel"
     summary = "Crates with two changes: a 7 makes all but the next player draw; each three cancels one card."
 
     def score_leftovers(self, cards: Sequence[Card]) -> LeftoverScore:

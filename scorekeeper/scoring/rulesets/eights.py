@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..cards import Card, Rank
 from ..errors import RefereeError
@@ -83,6 +83,16 @@ class CrazyEights(PlayedToAScore):
     def hand_points(self, game: Game, scored: Mapping[str, LeftoverScore]) -> dict[str, int]:
         """The player who went out collects everyone's count; blocked, the lowest count collects differences."""
         return winner_collects(game, scored, self._collected)
+
+    def leftover_terms(self) -> dict[str, Any]:
+        held = [rank for rank in self.POINTS if rank is not Rank.JOKER or self.JOKERS_PER_DECK]
+        return {"points": {rank.value: self.POINTS[rank] for rank in held}}
+
+    def collect_terms(self) -> str | None:
+        return "points"
+
+    def end_terms(self, game: Game) -> dict[str, Any]:
+        return {"target": self.goal(len(game.players)), "bonus": self.WIN_BONUS}
 
     def _collected(self, leftovers: LeftoverScore) -> int:
         return leftovers.total
@@ -197,6 +207,9 @@ class Zodiac(CrazyEights):
     def _collected(self, leftovers: LeftoverScore) -> int:
         return len(leftovers.cards)
 
+    def collect_terms(self) -> str | None:
+        return "cards"
+
     def how_it_scores(self) -> str:
         return "The player who goes out collects the count of every other hand (a point a card)."
 
@@ -229,6 +242,9 @@ class HollywoodEights(CrazyEights):
 
     def is_decided(self, game: Game, totals: Mapping[str, int], history: History) -> bool:
         return all(column.winner is not None for column in self.columns(game, history))
+
+    def end_terms(self, game: Game) -> dict[str, Any]:
+        return {"columns": HOLLYWOOD_COLUMNS, "target": self.goal(len(game.players))}
 
     def columns(self, game: Game, history: History) -> tuple[GameColumn, ...]:
         """Replay the session column by column; a hand's winner is the player who scored in it."""

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Self, cast
 from ..cards import STANDARD_RANKS, Card, Rank
 from ..errors import InvalidCard, InvalidOptions, InvalidSeating, RefereeError
 from ..leftovers import LeftoverScore, ScoredCard
-from ..pressures import pressure_value
+from ..pressures import FIRST_PRESSURE, pressure_value
 from .base import History, RuleSet, option
 from .to_a_score import winner_collects
 
@@ -225,6 +225,25 @@ class HouseRules(RuleSet):
     def score_leftovers(self, cards: Sequence[Card]) -> LeftoverScore:
         scored = tuple(ScoredCard(card, self.card_points(card)) for card in cards)
         return LeftoverScore(tuple(cards), sum(item.points for item in scored), uncovered=scored)
+
+    def pressure_terms(self) -> dict[str, Any] | None:
+        return {"first": FIRST_PRESSURE, "cap": self.pressure_cap} if self.pressures else None
+
+    def leftover_terms(self) -> dict[str, Any]:
+        points: dict[str, int] = {rank.value: value for rank, value in self.values}
+        if self.joker is not None:
+            points[Rank.JOKER.value] = self.joker
+        return {"points": points, "special": {card.token.upper(): value for card, value in self.special}}
+
+    def collect_terms(self) -> str | None:
+        return "points" if self.scoring == WINNER else None
+
+    def end_terms(self, game: Game) -> dict[str, Any]:
+        if self.end == HANDS:
+            return {"hands": len(self.deal)}
+        if self.end == TARGET:
+            return {"target": self.limit, "bonus": 0}
+        return {"loss_line": self.limit, "outright": None}
 
     def pressure_value(self, number: int) -> int:
         if not self.pressures:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..cards import Card, Rank
 from ..errors import InvalidSeating, RefereeError
@@ -94,6 +94,13 @@ class TwoFifty(PlayedToAScore):
                 total //= 2
                 steps.append(ScoreStep("÷2", (card, card), total))
         return LeftoverScore(hand, total, uncovered=scored, steps=tuple(steps))
+
+    def leftover_terms(self) -> dict[str, Any]:
+        points = {rank.value: points for rank, points in TWO_FIFTY_POINTS.items()}
+        return {"points": points, "steps": "deuces_and_pairs", "suits": "all"}
+
+    def end_terms(self, game: Game) -> dict[str, Any]:
+        return {"loss_line": LOSING_LINE, "outright": WINNING_LINE if self.five_hundred else None}
 
     def is_decided(self, game: Game, totals: Mapping[str, int], history: History) -> bool:
         """250 or more loses: over when no more than one player is still below the line

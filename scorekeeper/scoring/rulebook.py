@@ -1,0 +1,57 @@
+"""A game's rules as data, for the phone's scorer (``static/rules.js``): one rule book.
+
+The rules live in this engine. A phone that has lost the server scores from what this module
+writes for its game: card values, the threes' rule, the deck, who collects, the pressure
+ladder, the start, the end. It runs no rule written by hand in JavaScript. Each rule set says
+its part in the vocabulary of ``RuleSet.leftover_terms``, ``pressure_terms``,
+``collect_terms`` and ``end_terms``; the rest is read off the engine's own hooks (who starts
+with what, who may not take a pressure). ``tests/test_phone_scores_as_the_engine.py`` runs
+the phone's scorer against the engine on random hands and games of every rule set.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import RefereeError
+from .game import Game
+from .leftovers import THREE_POINTS
+from .rulesets.base import JOKERS_PER_DECK
+from .threes import ONLY_THREES_POINTS
+
+#: Changed when the book's shape changes: a phone holding an older book asks for the new one.
+FORMAT = 1
+
+
+def rule_book(game: Game) -> dict[str, Any]:
+    """Everything the phone needs to score ``game`` as the engine does, as JSON-ready data."""
+    rules = game.rules
+    leftovers = {"special": {}, "threes": None, "steps": None, "suits": None, **rules.leftover_terms()}
+    leftovers.update(
+        decks=rules.decks_in_play(),
+        jokers_per_deck=JOKERS_PER_DECK if rules.uses_jokers() else 0,
+        one_goes_out=rules.one_goes_out,
+        three_points=THREE_POINTS,
+        only_threes_points=ONLY_THREES_POINTS,
+    )
+    return {
+        "format": FORMAT,
+        "rules": rules.id,
+        "players": list(game.players),
+        "sides": [{"name": side.name, "members": list(side.members)} for side in game.sides],
+        "leftovers": leftovers,
+        "lowest_wins": rules.lowest_wins,
+        "collect": rules.collect_terms(),
+        "pressures": rules.pressure_terms() if rules.has_pressures else None,
+        "no_pressure": [player for player in game.players if _refuses_pressure(game, player)],
+        "starts": {player: rules.starting_score(game, player) for player in game.players},
+        "end": rules.end_terms(game),
+    }
+
+
+def _refuses_pressure(game: Game, player: str) -> bool:
+    try:
+        game.rules.check_pressure(game, 1, player)
+    except RefereeError:
+        return True
+    return False

@@ -1,0 +1,284 @@
+/* The phone's scorer: reads a game's rule book (scoring/rulebook.py writes it from the engine)
+   and scores leftovers and games as the engine does, with no rule of its own. A differential
+   test runs it against the engine on random hands and games of every rule set. Scores of a
+   game are BigInt (pressures double without end); a player's leftovers are plain numbers. */
+
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"];
+const SUITS = ["S", "H", "D", "C"];
+const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+export class Refused extends Error {}
+
+/* "10h", "QS", "T", "a", "JK": a card {rank, suit}, or Refused. */
+export function parseCard(token) {
+  const text = String(token).trim().toUpperCase();
+  const rank = (t) => (t === "T" ? "10" : t === "JOKER" ? "JK" : RANKS.includes(t) ? t : null);
+  if (rank(text)) { return { rank: rank(text), suit: null }; }
+  const suit = text.slice(-1), bare = rank(text.slice(0, -1));
+  if (text.length >= 2 && SUITS.includes(suit) && bare && bare !== "JK") { return { rank: bare, suit }; }
+  throw new Refused("unknown card " + token);
+}
+
+export function label(card) {
+  return card.rank === "JK" ? "Joker" : card.rank + (card.suit ? SYMBOLS[card.suit] : "");
+}
+
+const order = (card) => RANKS.indexOf(card.rank) * 5 + (card.suit ? SUITS.indexOf(card.suit) + 1 : 0);
+const byOrder = (a, b) => order(a) - order(b);
+const same = (a, b) => a.rank === b.rank && a.suit === b.suit;
+
+/* A card's points by the book; threes under a threes rule are not looked up here. */
+function pointsOf(terms, card) {
+  if (terms.suits === "all" && !card.suit) { throw new Refused("this game needs the suit of every card"); }
+  for (const special of Object.keys(terms.special)) {
+    const wanted = parseCard(special);
+    if (wanted.rank === card.rank) {
+      if (!card.suit) { throw new Refused(label(wanted) + " is a special card: give the suit"); }
+      if (same(wanted, card)) { return terms.special[special]; }
+    }
+  }
+  if (!(card.rank in terms.points)) { throw new Refused(label(card) + " is not in this game's deck"); }
+  return terms.points[card.rank];
+}
+
+/* One player's leftovers scored: {total, covers (e.g. "3→6 3→2"), steps}. */
+export function scoreLeftovers(book, cards) {
+  const terms = book.leftovers;
+  if (terms.threes) { return threes(terms, cards); }
+  let total = 0;
+  for (const card of cards) { total += pointsOf(terms, card); }
+  const steps = [];
+  if (terms.steps === "deuces_and_pairs") {
+    for (const card of cards) { if (card.rank === "2") { total *= 2; steps.push("×2"); } }
+    const seen = [];
+    for (const card of cards) {
+      if (seen.some((other) => same(other, card))) { continue; }
+      seen.push(card);
+      const count = cards.filter((other) => same(other, card)).length;
+      for (let i = 0; i < Math.floor(count / 2); i += 1) { total = Math.floor(total / 2); steps.push("÷2"); }
+    }
+  }
+  return { total, covers: "", steps: steps.join(" ") };
+}
+
+/* Crates' covering and Creights' cancelling (scoring/threes.py): the lowest total. */
+function threes(terms, cards) {
+  const three = cards.filter((card) => card.rank === "3").sort(byOrder);
+  const others = cards.filter((card) => card.rank !== "3");
+  if (!cards.length) { return { total: 0, covers: "", steps: "" }; }
+  if (!others.length) { return { total: terms.only_threes_points * three.length, covers: "", steps: "" }; }
+  const points = (card) => pointsOf(terms, card);
+  const byValue = (a, b) => points(b) - points(a) || byOrder(a, b);
+  const sorted = others.slice().sort(byValue);
+  const eligible = sorted.filter((card) => card.rank !== "8");
+  const fixed = sorted.filter((card) => card.rank === "8");
+  let piles = [];
+  let covered;
+  if (terms.threes === "cover") {
+    const worth = eligible.filter((card) => points(card) > terms.three_points).length;
+    covered = Math.min(three.length, worth) || Math.min(three.length, eligible.length, 1);
+    if (covered) {
+      piles = eligible.slice(0, covered).map((base, i) => ({ threes: [three[i]], base }));
+      piles[0].threes = three.slice(covered).concat(piles[0].threes);
+    } else if (three.length) {
+      piles = [{ threes: three, base: null }];
+    }
+  } else {
+    let best = null;
+    for (let paired = 0; paired <= Math.floor(three.length / 2); paired += 1) {
+      const cancelled = Math.min(eligible.length, three.length - 2 * paired);
+      const saving = terms.three_points * paired + eligible.slice(0, cancelled).reduce((sum, card) => sum + points(card), 0);
+      if (best === null || saving > best[0]) { best = [saving, paired, cancelled]; }
+    }
+    const paired = best[1];
+    covered = best[2];
+    piles = eligible.slice(0, covered).map((base, i) => ({ threes: [three[i]], base }));
+    const spare = three.slice(covered);
+    for (let i = 0; i < paired; i += 1) { piles.push({ threes: [spare[2 * i]], base: spare[2 * i + 1] }); }
+    spare.slice(2 * paired).forEach((card) => piles.push({ threes: [card], base: null }));
+  }
+  const rest = eligible.slice(covered).concat(fixed).sort(byValue);
+  const total = terms.three_points * piles.length + rest.reduce((sum, card) => sum + points(card), 0);
+  const covers = piles
+    .filter((pile) => pile.base || pile.threes.length > 1)
+    .map((pile) => pile.threes.concat(pile.base ? [pile.base] : []).map(label).join("→"))
+    .join(" ");
+  return { total, covers, steps: "" };
+}
+
+/* The deck's limits and who may go out, over some or all players' leftovers (by name). */
+export function checkLeftovers(book, leftovers) {
+  const terms = book.leftovers, held = Object.values(leftovers).flat();
+  const scored = {};
+  for (const [player, cards] of Object.entries(leftovers)) { scored[player] = scoreLeftovers(book, cards); }
+  for (const rank of RANKS) {
+    const count = held.filter((card) => card.rank === rank).length;
+    if (count > terms.decks * (rank === "JK" ? terms.jokers_per_deck : 4)) {
+      throw new Refused(count + " × " + rank + " in the leftovers: more than the deck holds");
+    }
+  }
+  for (const card of held) {
+    if (card.suit && held.filter((other) => same(other, card)).length > terms.decks) {
+      throw new Refused(label(card) + " more often than the decks hold");
+    }
+  }
+  if (terms.one_goes_out && Object.values(leftovers).filter((cards) => !cards.length).length > 1) {
+    throw new Refused("only one player can go out");
+  }
+  return scored;
+}
+
+/* The value of a side's n-th pressure of the game (1 is the first). */
+export function pressureValue(book, n) {
+  const cap = book.pressures.cap === null ? null : BigInt(book.pressures.cap);
+  let value = BigInt(book.pressures.first);
+  for (let i = 1; i < n; i += 1) { value += cap === null || value < cap ? value : cap; }
+  return value;
+}
+
+function sideOf(book, player) { return book.sides.find((side) => side.members.includes(player)); }
+
+function handPoints(book, scored) {
+  const points = {};
+  book.players.forEach((player) => { points[player] = scored[player].total; });
+  if (!book.collect) { return points; }
+  const counts = {};
+  book.players.forEach((player) => {
+    counts[player] = book.collect === "cards" ? scored[player].cards : scored[player].total;
+    points[player] = 0;
+  });
+  const out = book.players.filter((player) => scored[player].cards === 0);
+  if (out.length) {
+    points[out[0]] = book.players.filter((p) => p !== out[0]).reduce((sum, p) => sum + counts[p], 0);
+    return points;
+  }
+  const lowest = Math.min(...Object.values(counts));
+  const gap = Object.values(counts).reduce((sum, count) => sum + count - lowest, 0);
+  book.players.forEach((player) => { if (counts[player] === lowest) { points[player] = gap; } });
+  return points;
+}
+
+/* Hollywood scoring: a winner's first hand counts in game 1, the second in 1 and 2, ... */
+function columns(book, history) {
+  const end = book.end, goal = BigInt(end.target);
+  const totals = [], winners = [], wins = {};
+  for (let c = 0; c < end.columns; c += 1) {
+    totals.push(Object.fromEntries(book.players.map((p) => [p, 0n])));
+    winners.push(null);
+  }
+  history.forEach((points, index) => {
+    for (const [player, scored] of Object.entries(points)) {
+      if (scored <= 0n) { continue; }
+      wins[player] = (wins[player] || 0) + 1;
+      for (let c = 0; c < Math.min(wins[player], end.columns); c += 1) {
+        if (winners[c] === null) { totals[c][player] += scored; }
+      }
+    }
+    totals.forEach((column, c) => {
+      const leader = book.players.reduce((best, p) => (column[p] > column[best] ? p : best), book.players[0]);
+      if (winners[c] === null && column[leader] >= goal) { winners[c] = [leader, index + 1]; }
+    });
+  });
+  return totals.map((column, c) => ({ totals: column, winner: winners[c] && winners[c][0], wonIn: winners[c] && winners[c][1] }));
+}
+
+function decided(book, totals, history) {
+  const end = book.end, values = Object.values(totals);
+  if ("hands" in end) { return history.length === end.hands; }
+  if ("columns" in end) { return columns(book, history).every((column) => column.winner !== null); }
+  if ("target" in end) { return values.some((total) => total >= BigInt(end.target)); }
+  const below = values.filter((total) => total < BigInt(end.loss_line)).length;
+  return below <= 1 || outright(book, totals).length > 0;
+}
+
+function outright(book, totals) {
+  const line = book.end.outright;
+  if (line === undefined || line === null) { return []; }
+  return Object.keys(totals).filter((side) => totals[side] >= BigInt(line));
+}
+
+/* A game scored hand by hand: hands are {leftovers: {player: [card]}, pressures: [player]}.
+   Refused on the first broken rule, as the engine refuses it (or, untilDecided, the hands
+   after the game was decided are left out). */
+export function scoreGame(book, hands, untilDecided = false) {
+  const most = "hands" in book.end ? book.end.hands : null;
+  if (most !== null && hands.length > most) { throw new Refused("the game has only " + most + " hands"); }
+  const starts = {}, totals = {}, taken = {}, sideHands = {};
+  book.sides.forEach((side) => {
+    starts[side.name] = side.members.reduce((sum, p) => sum + BigInt(book.starts[p]), 0n);
+    totals[side.name] = starts[side.name];
+    taken[side.name] = 0;
+    sideHands[side.name] = [];
+  });
+  const history = [];
+  let over = false;
+  for (const hand of hands) {
+    if (over) {
+      if (untilDecided) { break; }
+      throw new Refused("the game was already decided");
+    }
+    const scored = checkHand(book, hand);
+    const points = handPoints(book, scored);
+    const pressures = {};
+    book.sides.forEach((side) => { pressures[side.name] = 0n; });
+    for (const player of hand.pressures) {
+      const side = sideOf(book, player).name;
+      taken[side] += 1;
+      pressures[side] += pressureValue(book, taken[side]);
+    }
+    const row = {};
+    book.sides.forEach((side) => {
+      row[side.name] = side.members.reduce((sum, p) => sum + BigInt(points[p]), 0n) + pressures[side.name];
+      totals[side.name] += row[side.name];
+      sideHands[side.name].push(row[side.name]);
+    });
+    history.push(row);
+    over = decided(book, totals, history);
+  }
+  const bonus = {};
+  book.sides.forEach((side) => {
+    const end = book.end;
+    bonus[side.name] = over && "target" in end && end.bonus && totals[side.name] >= BigInt(end.target) ? BigInt(end.bonus) : 0n;
+  });
+  const won = over ? outright(book, totals) : [];
+  const games = "columns" in book.end ? columns(book, history) : [];
+  const sides = book.sides.map((side) => ({
+    name: side.name,
+    total: totals[side.name] + bonus[side.name],
+    hands: sideHands[side.name],
+    taken: taken[side.name],
+    next: book.pressures ? pressureValue(book, taken[side.name] + 1) : 0n,
+    gamesWon: games.filter((game) => game.winner === side.name).length,
+  }));
+  return { hands: history.length, finished: over, sides, outright: won, columns: games, leader: leaders(book, sides, won) };
+}
+
+/* The side(s) ahead (GameScore.leader): an outright win, then more games won, then the total. */
+function leaders(book, sides, won) {
+  const rank = (side) => (won.includes(side.name)
+    ? [-1n, 0n]
+    : [BigInt(-side.gamesWon), book.lowest_wins ? side.total : -side.total]);
+  const before = (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+  const best = sides.map(rank).reduce((low, r) => (before(r, low) ? r : low));
+  return sides.filter((side) => { const r = rank(side); return r[0] === best[0] && r[1] === best[1]; }).map((side) => side.name);
+}
+
+function checkHand(book, hand) {
+  for (const player of Object.keys(hand.leftovers)) {
+    if (!book.players.includes(player)) { throw new Refused(player + " is not a player of this game"); }
+  }
+  for (const player of book.players) {
+    if (!(player in hand.leftovers)) { throw new Refused(player + ": no leftovers given"); }
+  }
+  const scored = checkLeftovers(book, hand.leftovers);
+  for (const player of book.players) { scored[player].cards = hand.leftovers[player].length; }
+  for (const player of hand.pressures) {
+    if (!book.pressures) { throw new Refused("this game has no pressures"); }
+    if (!book.players.includes(player)) { throw new Refused(player + " is not a player of this game"); }
+    if (book.no_pressure.includes(player)) { throw new Refused(player + " never takes a pressure"); }
+  }
+  if (book.players.every((player) => !hand.leftovers[player].length)) {
+    throw new Refused("nobody has any cards left");
+  }
+  return scored;
+}

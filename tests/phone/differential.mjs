@@ -1,0 +1,36 @@
+// Reads {book, leftovers: [[token]], games: [{hands, untilDecided}]} on stdin and writes what the
+// phone's scorer (static/rules.js) makes of each, for tests/test_phone_scores_as_the_engine.py.
+import { parseCard, checkLeftovers, scoreGame, Refused } from "../../scorekeeper/static/rules.js";
+
+const chunks = [];
+for await (const chunk of process.stdin) { chunks.push(chunk); }
+const cases = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+
+function attempt(work) {
+  try { return work(); } catch (error) {
+    if (error instanceof Refused) { return { refused: true }; }
+    throw error;
+  }
+}
+
+const results = cases.map(({ book, leftovers, games }) => ({
+  leftovers: leftovers.map((tokens) => attempt(() => {
+    const scored = checkLeftovers(book, { hand: tokens.map(parseCard) }).hand;
+    return { total: scored.total, covers: scored.covers, steps: scored.steps };
+  })),
+  games: games.map(({ hands, untilDecided }) => attempt(() => {
+    const cards = hands.map((hand) => ({
+      leftovers: Object.fromEntries(Object.entries(hand.leftovers).map(([p, tokens]) => [p, tokens.map(parseCard)])),
+      pressures: hand.pressures,
+    }));
+    const score = scoreGame(book, cards, untilDecided);
+    return {
+      hands: score.hands,
+      finished: score.finished,
+      totals: Object.fromEntries(score.sides.map((side) => [side.name, String(side.total)])),
+      next: Object.fromEntries(score.sides.map((side) => [side.name, String(side.next)])),
+      leader: score.leader,
+    };
+  })),
+}));
+process.stdout.write(JSON.stringify(results));
