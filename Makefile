@@ -33,7 +33,7 @@ lint: install
 # The browser tests drive Debian's Chromium, and WebKit (Safari's engine: WebKitGTK's MiniBrowser
 # through its WebDriver, on an Xvfb display); pdftoppm reads PDFs back; the sheets print in
 # DejaVu (it has the suit symbols). Installed when missing (as root or through sudo), waiting
-# for any other install that holds apt's lock.
+# for any other install that holds apt's lock. Node.js runs the phone's scorer against the engine.
 system-deps:
 	@if [ ! -x $(CHROMIUM) ] || ! command -v pdftoppm >/dev/null || ! fc-list | grep -q "DejaVu Sans"; then \
 		echo "Installing chromium, poppler-utils and fonts-dejavu-core (apt-get)"; \
@@ -42,6 +42,10 @@ system-deps:
 	@if [ ! -x $(WEBKIT_DRIVER) ] || ! command -v Xvfb >/dev/null; then \
 		echo "Installing webkit2gtk-driver and xvfb (apt-get)"; \
 		tools/apt-install webkit2gtk-driver xvfb; \
+	fi
+	@if ! command -v node >/dev/null; then \
+		echo "Installing nodejs, to check the phone's scorer against the engine (apt-get)"; \
+		tools/apt-install nodejs; \
 	fi
 
 test: install lint system-deps

@@ -8,7 +8,7 @@ import scorekeeper
 from .web import start
 
 HTML_BUDGET = 48 * 1024
-STATIC_BUDGET = 60 * 1024
+STATIC_BUDGET = 80 * 1024
 STATIC = Path(scorekeeper.__file__).parent / "static"
 
 
