@@ -3,30 +3,39 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
 CHROMIUM := /usr/lib/chromium/chromium
 WEBKIT_DRIVER := /usr/bin/WebKitWebDriver
 
-.PHONY: install run test lint bench bench-quick clean system-deps fonts
+.PHONY: install install-test run test lint bench bench-quick clean system-deps fonts
 
 # The sheets need DejaVu (suit symbols) to look the same on every machine.
 fonts:
 	@fc-list 2>/dev/null | grep -q "DejaVu Sans" || tools/apt-install fonts-dejavu-core fontconfig
 
+# `make run` installs what serving needs; the test tools (Playwright alone is 165 MB) come
+# with `make test`, `make lint` and `make bench`.
 install: $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e .
 	touch $(STAMP)
+
+install-test: $(TEST_STAMP)
+
+$(TEST_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(TEST_STAMP)
 
 run: install fonts
 	$(BIN)/scorekeeper serve --host $(HOST) --port $(PORT)
 
-lint: install
+lint: install-test
 	$(BIN)/ruff check scorekeeper tests bench
 	$(BIN)/mypy --strict scorekeeper
 
@@ -48,14 +57,14 @@ system-deps:
 		tools/apt-install nodejs; \
 	fi
 
-test: install lint system-deps
+test: install-test lint system-deps
 	$(BIN)/python -m pytest
 
-bench: install system-deps
+bench: install-test system-deps
 	$(BIN)/python -m bench
 
 # Every part of the bench end to end with a handful of rounds (seconds; the figures mean nothing).
-bench-quick: install system-deps
+bench-quick: install-test system-deps
 	$(BIN)/python -m bench --quick
 
 clean:

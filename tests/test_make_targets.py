@@ -1,0 +1,31 @@
+"""`make run` installs what serving needs, not the test tools; `make test` installs them too.
+
+Checked with `make -n` (what make would run, nothing run) into a venv folder that does not exist,
+so that every install step is listed."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def planned(target: str, tmp_path: Path) -> str:
+    result = subprocess.run(
+        ["make", "-n", target, f"VENV={tmp_path / 'venv'}"], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return result.stdout
+
+
+def test_make_run_installs_the_app_without_the_test_tools(tmp_path):
+    plan = planned("run", tmp_path)
+    assert "pip install --quiet -e ." in plan
+    assert "[test]" not in plan
+    assert "scorekeeper serve" in plan
+
+
+def test_make_test_installs_the_test_tools_then_runs_the_suite(tmp_path):
+    plan = planned("test", tmp_path)
+    assert "-e '.[test]'" in plan
+    assert plan.index("-e '.[test]'") < plan.index("-m pytest")
