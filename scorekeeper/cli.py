@@ -346,14 +346,23 @@ def backup(path: str) -> None:
     default=None,
     help="Port of the live updates (server-sent events); default: the port plus one; 0: none (pages poll).",
 )
-def serve(host: str, port: int, workers: int, threads: int, live_port: int | None) -> None:
-    """Serve the app with gunicorn for phones on the local network (what `make run` does)."""
+@click.option("--certfile", type=click.Path(dir_okay=False), help="Serve https with this certificate (PEM).")
+@click.option("--keyfile", type=click.Path(dir_okay=False), help="The certificate's private key (PEM).")
+def serve(
+    host: str, port: int, workers: int, threads: int, live_port: int | None, certfile: str | None, keyfile: str | None
+) -> None:
+    """Serve the app with gunicorn for phones on the local network (what `make run` does);
+    with --certfile and --keyfile, over https (a secure origin: phones can install the app)."""
+    from .serve import BadCertificate, Certificate
     from .serve import serve as run_server
     from .web.security import BadProxySetting
 
+    if (certfile is None) != (keyfile is None):
+        raise click.UsageError("give both --certfile and --keyfile, or neither")
+    tls = Certificate(certfile, keyfile) if certfile and keyfile else None
     try:
-        run_server(host, port, workers, threads, live_port)
-    except BadProxySetting as error:
+        run_server(host, port, workers, threads, live_port, tls)
+    except (BadProxySetting, BadCertificate) as error:
         raise click.ClickException(str(error)) from None
 
 

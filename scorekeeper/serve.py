@@ -5,9 +5,11 @@ from __future__ import annotations
 import gc
 import os
 import socket
+import ssl
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from gunicorn.app.base import BaseApplication
@@ -35,9 +37,9 @@ def local_addresses() -> list[str]:
     return addresses or ["127.0.0.1"]
 
 
-def announce(host: str, port: int) -> None:
+def announce(host: str, port: int, scheme: str = "http") -> None:
     addresses = local_addresses() if host in ("0.0.0.0", "") else [host]
-    urls = [f"http://{address}:{port}/" for address in addresses]
+    urls = [f"{scheme}://{address}:{port}/" for address in addresses]
     print("\nScorekeeper is running. On a phone on the same Wi-Fi, open:", flush=True)
     for url in urls:
         print(f"    {url}", flush=True)
@@ -71,10 +73,12 @@ def port_is_free(host: str, port: int) -> bool:
     return True
 
 
-def start_live(host: str, port: int, database: str) -> subprocess.Popen[bytes]:
+def start_live(host: str, port: int, database: str, tls: Certificate | None = None) -> subprocess.Popen[bytes]:
     """The live process (``web/live.py``) beside the server, listening before the server is: it
     exits when its parent does."""
     command = [sys.executable, "-m", "scorekeeper.web.live", "--host", host, "--port", str(port)]
+    if tls is not None:
+        command += ["--certfile", tls.certfile, "--keyfile", tls.keyfile]
     live = subprocess.Popen([*command, "--database", database, "--parent", str(os.getpid())])
     reach = "127.0.0.1" if host in ("0.0.0.0", "") else "::1" if host == "::" else host
     deadline = time.monotonic() + 10
@@ -87,7 +91,31 @@ def start_live(host: str, port: int, database: str) -> subprocess.Popen[bytes]:
     return live
 
 
-def serve(host: str, port: int, workers: int, threads: int, live_port: int | None = None) -> None:
+@dataclass(frozen=True)
+class Certificate:
+    """A certificate (chain) and its private key, in PEM files: the server speaks https."""
+
+    certfile: str
+    keyfile: str
+
+    def check(self) -> None:
+        """Refused with one sentence when the files cannot be read or do not make a pair."""
+        from .web.live import tls_context
+
+        try:
+            tls_context(self.certfile, self.keyfile)
+        except (OSError, ssl.SSLError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            raise BadCertificate(f"the certificate {self.certfile} and key {self.keyfile} cannot be used: {reason}") from None
+
+
+class BadCertificate(Exception):
+    """The certificate or key given to ``serve`` cannot be used."""
+
+
+def serve(
+    host: str, port: int, workers: int, threads: int, live_port: int | None = None, tls: Certificate | None = None
+) -> None:
     """Prepare the instance folder once, then run gunicorn (workers build their own app), and
     beside it the live process on ``live_port`` (the app's port plus one unless said; 0: none).
 
@@ -99,12 +127,18 @@ def serve(host: str, port: int, workers: int, threads: int, live_port: int | Non
     if live_port and not port_is_free(host, live_port):
         print(f"Port {live_port} is taken: live updates are off (pages follow changes by polling).", flush=True)
         live_port = 0
+    if tls is not None:
+        tls.check()
+    scheme = "https" if tls is not None else "http"
     os.environ["SCOREKEEPER_LIVE_PORT"] = str(live_port)  # the workers' pages open their streams there
+    os.environ["SCOREKEEPER_LIVE_SCHEME"] = scheme
+    if tls is not None:
+        os.environ["SCOREKEEPER_TLS"] = "1"  # the session cookie is sent over https only
     app = create_app()
-    live = start_live(host, live_port, database_path(app)) if live_port else None
+    live = start_live(host, live_port, database_path(app), tls) if live_port else None
 
     def when_ready(server: Any) -> None:
-        announce(host, port)
+        announce(host, port, scheme)
 
     def post_worker_init(worker: Any) -> None:
         printer.start()
@@ -134,5 +168,6 @@ def serve(host: str, port: int, workers: int, threads: int, live_port: int | Non
             "accesslog": None,
             "loglevel": "warning",
             "graceful_timeout": 5,
+            **({"certfile": tls.certfile, "keyfile": tls.keyfile} if tls is not None else {}),
         }
     ).run()

@@ -38,7 +38,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         # The cookie is written when it changes (a phone's label, a login), not again with every
         # tap: a save sends no cookie (signing one was a sixth of a save's time).
         SESSION_REFRESH_EACH_REQUEST=False,
-        SESSION_COOKIE_SECURE=os.environ.get("SCOREKEEPER_HTTPS") == "1",
+        SESSION_COOKIE_SECURE="1" in (os.environ.get("SCOREKEEPER_HTTPS"), os.environ.get("SCOREKEEPER_TLS")),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -29,6 +29,7 @@ import os
 import random
 import re
 import signal
+import ssl
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -221,12 +222,18 @@ async def run(
     max_streams: int = MAX_STREAMS,
     heartbeat: float = HEARTBEAT_SECONDS,
     ready: Callable[[], None] | None = None,
+    tls: ssl.SSLContext | None = None,
 ) -> None:
     hub = Hub(database, max_streams, heartbeat)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     server = await asyncio.start_server(
-        lambda reader, writer: serve_stream(hub, reader, writer), host, port, limit=REQUEST_BYTES, reuse_address=True
+        lambda reader, writer: serve_stream(hub, reader, writer),
+        host,
+        port,
+        limit=REQUEST_BYTES,
+        reuse_address=True,
+        ssl=tls,
     )
     if ready is not None:
         ready()
@@ -243,10 +250,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--parent", type=int, default=0, help="exit when this process is no longer our parent")
     parser.add_argument("--max-streams", type=int, default=MAX_STREAMS)
     parser.add_argument("--heartbeat", type=float, default=HEARTBEAT_SECONDS)
+    parser.add_argument("--certfile", help="serve https with this certificate (and --keyfile)")
+    parser.add_argument("--keyfile")
     options = parser.parse_args(argv)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's: it stops us
     settings = (options.parent, options.max_streams, options.heartbeat)
-    asyncio.run(run(options.host, options.port, options.database, *settings))
+    tls = tls_context(options.certfile, options.keyfile) if options.certfile else None
+    asyncio.run(run(options.host, options.port, options.database, *settings, tls=tls))
+
+
+def tls_context(certfile: str, keyfile: str | None) -> ssl.SSLContext:
+    """The server side of TLS with this certificate and key (as gunicorn serves the pages)."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(certfile, keyfile)
+    return context
 
 
 if __name__ == "__main__":

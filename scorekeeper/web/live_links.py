@@ -2,7 +2,8 @@
 
 ``scorekeeper serve`` starts the live process on its own port (the app's plus one) and says so
 in ``SCOREKEEPER_LIVE_PORT``: a page served over plain http then opens
-``http://<the host the phone used>:<live port>/live/...``. Behind a reverse proxy that forwards
+``http://<the host the phone used>:<live port>/live/...`` (``https://`` when ``scorekeeper serve``
+serves TLS itself, ``SCOREKEEPER_LIVE_SCHEME=https``). Behind a reverse proxy that forwards
 ``/live/`` to that port on the same origin (https), ``SCOREKEEPER_LIVE=same-origin`` makes the
 address relative. With neither (an https page and no proxy rule, the tests' app, or
 ``--live-port 0``) the page has no stream and follows by polling ``/version``, as every page can.
@@ -27,9 +28,10 @@ def live_origin(app: Flask) -> str | None:
     if app.config.get("LIVE") == "same-origin":
         return ""
     port = int(app.config.get("LIVE_PORT") or 0)
-    if not port or request.scheme != "http":
+    scheme = app.config.get("LIVE_SCHEME") or "http"
+    if not port or request.scheme != scheme:
         return None
-    return f"http://{_host_name()}:{port}"
+    return f"{scheme}://{_host_name()}:{port}"
 
 
 def live_url(app: Flask, kind: str, token: str) -> str:
@@ -41,6 +43,7 @@ def live_url(app: Flask, kind: str, token: str) -> str:
 def init_app(app: Flask) -> None:
     app.config.setdefault("LIVE_PORT", int(os.environ.get("SCOREKEEPER_LIVE_PORT") or 0))
     app.config.setdefault("LIVE", os.environ.get("SCOREKEEPER_LIVE", ""))
+    app.config.setdefault("LIVE_SCHEME", os.environ.get("SCOREKEEPER_LIVE_SCHEME", "http"))
     app.jinja_env.globals["live_url"] = lambda kind, token: live_url(app, kind, token)
 
     @app.after_request
