@@ -35,7 +35,7 @@
     var tabs = [].slice.call(document.querySelectorAll(".seat-tab[data-seat]"));
     var seat = form.getAttribute("data-seat");
     var draftKey = "drafts:" + form.getAttribute("data-hand-url");
-    var drafts = {}, switched = false, pending = null;
+    var drafts = {}, pending = null;
     /* Each message on the live line bumps this: a preview answered after a newer message is dropped. */
     var said = 0;
 
@@ -93,6 +93,7 @@
     function render() {
       var list = tokens();
       drafts[seat] = { cards: input.value, out: wentOut.checked };
+      pad.querySelector("[data-out]").setAttribute("aria-pressed", String(wentOut.checked));
       chips.textContent = "";
       if (wentOut.checked && !list.length) {
         var out = document.createElement("span");
@@ -233,7 +234,10 @@
     document.querySelectorAll("[data-no-pad]").forEach(function (el) { el.hidden = true; });
     pad.querySelectorAll("button[data-card]").forEach(function (button) {
       button.addEventListener("click", function () {
-        wentOut.checked = false;
+        if (wentOut.checked) {  /* a tap never silently replaces an OUT */
+          say("live", $("[data-player-name]").textContent + " went out. Tap OUT again to give cards instead.");
+          return;
+        }
         setTokens(tokens().concat([button.getAttribute("data-card")]));
       });
     });
@@ -252,11 +256,11 @@
         });
       });
     }
-    /* OUT while entering several players moves on to the next with nothing recorded or tapped. */
+    /* OUT moves on to the next player with nothing recorded or tapped; OUT again takes it back. */
     pad.querySelector("[data-out]").addEventListener("click", function () {
+      if (wentOut.checked) { wentOut.checked = false; render(); return; }
       wentOut.checked = true;
       setTokens([]);
-      if (!switched && waiting().length < 2) { return; }
       var order = tabs.map(function (tab) { return tab.getAttribute("data-seat"); });
       for (var step = 1; step < order.length; step += 1) {
         var which = order[(order.indexOf(seat) + step) % order.length];
@@ -266,7 +270,6 @@
     tabs.forEach(function (tab) {
       tab.addEventListener("click", function (event) {
         event.preventDefault();
-        switched = true;
         switchTo(tab.getAttribute("data-seat"));
       });
     });

@@ -147,3 +147,34 @@ def test_a_phone_left_on_a_completed_hand_moves_on_with_it(server, phone):
         finger.tap("[data-save]")
     watcher.wait_for_url(record_url, timeout=10_000)
     expect(watcher.locator("h1")).to_contain_text("Hand 2")
+
+
+def test_out_as_the_first_entry_moves_on_and_a_tap_never_replaces_an_out(server, phone):
+    """Seen in a first evening (WebKit): OUT for the first player stayed on that player, and the
+    next taps, meant for the next player, silently turned the OUT into cards."""
+    page = phone(**SMALL)
+    record_url = start_game(page, server, PLAYERS)
+    page.goto(record_url + "hand/1/seat/0")
+    page.click(".pad button[data-out]")
+    expect(page.locator("[data-player-name]")).to_have_text("Bob")
+    page.click(".pad button[data-card='K']")
+    expect(page.locator("[data-chips]")).to_have_text("K")
+    expect(page.locator(".seat-tab[data-seat='0']")).to_contain_text("out")
+    for seat in ("2", "3"):  # the others hold cards; then back to Ann, who went out
+        page.click(f".seat-tab[data-seat='{seat}']")
+        page.click(".pad button[data-card='Q']")
+    page.click(".seat-tab[data-seat='0']")
+    expect(page.locator(".pad button[data-out]")).to_have_attribute("aria-pressed", "true")
+    page.click(".pad button[data-card='5']")
+    expect(page.locator("[data-live]")).to_contain_text("Ann went out")
+    expect(page.locator("[data-chips]")).to_have_text("OUT")
+    page.click(".pad button[data-out]")  # OUT again takes it back: now the cards go in
+    page.click(".pad button[data-card='5']")
+    expect(page.locator("[data-chips]")).to_have_text("5")
+    page.click(".pad button[data-out]")
+    with page.expect_navigation():
+        page.click("[data-save]")
+    page.goto(record_url + "hand/1")
+    text = "".join(page.inner_text("main").split())
+    for entered in ("Ann0OUT", "Bob10K", "Cy10Q", "Di10Q"):
+        assert entered in text, text

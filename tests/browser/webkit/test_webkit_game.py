@@ -187,3 +187,18 @@ def test_a_double_tap_records_one_pressure_and_a_second_tap_is_asked_about(serve
     phone.click(".ask button", "No, the same one")
     assert phone.count(".ask") == 0
     assert record_of(record_url)["in_play"]["pressures"] == ["Bob"]
+
+
+def test_out_as_the_first_entry_moves_on_in_webkit(server, webkit):
+    """Seen in WebKit on a first evening: OUT stayed on the first player and the next taps turned it into cards."""
+    phone = webkit()
+    _, _, record_url = start_game(phone, server, PLAYERS)
+    phone.goto(f"{record_url}hand/1/seat/0")
+    phone.click("[data-out]")
+    phone.wait_text("[data-player-name]", "Bob")
+    tap(phone, "K")
+    assert phone.texts("[data-chips] .chip") == ["K"]
+    phone.click(".seat-tab[data-seat='0']")
+    tap(phone, "5")
+    phone.wait_text("[data-live]", "Ann went out")
+    assert phone.texts("[data-chips] .chip") == ["OUT"]
