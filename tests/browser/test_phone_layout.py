@@ -93,3 +93,37 @@ def test_no_main_page_scrolls_sideways_at_390_px(phone, tmp_path):
         page.screenshot(path=str(SHOTS / "chromium-390-director-login.png"))
     assert {name: problem for name, problem in overflowing.items() if problem} == {}
     assert {name: numbers for name, numbers in broken.items() if numbers} == {}  # a total never breaks beside a long name
+
+
+def test_every_sides_points_show_on_the_scores_page_at_360_without_swiping(server, phone, shot):
+    """Seen in a first evening: with long names the hand-by-hand table showed the first side's column
+    only, the other behind a sideways swipe nothing hinted at. Every side is on the screen now, for
+    two partnerships of 30-character names and for five players alone."""
+    names = [
+        "Maximiliana Vanderbilt-Okonkwo",
+        "Bartholomew Okonkwo-Smithfield",
+        "Christopherson Featherstonehau",
+        "Wolfeschlegelsteinhausenberger",
+        "Annabelle Lee Fitzgerald-Brown",
+    ]
+    for players, partnerships in ((names[:4], True), (names, False)):
+        page = phone(viewport={"width": 360, "height": 740})
+        page.goto(server + "/new")
+        for seat, name in enumerate(players):
+            page.fill(f"#players-{seat}", name)
+        if partnerships:
+            page.check("#partnerships")
+        page.click("button:has-text('Start the game')")
+        with page.expect_navigation():
+            page.click("text=Go to hand 1")
+        record_url = page.url
+        enter_hand(page, record_url, 1, ["K 3 8", "A 2", "Q Q 9", "5"][: len(players)] + [""] * (len(players) - 4))
+        page.goto(record_url + "scores")
+        table = page.locator(".scroll table.grid").first
+        widths = table.evaluate("t => [t.parentElement.scrollWidth, t.parentElement.clientWidth]")
+        heads = table.evaluate("t => [...t.querySelectorAll(\"thead th, tbody th, tbody td\")].map(c => Math.round(c.getBoundingClientRect().width))")
+        assert widths[0] <= widths[1], f"the table scrolls sideways ({len(players)} players): {widths} {heads}"
+        for cell in table.locator("tfoot td").all():
+            box = cell.bounding_box()
+            assert box and box["x"] + box["width"] <= 360, f"a side's total is off the screen: {box}"
+        shot(page, f"scores-360-{len(players)}-{'pairs' if partnerships else 'alone'}")
