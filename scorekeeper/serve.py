@@ -16,6 +16,7 @@ from gunicorn.app.base import BaseApplication
 
 from . import create_app
 from .reports.qr import qr_terminal
+from .scoring.errors import Refusal
 from .web import printer
 from .web.connection import database_path
 
@@ -106,10 +107,11 @@ class Certificate:
             tls_context(self.certfile, self.keyfile)
         except (OSError, ssl.SSLError) as error:
             reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-            raise BadCertificate(f"the certificate {self.certfile} and key {self.keyfile} cannot be used: {reason}") from None
+            message = f"the certificate {self.certfile} and key {self.keyfile} cannot be used: {reason}"
+            raise BadCertificate(message, "certfile") from None
 
 
-class BadCertificate(Exception):
+class BadCertificate(Refusal):
     """The certificate or key given to ``serve`` cannot be used."""
 
 

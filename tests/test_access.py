@@ -140,3 +140,17 @@ def test_the_view_link_exports_the_same_record(client, table):
     viewed = client.get(f"/v/{view_token(table)}/export.json").get_json()
     assert viewed == client.get(f"{table.base}/export.json").get_json()
     assert viewed["hands"][0]["leftovers"] == {"Ann": ["K"], "Bob": []}
+
+
+def test_a_correction_naming_another_kind_of_entry_of_this_game_is_refused_plainly(client, table):
+    """Seen by a fresh-clone check: naming a pressure of this game answered 409 "…were undone meanwhile"."""
+    table.pressure("Ann", 1)
+    pressure = client.get(f"{table.base}/export.json").get_json()
+    assert pressure["in_play"]["pressures"] == ["Ann"]
+    hand = table.page("/hand/1")
+    ids = sorted({int(n) for n in re.findall(r'name="target" value="(\d+)"', hand)})
+    assert ids, "the hand page offers to undo the pressure"
+    form = {"csrf_token": csrf_token(client, f"{table.base}/hand/1/seat/0"), "idem": "x2", "cards": "Q", "replaces": str(ids[0])}
+    response = client.post(f"{table.base}/hand/1/seat/0", data=form, headers={"X-Requested-With": "outbox"})
+    assert response.status_code == 422
+    assert response.get_json()["error"] == "What this corrects is not Ann's leftovers for hand 1: reload the page."

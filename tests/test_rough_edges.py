@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 
@@ -214,3 +215,19 @@ def test_the_longest_title_the_app_gives_imports(client):
         "/import", data={"csrf_token": token, "text": json.dumps({**data, "title": LONGEST_EVENT_TITLE})}
     )
     assert response.status_code == 302, response.get_data(as_text=True)
+
+
+def test_an_uploaded_record_is_held_to_the_pasted_records_limit(client):
+    """A file took any length up to the request limit where pasted text stops at 200,000 characters."""
+    from scorekeeper.web.forms import IMPORT_MAX_LENGTH
+
+    data = {"format": "scorekeeper-game/1", "rules": "crates", "players": ["Ann", "Bob"], "hands": []}
+    text = json.dumps(data)
+    padded = text[:-1] + ', "padding": "' + "x" * (IMPORT_MAX_LENGTH - len(text)) + '"}'
+    token = csrf_token(client, "/import")
+    response = client.post("/import", data={"csrf_token": token, "file": (io.BytesIO(padded.encode()), "game.json")})
+    assert response.status_code == 422
+    assert "longer than 200,000 characters" in response.get_data(as_text=True)
+    token = csrf_token(client, "/import")
+    response = client.post("/import", data={"csrf_token": token, "file": (io.BytesIO(text.encode()), "game.json")})
+    assert response.status_code == 302

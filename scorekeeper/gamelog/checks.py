@@ -165,6 +165,9 @@ def _check_leftovers(state: TableState, change: Change) -> None:
     if (current.id if current else None) != change.target:
         if change.target is not None and change.target not in state.by_id:
             raise TableError("The leftovers this corrects are not this game's: reload the page.", "cards")
+        target = state.by_id.get(change.target or -1)
+        if target is not None and (target.kind, target.hand, target.player) != (LEFTOVERS, number, player):
+            raise TableError(f"What this corrects is not {player}'s leftovers for hand {number}: reload the page.", "cards")
         if current is None:
             raise StaleEdit(f"{player}'s leftovers for hand {number} were undone meanwhile", None, "cards")
         raise StaleEdit(

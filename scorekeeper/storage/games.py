@@ -387,7 +387,7 @@ def _appended_before(state: TableState, change: Change, idem_key: str) -> Append
         return None
     if change.same_as(entry):
         return Appended(entry, state, duplicate=True)
-    raise TableError("this submission was already used for a different change")
+    raise TableError("This submission was already used for a different change: reload the page and try again.")
 
 
 _INSERT_ENTRY = (

@@ -416,9 +416,25 @@ class UndoForm(ChangeForm):
     target = IntegerField(validators=[InputRequired()])
 
 
+#: The longest game record taken, pasted or as a file (the largest the limits allow is far shorter).
+IMPORT_MAX_LENGTH = 200_000
+
+
 class ImportForm(Form):
     file = FileField("Game record file (.json)")
-    text = TextAreaField("…or paste the record", validators=[Optional(), Length(max=200_000)])
+    text = TextAreaField("…or paste the record", validators=[Optional(), Length(max=IMPORT_MAX_LENGTH)])
+
+    def record_text(self) -> str | None:
+        """The record as text, from the file or else the box; None, with the reason beside the
+        file, when the file is longer than a pasted record may be."""
+        upload = self.file.data
+        if not upload:
+            return str(self.text.data or "")
+        text = upload.read(4 * IMPORT_MAX_LENGTH + 4).decode("utf-8", "replace")
+        if len(text) > IMPORT_MAX_LENGTH:
+            self.file.errors = [f"This file is longer than {IMPORT_MAX_LENGTH:,} characters: no game record is that long."]
+            return None
+        return str(text)
 
 
 class YesNoField(BooleanField):

@@ -64,9 +64,8 @@ def join() -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
 def import_record() -> Response | tuple[str, int]:
     """A game record file (or pasted text) becomes a new game with its whole log."""
     form = ImportForm()
-    if form.validate_on_submit():
-        upload = form.file.data
-        text = upload.read().decode("utf-8", "replace") if upload else (form.text.data or "")
+    text = form.record_text() if form.validate_on_submit() else None
+    if text is not None:
         try:
             data = decode_json(text)
             if not isinstance(data, dict):
