@@ -314,7 +314,7 @@
       submitChange(form, null);
       form.querySelector("input[name=again]").value = "";
     });
-    no.addEventListener("click", function () { box.remove(); });
+    no.addEventListener("click", function () { box.remove(); followChange(false); });  /* what the other phone recorded shows */
     row.append(yes, no);
     box.append(el("p", "", question), row);
     where.after(box);

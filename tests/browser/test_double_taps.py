@@ -63,3 +63,25 @@ def test_the_same_pressure_from_two_phones_is_recorded_once_unless_they_say_othe
     expect(bob.locator(".ask")).to_contain_text("Bob's pressure was just recorded on another phone. Is this a second one?")
     bob.locator(".ask").get_by_role("button", name="No, the same one").click()
     assert recorded_pressures(record_url) == ["Bob"]
+
+
+def test_no_brings_in_the_pressure_the_other_phone_recorded(server, phone):
+    """Seen in a first evening: after "No, the same one" the asking phone kept the old cost and no
+    pressure until Show was tapped; answering brings the page up to date."""
+    ann = phone()
+    record_url = start_game(ann, server, ["Ann", "Bob"])
+    bob = phone()
+    # Bob's phone hears of nothing by itself (no stream, no poll): as a phone whose news of Ann's
+    # pressure came while the question was open, and was held back then.
+    bob.route("**/live/**", lambda route: route.abort())
+    bob.route("**/version*", lambda route: route.abort())
+    bob.goto(record_url)
+    with ann.expect_navigation():
+        ann.click("button.pressure:has-text('Bob')")
+    bob.click("button.pressure:has-text('Bob')")
+    expect(bob.locator(".ask")).to_be_visible()
+    expect(bob.locator("main")).not_to_contain_text("Pressure: Bob")
+    bob.locator(".ask").get_by_role("button", name="No, the same one").click()
+    # At once, not at the next safety poll (every 5 s) or a tap on Show:
+    expect(bob.locator("main")).to_contain_text("Pressure: Bob", timeout=1000)
+    expect(bob.locator("button.pressure:has-text('Bob')")).to_contain_text("+10", timeout=1000)
