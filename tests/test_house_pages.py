@@ -45,6 +45,7 @@ def test_a_house_game_is_defined_started_played_and_replayed(client, tmp_path):
     assert '<h1>Hand 1 <span class="of">of 3</span> · 3 cards each</h1>' in table.page("/")
     leftovers_page = table.page("/hand/1/seat/0")
     assert 'data-suit="s"' in leftovers_page and 'data-card="JK"' in leftovers_page  # special card, joker
+    assert 'data-suit-ranks="Q "' in leftovers_page  # only the queen waits for its suit on the pad
     table.leftovers(1, 0, "8 JK Qs")
     table.leftovers(1, 1, went_out=True)
     assert "115" in table.page("/scores")

@@ -326,3 +326,8 @@ def test_a_whole_hand_save_meeting_another_phones_entry_is_a_conflict_with_both(
     assert response.status_code == 409
     assert data["seat"] == 1 and data["current"]["cards"] == ["9"]
     assert "Ann&#39;s leftovers" not in table.page("/history")
+
+
+def test_in_the_250_game_every_rank_waits_for_its_suit_on_the_pad(client):
+    table = start(client, ["Ann", "Bob"], rules="two-fifty")
+    assert 'data-suit-ranks="all"' in table.page("/hand/1/seat/0")

@@ -90,6 +90,13 @@
         : "Save " + playerOf(list.length ? list[0] : seat) + "\u2019s leftovers";
     }
 
+    /* In a game that needs suits, the last rank tapped waits for its suit (shown so, and hinted). */
+    var BARE = /^(10|[2-9AJQKT])$/i, suitRanks = suits ? suits.getAttribute("data-suit-ranks").trim().split(/\s+/) : [];
+    function needsSuit(token) {
+      return BARE.test(token) && (suitRanks[0] === "all" || suitRanks.indexOf(token.toUpperCase().replace("T", "10")) >= 0);
+    }
+    function waitingRank(list) { return list.length && needsSuit(list[list.length - 1]) ? list[list.length - 1] : null; }
+
     function render() {
       var list = tokens();
       drafts[seat] = { cards: input.value, out: wentOut.checked };
@@ -104,8 +111,8 @@
       list.forEach(function (token, index) {
         var chip = document.createElement("button");
         chip.type = "button";
-        chip.className = "chip";
-        chip.textContent = label(token);
+        chip.className = "chip" + (needsSuit(token) ? " waiting" : "");
+        chip.textContent = label(token) + (needsSuit(token) ? "?" : "");
         chip.setAttribute("aria-label", "Remove " + label(token));
         chip.addEventListener("click", function () {
           var next = tokens();
@@ -118,7 +125,9 @@
       showState();
       clearTimeout(pending);
       said += 1;
-      if (list.length) {
+      if (waitingRank(list)) {
+        say("live", "Now the suit of " + waitingRank(list) + ".");
+      } else if (list.length) {
         pending = setTimeout(preview, 120);
       } else {
         say("live", wentOut.checked ? "Went out: 0" : "Tap the cards left, or OUT.");
@@ -238,6 +247,10 @@
           say("live", $("[data-player-name]").textContent + " went out. Tap OUT again to give cards instead.");
           return;
         }
+        if (waitingRank(tokens())) {  /* the suit goes to the rank that waits for it, never to the next */
+          say("live", "First the suit of " + waitingRank(tokens()) + ", then the next card.");
+          return;
+        }
         setTokens(tokens().concat([button.getAttribute("data-card")]));
       });
     });
@@ -247,8 +260,8 @@
         button.addEventListener("click", function () {
           var list = tokens();
           var last = list.length - 1;
-          if (last < 0 || !/^(10|[2-9AJQKT])$/i.test(list[last])) {
-            say("live bad", "Tap a rank first, then its suit.");
+          if (last < 0 || !BARE.test(list[last])) {
+            say("live", "Tap a rank first, then its suit.");
             return;
           }
           list[last] += button.getAttribute("data-suit");

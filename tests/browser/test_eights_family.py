@@ -105,3 +105,24 @@ def test_a_house_game_is_defined_and_played_on_a_small_phone(server, phone, shot
     page.goto(record_url + "scores")
     assert "60" in page.inner_text("table.totals")
     shot(page, "dark-house-scores")
+
+
+def test_a_rank_waits_visibly_for_its_suit_and_the_suit_never_goes_to_a_later_rank(server, phone):
+    """Seen in a first evening: Q, then 2, then ♠ gave the spade to the 2 and left the Q without a
+    suit, under a red message about typing. Now the Q waits (dashed, "Q?"), a hint asks for its
+    suit, the 2 waits its turn, and no error shows while the player is tapping."""
+    page = phone()
+    record_url = start(page, server, "two-fifty", ["Ann", "Bob", "Cy"])
+    page.goto(f"{record_url}hand/1/seat/0")
+    page.click("[data-pad] button[data-card='Q']")
+    expect(page.locator("[data-chips] .chip.waiting")).to_have_text("Q?")
+    expect(page.locator("[data-live]")).to_have_text("Now the suit of Q.")
+    page.click("[data-pad] button[data-card='2']")
+    expect(page.locator("[data-live]")).to_contain_text("First the suit of Q")
+    assert "bad" not in (page.get_attribute("[data-live]", "class") or "")
+    page.click("[data-suits] button[aria-label='spades']")
+    page.click("[data-pad] button[data-card='2']")
+    page.click("[data-suits] button[aria-label='clubs']")
+    assert page.locator("[data-chips] .chip").all_inner_texts() == ["Q♠", "2♣"]
+    expect(page.locator("[data-live]")).to_contain_text("= 24")  # (10 + 2), doubled by the deuce
+
