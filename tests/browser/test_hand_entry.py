@@ -178,3 +178,19 @@ def test_out_as_the_first_entry_moves_on_and_a_tap_never_replaces_an_out(server,
     text = "".join(page.inner_text("main").split())
     for entered in ("Ann0OUT", "Bob10K", "Cy10Q", "Di10Q"):
         assert entered in text, text
+
+
+def test_a_tabs_mark_stays_whole_beside_a_long_name(server, phone):
+    """Seen in a first evening: a pad tab wrapped its mark as "(ou t)" beside a long name."""
+    page = phone(**SMALL)
+    names = ["Wolfeschlegelsteinhausenberger", "Christopherson Featherstonehau", "Cy", "Di"]
+    record_url = start_game(page, server, names)
+    page.goto(record_url + "hand/1/seat/0")
+    page.click(".pad button[data-out]")  # on to the next, the first tab marked out
+    page.click(".pad button[data-out]")
+    for seat in ("0", "1"):
+        mark = page.locator(f".seat-tab[data-seat='{seat}'] [data-tab-mark]")
+        expect(mark).to_have_text(" (out)")
+        height = mark.evaluate("m => m.getBoundingClientRect().height")
+        line = mark.evaluate("m => parseFloat(getComputedStyle(m).lineHeight) || parseFloat(getComputedStyle(m).fontSize) * 1.3")
+        assert height <= line * 1.2, f"the mark wraps: {height} px for a {line} px line"
