@@ -127,3 +127,12 @@ def test_every_sides_points_show_on_the_scores_page_at_360_without_swiping(serve
             box = cell.bounding_box()
             assert box and box["x"] + box["width"] <= 360, f"a side's total is off the screen: {box}"
         shot(page, f"scores-360-{len(players)}-{'pairs' if partnerships else 'alone'}")
+
+
+def test_a_games_links_take_one_row_at_360(server, phone):
+    """Every game page's links (Hand, Scores, History, Share, Print) on one row on a small phone:
+    a second row pushed the second side's PRESSURE buttons toward the END HAND bar."""
+    page = phone(viewport={"width": 360, "height": 740})
+    start_any_game(page, server, ["Ann", "Bob", "Cy", "Di"])
+    tops = {round(box["y"]) for box in (link.bounding_box() for link in page.locator(".gamenav a").all())}
+    assert len(tops) == 1, tops
