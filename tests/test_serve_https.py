@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper.serve import port_is_free
+
 from .test_durability import free_port
 from .web import new_game_form
 
@@ -52,15 +54,10 @@ def certificate(tmp_path_factory) -> tuple[str, str]:
     return str(cert), str(key)
 
 
-def _trusting(cert: str) -> ssl.SSLContext:
-    context = ssl.create_default_context(cafile=cert)
-    return context
-
-
 def test_the_server_serves_https_with_a_secure_cookie_and_a_live_stream_over_tls(tmp_path, certificate):
     cert, key = certificate
     port = free_port()
-    while not _free(port + 1):
+    while not port_is_free("127.0.0.1", port + 1):
         port = free_port()
     server = subprocess.Popen(
         [*SCOREKEEPER, "serve", "--host", "127.0.0.1", "--port", str(port), "--certfile", cert, "--keyfile", key],
@@ -77,7 +74,7 @@ def test_the_server_serves_https_with_a_secure_cookie_and_a_live_stream_over_tls
             printed += server.stdout.readline()
         printed += server.stdout.readline()
         assert f"https://127.0.0.1:{port}/" in printed
-        trust = _trusting(cert)
+        trust = ssl.create_default_context(cafile=cert)
         with urllib.request.urlopen(f"https://127.0.0.1:{port}/new", context=trust, timeout=10) as response:
             page = response.read().decode()
             cookie = response.headers.get("Set-Cookie") or ""
@@ -115,12 +112,6 @@ def _game_page(port: int, trust: ssl.SSLContext) -> str:
     request = urllib.request.Request(base + "/new", data=data.encode(), headers={"Referer": base + "/new"})
     with opener.open(request, timeout=10) as response:
         return response.read().decode()
-
-
-def _free(port: int) -> bool:
-    from scorekeeper.serve import port_is_free
-
-    return port_is_free("127.0.0.1", port)
 
 
 def test_a_certificate_that_cannot_be_used_is_refused_in_one_line(tmp_path, certificate):
