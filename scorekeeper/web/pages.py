@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Response, render_template
+from flask import Response, jsonify, render_template, request
 
 from ..gamelog import CONFIRM, VOID, TableState, describe
+from ..gamelog.phone_copy import FORMAT as COPY_FORMAT
+from ..gamelog.phone_copy import entry_data, phone_copy
 from ..reports.charts import running_total_chart
 from ..reports.sheets import score_sheet_html
 from ..scoring import FiledUnder, GameRecord
@@ -99,6 +101,32 @@ def phone_names(state: TableState) -> dict[str, str]:
 def export_response(stored: StoredGame, state: TableState) -> Response:
     filed = filing(stored)
     return json_download(export_record(stored, state, filed), download_name(stored, "game", "json", filed))
+
+
+def phone_copy_response(stored: StoredGame, state: TableState) -> Response:
+    """The game as the phone keeps it (``gamelog.phone_copy``), with the record's head for its
+    "Save this game"; ``?since=N`` (the version the phone holds) sends only the entries after
+    it, since a log only grows. An ETag of the version answers a phone that is up to date."""
+    etag = f"copy-{state.version}"
+    if request.if_none_match.contains(etag):
+        return Response(status=304, headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"})
+    since = request.args.get("since", type=int) or 0
+    if 0 < since <= state.version:
+        body: dict[str, object] = {
+            "format": COPY_FORMAT,
+            "version": state.version,
+            "since": since,
+            "entries": [entry_data(entry) for entry in state.entries[since:]],
+            "set_aside": {str(key): why for key, why in state.set_aside.items()},
+        }
+    else:
+        record = export_record(stored, state, filing(stored))
+        head = {key: value for key, value in record.items() if key not in ("hands", "in_play")}
+        body = {**phone_copy(state), "record": head}
+    response = jsonify(body)
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 def sheet_response(stored: StoredGame, state: TableState, view_url: str) -> Response:

@@ -42,7 +42,7 @@ from ..connection import get_db
 from ..devices import client_address, record_source
 from ..errors import go_back_on_refusal, refusal_json
 from ..forms import ConfirmForm, HandLeftoversForm, LeftoversForm, NoteForm, OneCardForm, PressureForm, UndoForm
-from ..pages import export_response, history_page, scores_context, sheet_response
+from ..pages import export_response, history_page, phone_copy_response, scores_context, sheet_response
 from ..responses import version_response, wants_json
 from ..scoreboard import scoreboard
 
@@ -526,3 +526,10 @@ def sheet(token: str) -> Response:
 def export(token: str) -> Response:
     stored = recording_game(token)
     return export_response(stored, _state(stored))
+
+
+@bp.get("/copy.json")
+def copy(token: str) -> Response:
+    """The game as the phone keeps it, to play on without the server (``static/copy.js``)."""
+    stored = recording_game(token)
+    return phone_copy_response(stored, _state(stored))
