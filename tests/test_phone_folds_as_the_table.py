@@ -30,9 +30,10 @@ from scorekeeper.gamelog import (
     TableError,
     TableState,
 )
-from scorekeeper.gamelog.checks import accept
+from scorekeeper.gamelog.checks import accept, accept_record
 from scorekeeper.gamelog.phone_copy import phone_copy
 from scorekeeper.scoring import Card, Game, InvalidCard
+from scorekeeper.storage.exchange import import_changes
 from tests.test_phone_scores_as_the_engine import ROOT, _deck, node, setups
 
 SCRIPT = ROOT / "tests" / "phone" / "fold.mjs"
@@ -40,7 +41,9 @@ LOGS_PER_SETUP = 25
 BASE = "/t/tok/"
 
 
-def _change(game: Game, state: TableState, rng: random.Random, decks: dict[int, list[str]], targets: list[int]) -> Change:
+def _change(
+    game: Game, state: TableState, rng: random.Random, decks: dict[int, list[str]], targets: list[int]
+) -> Change:
     """The table's next change, most often sensible, now and then mistaken; ``targets`` are the
     ids it may undo or correct."""
     hand = state.last_hand
@@ -72,7 +75,9 @@ def _change(game: Game, state: TableState, rng: random.Random, decks: dict[int, 
 
 
 def _stored(state: TableState, change: Change) -> TableState | None:
-    entry = Entry.of(change, state.version + 1, state.version + 1, f"k{state.version + 1}", "phone", "2026-11-25T10:00:00+00:00")
+    entry = Entry.of(
+        change, state.version + 1, state.version + 1, f"k{state.version + 1}", "phone", "2026-11-25T10:00:00+00:00"
+    )
     try:
         cards = [Card.parse(token) for token in change.data.get("cards", ())]
     except InvalidCard:
@@ -111,7 +116,13 @@ def _outbox_item(game: Game, change: Change, index: int) -> dict[str, Any]:
     else:
         route = "undo"
         fields.update(target=change.target)
-    return {"id": f"q{index}", "url": f"http://table.test:5000{BASE}{route}", "body": urlencode(fields), "at": 0, "label": "x"}
+    return {
+        "id": f"q{index}",
+        "url": f"http://table.test:5000{BASE}{route}",
+        "body": urlencode(fields),
+        "at": 0,
+        "label": "x",
+    }
 
 
 def _summary(state: TableState, refused: list[int]) -> dict[str, Any]:
@@ -132,6 +143,12 @@ def _summary(state: TableState, refused: list[int]) -> dict[str, Any]:
     }
 
 
+def _copy(state: TableState) -> dict[str, Any]:
+    """copy.json as the server sends it: the phone's copy and the record's head."""
+    head = {key: value for key, value in state.record().to_dict().items() if key != "hands"}
+    return json.loads(json.dumps({**phone_copy(state), "record": head}))
+
+
 def _case(game: Game, rng: random.Random) -> tuple[dict[str, Any], dict[str, Any]]:
     count, split = rng.randint(5, 150), rng.randint(0, 150)
     state = TableState.fold(game, [])
@@ -142,7 +159,7 @@ def _case(game: Game, rng: random.Random) -> tuple[dict[str, Any], dict[str, Any
     refused: list[int] = []
     for index in range(count):
         if index == split:
-            copy = json.loads(json.dumps(phone_copy(state)))
+            copy = _copy(state)
         # An unsent change is undone or corrected on the phone by taking it out of the outbox:
         # the outbox names only changes the server has stored.
         change = _change(game, state, rng, decks, server)
@@ -160,8 +177,22 @@ def _case(game: Game, rng: random.Random) -> tuple[dict[str, Any], dict[str, Any
             state = after
         items.append(_outbox_item(game, change, index))
     if copy is None:
-        copy = json.loads(json.dumps(phone_copy(state)))
+        copy = _copy(state)
     return {"copy": copy, "base": BASE, "items": items}, _summary(state, refused)
+
+
+def _imported(record: dict[str, Any]) -> dict[str, Any]:
+    """What a server makes of the phone's "Save this game" record: the scores it continues from."""
+    parsed, changes = import_changes(record)
+    entries = [
+        Entry.of(change, n, n, f"i{n}", "import", "2026-11-25T10:00:00+00:00") for n, change in enumerate(changes, 1)
+    ]
+    state = accept_record(parsed.game, entries)
+    return {key: value for key, value in _summary(state, []).items() if key in SAVED}
+
+
+#: What a saved record carries: the complete hands and the pressures of the hand in play.
+SAVED = ("complete", "current", "finished", "totals", "next", "leader", "pending")
 
 
 def test_the_phone_folds_its_copy_and_outbox_as_the_table_does():
@@ -178,6 +209,11 @@ def test_the_phone_folds_its_copy_and_outbox_as_the_table_does():
     )
     assert answer.returncode == 0, answer.stderr[-3000:]
     phone = json.loads(answer.stdout)
+    for case in phone:
+        case["saved"] = {key: case[key] for key in SAVED}
+    for case, summary in zip(phone, expected, strict=True):
+        summary["record"] = case["record"]
+        summary["saved"] = _imported(case["record"])
     differences = [
         (about[i], {k: (expected[i][k], phone[i][k]) for k in expected[i] if expected[i][k] != phone[i][k]})
         for i in range(len(cases))

@@ -308,3 +308,24 @@ export class Table {
     }
   }
 }
+
+/* The game record (scorekeeper-game/1, as export.json writes it) of what this phone holds,
+   its unsent changes included: "Save this game", for when the server is gone for good. */
+export function record(table) {
+  const { complete, current } = table.state;
+  const notes = (number) => (table.notes.get(number) || []).map((entry) => entry.data.text);
+  const hands = [];
+  for (let n = 1; n <= complete; n += 1) {
+    const hand = {
+      leftovers: Object.fromEntries(table.book.players.map((p) => [p, table.leftovers.get(key(n, p)).data.cards.slice()])),
+      pressures: table.handPressures(n).map((entry) => entry.player),
+    };
+    if (notes(n).length) { hand.notes = notes(n); }
+    hands.push(hand);
+  }
+  const saved = { ...table.copy.record, hands };
+  if (current !== null && (table.handPressures(current).length || notes(current).length)) {
+    saved.in_play = { hand: current, pressures: table.handPressures(current).map((entry) => entry.player), notes: notes(current) };
+  }
+  return saved;
+}

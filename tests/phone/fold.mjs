@@ -1,6 +1,6 @@
 // Reads [{copy, base, items}] on stdin and writes what the phone's copy of each game
 // (static/copy.js) makes of it, for tests/test_phone_folds_as_the_table.py.
-import { fold } from "../../scorekeeper/static/copy.js";
+import { fold, record } from "../../scorekeeper/static/copy.js";
 
 const chunks = [];
 for await (const chunk of process.stdin) { chunks.push(chunk); }
@@ -24,6 +24,7 @@ const results = cases.map(({ copy, base, items }) => {
     notes,
     unconfirmed: table.unconfirmedHands,
     refused: table.refusedItems.map(({ item }) => items.indexOf(item)),
+    record: record(table),
   };
 });
 process.stdout.write(JSON.stringify(results));
