@@ -8,7 +8,9 @@ import scorekeeper
 from .web import start
 
 HTML_BUDGET = 48 * 1024
-STATIC_BUDGET = 80 * 1024
+#: Our own CSS and JavaScript as stored; served compressed they are about a third of it (the
+#: first visit's budget, 100 KB compressed, is checked as served).
+STATIC_BUDGET = 128 * 1024
 STATIC = Path(scorekeeper.__file__).parent / "static"
 
 
@@ -33,5 +35,6 @@ def test_every_page_of_a_finished_five_player_game_stays_within_budget(client):
             "/static/table.js",
             "/static/sync.js",
             "/static/pages.js",
+            "/static/offline.js",
             "/static/icon.svg",
         }, assets

@@ -25,7 +25,10 @@
   var etag = null;
 
   function load(key) { try { return JSON.parse(localStorage.getItem(key) || "[]"); } catch (e) { return []; } }
-  function save(key, value) { try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* no storage */ } }
+  function save(key, value) {
+    try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* no storage */ }
+    if (key === OUTBOX) { document.dispatchEvent(new CustomEvent("scorekeeper:outbox", { detail: value })); }
+  }
   function newKey() {
     var bytes = new Uint8Array(12);
     crypto.getRandomValues(bytes);
@@ -33,6 +36,7 @@
   }
 
   function setStatus(state) {
+    document.dispatchEvent(new CustomEvent("scorekeeper:connection", { detail: state }));
     if (!statusEl) { return; }
     var text = {
       live: "● Live", reconnecting: "Reconnecting…", offline: "Offline: changes kept on this phone",
@@ -240,6 +244,7 @@
         remove(item.id);
         if (result.ok) {
           delivered += 1;
+          document.dispatchEvent(new CustomEvent("scorekeeper:delivered", { detail: { item: item, result: result } }));
           if (justSent && item.id === justSent.id) {
             navigating = true;
             location.assign(result.redirect);
@@ -505,6 +510,10 @@
   }
 
   document.addEventListener("scorekeeper:content", function (event) { bindForms(event.detail); });
+  /* A change still on this phone is undone by taking it out of the outbox (unless on its way). */
+  document.addEventListener("scorekeeper:withdraw", function (event) {
+    if (event.detail !== inFlight) { remove(event.detail); render(); }
+  });
   document.addEventListener("input", keepTyped);
   document.addEventListener("change", keepTyped);
   document.addEventListener("submit", keepTyped, true);

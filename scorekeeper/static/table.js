@@ -128,7 +128,7 @@
       if (waitingRank(list)) {
         say("live", "Now the suit of " + waitingRank(list) + ".");
       } else if (list.length) {
-        pending = setTimeout(preview, 120);
+        if (!scoredHere()) { pending = setTimeout(preview, 120); }
       } else {
         say("live", wentOut.checked ? "Went out: 0" : "Tap the cards left, or OUT.");
       }
@@ -141,25 +141,35 @@
       live.textContent = text;
     }
 
+    function show(data) {
+      if (data.error) {
+        live.className = "live bad";
+        live.textContent = data.error;
+        return;
+      }
+      live.className = "live";
+      live.textContent = "";
+      var strong = document.createElement("span");
+      strong.className = "total";
+      strong.textContent = "= " + data.total;
+      live.appendChild(strong);
+      if (data.covering) { live.appendChild(document.createTextNode("  (" + data.covering + ")")); }
+    }
+
+    function scoredHere() {
+      var scored = window.scorekeeperLeftovers && window.scorekeeperLeftovers(tokens());
+      if (scored) { show(scored); }
+      return !!scored;
+    }
+
+    /* The score of what is tapped: on the phone, from the game's rule book (offline.js), or
+       else asked of the server's engine. */
     function preview() {
       var asked = said;
+      if (scoredHere()) { return; }
       fetch(url + "?cards=" + encodeURIComponent(tokens().join(" ")), { credentials: "same-origin" })
         .then(function (response) { return response.json(); })
-        .then(function (data) {
-          if (asked !== said) { return; }
-          if (data.error) {
-            live.className = "live bad";
-            live.textContent = data.error;
-            return;
-          }
-          live.className = "live";
-          live.textContent = "";
-          var strong = document.createElement("span");
-          strong.className = "total";
-          strong.textContent = "= " + data.total;
-          live.appendChild(strong);
-          if (data.covering) { live.appendChild(document.createTextNode("  (" + data.covering + ")")); }
-        })
+        .then(function (data) { if (asked === said) { show(data); } })
         .catch(function () { if (asked === said) { say("live", "Score shown after saving (offline)."); } });
     }
 

@@ -71,10 +71,11 @@ def test_no_brings_in_the_pressure_the_other_phone_recorded(server, phone):
     ann = phone()
     record_url = start_game(ann, server, ["Ann", "Bob"])
     bob = phone()
-    # Bob's phone hears of nothing by itself (no stream, no poll): as a phone whose news of Ann's
+    # Bob's phone hears of nothing by itself (no stream, no poll, no copy of the game): as a phone whose news of Ann's
     # pressure came while the question was open, and was held back then.
     bob.route("**/live/**", lambda route: route.abort())
     bob.route("**/version*", lambda route: route.abort())
+    bob.route("**/copy.json*", lambda route: route.abort())
     bob.goto(record_url)
     with ann.expect_navigation():
         ann.click("button.pressure:has-text('Bob')")

@@ -1,0 +1,502 @@
+/* The table plays on without the server. A game page keeps the game's copy on this phone
+   (copy.json, refreshed as the game changes); when the server cannot be reached, the game's
+   own links (the hand, the leftovers pad, scores, history, a hand's detail) open from that copy
+   with this phone's unsent changes folded on (copy.js), drawn with the same markup and forms as
+   the server's pages, so a tap still goes through the outbox and counts once. The scores they
+   show are provisional until the server has the changes. */
+
+import { fold, merge, record } from "./copy.js";
+import { Refused, checkLeftovers, label, parseCard, scoreLeftovers } from "./rules.js";
+
+/* This phone's outbox (sync.js keeps it and sends it; it says when it changes). */
+const OUTBOX = "scorekeeper:outbox";
+const local = {
+  read(name, fallback) { try { const text = localStorage.getItem(name); return text === null ? fallback : JSON.parse(text); } catch (e) { return fallback; } },
+  write(name, value) { try { localStorage.setItem(name, JSON.stringify(value)); } catch (e) { /* full, or private: the copy stays in memory */ } },
+};
+const queuedFor = (prefix) => local.read(OUTBOX, []).filter((item) => new URL(item.url, location.href).pathname.startsWith(prefix));
+const withdraw = (id) => document.dispatchEvent(new CustomEvent("scorekeeper:withdraw", { detail: id }));
+function onOutbox(callback) {
+  document.addEventListener("scorekeeper:outbox", (event) => callback(event.detail));
+  window.addEventListener("storage", (event) => { if (event.key === OUTBOX) { callback(local.read(OUTBOX, [])); } });
+}
+
+const body = document.body;
+const copyUrl = body.getAttribute("data-copy-url");
+const base = body.getAttribute("data-game-base");
+const KEPT = "scorekeeper:copy:" + base;
+let held = copyUrl ? local.read(KEPT, null) : null;
+let offline = false;
+let shown = null;  /* the route drawn here, while offline */
+let csrf = "";
+
+/* --- the copy, kept up to date ------------------------------------------------------------ */
+
+async function refresh() {
+  if (!copyUrl) { return; }
+  const since = held && held.format === 1 ? held.version : 0;
+  try {
+    let answer = await fetchJson(copyUrl + (since ? "?since=" + since : ""));
+    if (answer === null) { return; }
+    let next = merge(held, answer);
+    if (next === null) { next = await fetchJson(copyUrl); }
+    if (next) { held = next; local.write(KEPT, held); offerSaving(document); }
+  } catch (error) { /* unreachable: the copy held stands */ }
+}
+
+async function fetchJson(url) {
+  const response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
+  if (response.status === 304) { return null; }
+  if (!response.ok) { throw new Error("copy " + response.status); }
+  return response.json();
+}
+
+/* --- routes: which page an address of this game is ---------------------------------------- */
+
+function routeOf(href) {
+  const url = new URL(href, location.href);
+  if (url.origin !== location.origin || !url.pathname.startsWith(base)) { return null; }
+  const rest = url.pathname.slice(base.length).replace(/\/$/, "");
+  let match;
+  if (rest === "") { return { page: "hand" }; }
+  if (rest === "scores" || rest === "history") { return { page: rest }; }
+  if ((match = /^hand\/(\d+)$/.exec(rest))) { return { page: "detail", hand: Number(match[1]) }; }
+  if ((match = /^hand\/(\d+)\/seat\/(\d+)$/.exec(rest))) { return { page: "pad", hand: Number(match[1]), seat: Number(match[2]) }; }
+  return null;
+}
+
+function pathOf(route) {
+  if (route.page === "hand") { return base; }
+  if (route.page === "detail") { return base + "hand/" + route.hand; }
+  if (route.page === "pad") { return base + "hand/" + route.hand + "/seat/" + route.seat; }
+  return base + route.page;
+}
+
+/* --- drawing ------------------------------------------------------------------------------- */
+
+function h(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) { continue; }
+    if (name === "class") { node.className = value; } else { node.setAttribute(name, value === true ? "" : String(value)); }
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) { continue; }
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+function newKey() {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function keys() {
+  return [h("input", { type: "hidden", name: "csrf_token", value: csrf }), h("input", { type: "hidden", name: "idem", value: newKey() })];
+}
+
+/* A form of one button that appends a change through the outbox (the change_button macro). */
+function changeButton(route, outbox, fields, content, options = {}) {
+  return h("form", { method: "post", action: base + route, "data-outbox": outbox, "data-ask": options.ask, class: options.formClass },
+    keys(),
+    Object.entries(fields).map(([name, value]) => h("input", { type: "hidden", name, value })),
+    h("button", { type: "submit", class: options.class || "secondary", "aria-label": options.label }, content));
+}
+
+/* Undo: a change the server has is undone by a change; one still on this phone is taken out. */
+function undoButton(entry, text = "Undo") {
+  if (entry.queued) {
+    const button = h("button", { type: "button", class: "secondary small" }, text);
+    button.addEventListener("click", () => { withdraw(entry.queued); });
+    return button;
+  }
+  return changeButton("undo", text, { target: entry.id, back: "hand" }, text, { class: "secondary small", formClass: "inline" });
+}
+
+const swatch = (index) => h("span", { class: "swatch s" + index, "aria-hidden": "true" });
+const plural = (count, word) => count + " " + word + (count === 1 ? "" : "s");
+const words = (name) => name.split(" ").flatMap((word, i) => (i ? [" ", h("span", {}, word)] : [h("span", {}, word)]));
+const cardsText = (entry) => entry.data.cards.map((t) => label(parseCard(t))).join(" ") || "went out";
+
+function banner(table) {
+  const waiting = table.queued;
+  return h("p", { class: "offline-banner", role: "status" },
+    h("strong", {}, "Offline"), " · ", plural(waiting, "change"), " waiting",
+    waiting ? h("span", {}, " · scores provisional until the server has them") : null);
+}
+
+function totals(table) {
+  const { score, finished } = table.state;
+  const begun = score.hands > 0;
+  return h("table", { class: "totals provisional", "aria-label": "Totals" },
+    score.sides.map((side, i) => {
+      const leads = begun && score.leader.includes(side.name);
+      return h("tr", { class: leads ? "leads" : "" },
+        h("th", { scope: "row" }, swatch(i), side.name),
+        table.book.end.columns ? h("td", { class: "num" }, plural(side.gamesWon, "game")) : null,
+        h("td", { class: "num big" }, String(side.total)),
+        h("td", { class: "lead-mark" }, leads ? (finished ? "★ winner" : "▲ leads") : ""));
+    }));
+}
+
+function handPage(table) {
+  const copy = table.copy, book = table.book, { current, last, pending, next } = table.state;
+  const number = last, deal = copy.deals[number - 1] || {};
+  const parts = [banner(table),
+    h("section", { class: "handhead", "aria-label": "This hand" },
+      h("h1", {}, "Hand " + number, copy.max_hands ? h("span", { class: "of" }, " of " + copy.max_hands) : null,
+        " · " + plural(deal.cards, "card") + " each"),
+      h("p", { class: "deal" }, "Dealer: ", h("strong", {}, deal.dealer), " · ", h("strong", {}, deal.first), " plays first")),
+    totals(table)];
+  if (current === null) {
+    parts.push(h("p", {}, "The game is over. ", h("a", { href: base + "scores" }, "See the final standings.")));
+    return parts;
+  }
+  if (copy.has.pressures) {
+    const sides = book.sides.map((side, i) => h("div", { class: "side-block", "data-ask-here": true },
+      h("h2", { class: "side-name" }, h("span", {}, swatch(i), side.name), " ", h("span", { class: "next" }, "next: ", h("strong", {}, String(next[side.name])))),
+      h("div", { class: "pressure-row" }, side.members.map((member) => {
+        const taker = copy.takers[member], cost = String(next[book.sides.find((s) => s.members.includes(taker)).name]);
+        const fields = { hand: number, player: taker, again: "", waited: "0" };
+        if (taker === member) {
+          return changeButton("pressure", "Pressure: " + member + ", hand " + number, fields,
+            ["PRESSURE", h("br"), h("span", { class: "who" }, words(member)), h("span", { class: "cost" }, "+" + cost)],
+            { class: "pressure", label: "Pressure on " + member + ", plus " + cost, ask: "Another pressure on " + member + "?" });
+        }
+        return changeButton("pressure", "Pressure on " + member + " to " + taker + ", hand " + number, fields,
+          ["PRESSURE", h("br"), h("span", { class: "who" }, words(member), " ", h("span", {}, "→"), " ", words(taker)), h("span", { class: "cost" }, "+" + cost)],
+          { class: "pressure passed", label: "Pressure on " + member + ", recorded on " + taker + ", plus " + cost, ask: "Another pressure on " + taker + "?" });
+      }))));
+    const list = pending.length ? h("ul", { class: "plain pending", "aria-label": "Pressures this hand" }, pending.map(({ entry, side, cost }) =>
+      h("li", {}, h("span", {}, "Pressure: ", h("strong", {}, entry.player), side !== entry.player ? " (" + side + ")" : "", " ", h("strong", {}, "+" + cost),
+        entry.queued ? h("span", { class: "muted small" }, " · waiting") : null), " ", undoButton(entry)))) : null;
+    parts.push(h("section", { class: "pressures" + (copy.partnerships ? "" : " solo"), "aria-label": "Pressures" }, sides, list));
+  }
+  if (copy.has.one_card) {
+    const owing = table.owing(number);
+    parts.push(h("section", { "aria-label": "One card owed" }, h("h2", {}, "“One card” forgotten"),
+      h("div", { class: "toggle-row" }, book.players.map((player) => {
+        const owes = owing.includes(player);
+        return changeButton("one-card", "One card: " + player, { hand: number, player, owes: owes ? "0" : "1" },
+          [player, owes ? " · owes 2" : ""], { class: "toggle" + (owes ? " on" : "") });
+      }))));
+  }
+  const entered = Object.keys(table.handLeftovers(number));
+  parts.push(h("a", { class: "button wide endhand", href: pathOf({ page: "pad", hand: number, seat: table.nextSeatToEnter(number) || 0 }) },
+    h("span", {}, "END HAND ", h("span", { "aria-hidden": "true" }, "→"), " cards left")));
+  if (entered.length) {
+    parts.push(h("p", { class: "entered muted small" }, "Leftovers entered: " + entered.join(", ") + ". Waiting for: " +
+      book.players.filter((p) => !entered.includes(p)).join(", ") + "."));
+  }
+  parts.push(notesPanel(table, number));
+  return parts;
+}
+
+function notesPanel(table, number) {
+  const notes = table.notes.get(number) || [];
+  return h("details", { class: "panel" }, h("summary", {}, "Ruling note" + (notes.length ? " (" + notes.length + ")" : "")),
+    notes.map((entry) => h("p", { class: "note" }, "✎ " + entry.data.text, " ", undoButton(entry, "Remove"))),
+    h("form", { method: "post", action: base + "note", class: "stack", "data-outbox": "Ruling note, hand " + number },
+      keys(), h("input", { type: "hidden", name: "hand", value: number }),
+      h("div", { class: "field" }, h("label", { for: "offline-note" }, "Ruling"), h("textarea", { id: "offline-note", name: "text", maxlength: table.copy.limits.note })),
+      h("button", { class: "secondary", type: "submit" }, "Save note")));
+}
+
+function padPage(table, number, seat) {
+  const book = table.book, copy = table.copy, player = book.players[seat];
+  const entered = table.handLeftovers(number), existing = entered[player];
+  const fields = { cards: existing ? existing.data.cards.join(" ") : "", out: existing ? !existing.data.cards.length : false };
+  const target = existing ? (existing.queued ? existing.target : existing.id) : null;
+  const tab = (p, i) => {
+    const recorded = entered[p];
+    return h("a", { href: pathOf({ page: "pad", hand: number, seat: i }), class: "seat-tab" + (i === seat ? " current" : ""),
+      "aria-current": i === seat ? "page" : null, "data-seat": i, "data-player": p,
+      "data-entry": recorded ? (recorded.queued ? recorded.target || "" : recorded.id) : null,
+      "data-recorded": recorded ? recorded.data.cards.join(" ") : null },
+    p, h("span", { "data-tab-mark": true }, recorded ? [" ✓", h("span", { class: "visually-hidden" }, " entered")] : ""));
+  };
+  const terms = book.leftovers;
+  const suitRanks = terms.suits === "all" ? "all" : Object.keys(terms.special).map((k) => k.slice(0, -1).toUpperCase()).join(" ");
+  const ranks = [["A", "Ace"], ["2"], ["3"], ["4"], ["5"], ["6"], ["7"], ["8"], ["9"], ["10"], ["J", "Jack"], ["Q", "Queen"], ["K", "King"]];
+  const form = h("form", { method: "post", novalidate: true, class: "stack leftovers-form", id: "leftovers-form", action: pathOf({ page: "pad", hand: number, seat }), "data-preview": base + "preview",
+    "data-outbox": "Leftovers: " + player + ", hand " + number, "data-outbox-replace": true,
+    "data-hand-url": base + "hand/" + number + "/leftovers", "data-hand": number, "data-seat": seat,
+    "data-follow": base, "data-open": table.nextSeatToEnter(number) !== null },
+    keys(), h("input", { type: "hidden", name: "replaces", value: target === null ? "" : target }),
+    h("div", { class: "who-row" }, h("h2", { class: "player-name" }, h("span", { "data-player-name": true }, player),
+      existing ? h("span", { class: "muted small", "data-correcting": true }, " (correcting: " + cardsText(existing) + ")") : null),
+    h("p", { class: "live", "data-live": true, "aria-live": "polite" })),
+    h("div", { class: "chips", "data-chips": true, "aria-live": "polite" }),
+    h("div", { class: "field-cards" }, h("div", { class: "field" }, h("label", { for: "cards" }, "Cards left"),
+      h("input", { id: "cards", name: "cards", type: "text", value: fields.out ? "" : fields.cards, autocomplete: "off" }))),
+    h("div", { class: "pad", "data-pad": true, hidden: true },
+      ranks.map(([rank, spoken]) => h("button", { type: "button", "data-card": rank, "aria-label": spoken }, rank)),
+      copy.has.jokers ? h("button", { type: "button", "data-card": "JK", "aria-label": "Joker" }, "JK") : null,
+      h("button", { type: "button", class: "out", "data-out": true, "aria-label": "Out: no cards left" }, "OUT")),
+    copy.has.suits ? h("div", { class: "pad suits", "data-suits": true, "data-suit-ranks": suitRanks, hidden: true },
+      h("p", { class: "hint small" }, "Suits count in this game: tap the rank, then its suit."),
+      [["s", "♠", "spades"], ["h", "♥", "hearts"], ["d", "♦", "diamonds"], ["c", "♣", "clubs"]].map(([letter, symbol, name]) =>
+        h("button", { type: "button", class: "hd".includes(letter) ? "red" : "", "data-suit": letter, "aria-label": name }, symbol + " ", h("span", { class: "letter", "aria-hidden": "true" }, letter.toUpperCase())))) : null,
+    h("div", { "data-no-pad": true }, h("div", { class: "field" }, h("label", { class: "check" },
+      h("input", { type: "checkbox", id: "went_out", name: "went_out", value: "y", checked: fields.out }), " ", h("span", {}, "Went out (no cards left)")))),
+    h("button", { class: "wide", type: "submit", "data-save": true }, "Save " + player + "'s leftovers"));
+  const neighbours = h("nav", { class: "prevnext", "data-no-pad": true },
+    seat > 0 ? h("a", { class: "button secondary", href: pathOf({ page: "pad", hand: number, seat: seat - 1 }) }, "← " + book.players[seat - 1]) : h("span"),
+    seat + 1 < book.players.length ? h("a", { class: "button secondary", href: pathOf({ page: "pad", hand: number, seat: seat + 1 }) }, book.players[seat + 1] + " →") : null);
+  return [banner(table), h("h1", {}, "Leftovers · hand " + number),
+    h("nav", { class: "seats", "aria-label": "Players" }, book.players.map(tab)),
+    form, neighbours, h("p", {}, h("a", { href: base }, "Back to the hand"))];
+}
+
+function scoresPage(table) {
+  const book = table.book, copy = table.copy, { score, finished } = table.state;
+  const sides = score.sides, crowded = sides.length > 3;
+  const starts = book.sides.map((side) => side.members.reduce((sum, player) => sum + BigInt(book.starts[player]), 0n));
+  const running = starts.slice();
+  const rows = [];
+  for (let n = 1; n <= score.hands; n += 1) {
+    const pressures = book.sides.map((side) => table.handPressures(n).filter((e) => side.members.includes(e.player)).length);
+    rows.push(h("tr", {}, h("th", { scope: "row" }, h("a", { href: pathOf({ page: "detail", hand: n }) }, String(n)), " ",
+      h("small", { class: "muted dealt" }, plural((copy.deals[n - 1] || {}).cards, "card"))),
+    sides.map((side, i) => {
+      running[i] += side.hands[n - 1];
+      return h("td", { class: "num" }, h("span", { class: "pts" }, String(side.hands[n - 1])),
+        pressures[i] ? [" ", h("span", { class: "pmark", title: "pressures" }, "P" + pressures[i])] : null,
+        h("small", { class: "running" }, String(running[i])));
+    })));
+  }
+  const head = h("tr", {}, h("th", { scope: "col" }, "Hand"), sides.map((side, i) => h("th", { scope: "col", class: "num", title: side.name }, swatch(i),
+    crowded && side.name.length > 4 ? [h("span", { class: "short", "aria-hidden": "true" }, side.name.slice(0, 3) + "…"), h("span", { class: "visually-hidden" }, side.name)] : side.name)));
+  const withStart = starts.some((start) => start !== 0n);
+  const grid = h("div", { class: "scroll", role: "region", tabindex: "0", "aria-label": "Every hand" },
+    h("table", { class: "grid provisional" + (crowded ? " crowded" : "") }, h("thead", {}, head),
+      h("tbody", {}, withStart ? h("tr", { class: "start" }, h("th", { scope: "row" }, "Start"), starts.map((s) => h("td", { class: "num" }, String(s)))) : null, rows),
+      h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "Total"), sides.map((side) => h("td", { class: "num big" }, String(side.total)))))));
+  const played = score.hands + (copy.max_hands ? " of " + copy.max_hands + " hands" : " " + (score.hands === 1 ? "hand" : "hands")) + " played";
+  return [banner(table), h("h1", {}, finished ? "Final standings" : "Scores"),
+    h("p", { class: "muted" }, copy.name + " · " + played + (book.lowest_wins ? "" : " · highest total wins")),
+    totals(table), inPlay(table), grid,
+    h("p", { class: "muted small" }, "Each cell: the hand's points and, below, the running total. Tap a hand number to see or correct it."),
+    h("p", { class: "small" }, h("button", { type: "button", class: "secondary small", "data-save-game": true }, "Save this game, with this phone's unsent changes"))];
+}
+
+/* The hand in play's pressures: in no hand's row yet, already in what the next one costs. */
+function inPlay(table) {
+  const { current, pending } = table.state;
+  if (current === null || !pending.length) { return null; }
+  return h("p", { class: "in-play" }, "Hand " + current + " in play: ",
+    pending.map(({ entry, side, cost }, i) => [i ? ", " : "", "pressure on " + entry.player + (side !== entry.player ? " (" + side + ")" : "") + " +" + cost]),
+    " (counted when the hand is complete).");
+}
+
+function detailPage(table, number) {
+  const book = table.book, deal = table.copy.deals[number - 1] || {}, entered = table.handLeftovers(number);
+  const scored = number <= table.state.score.hands;
+  return [banner(table),
+    h("h1", {}, "Hand " + number + " ", h("span", { class: "of" }, "· " + plural(deal.cards, "card") + " · dealer " + deal.dealer)),
+    scored ? null : h("p", { class: "muted" }, "This hand is not complete yet."),
+    h("ul", { class: "plain players" }, book.players.map((player, seat) => {
+      const entry = entered[player];
+      const points = entry ? scoreLeftovers(book, entry.data.cards.map(parseCard)) : null;
+      return h("li", {}, h("div", { class: "row-between" }, h("strong", {}, player),
+        entry ? h("span", { class: "num big" }, String(points.total)) : h("span", { class: "muted" }, "not entered")),
+      entry ? h("div", {}, entry.data.cards.length ? entry.data.cards.map((t) => h("span", { class: "chip" }, label(parseCard(t)))) : h("span", { class: "chip out" }, "OUT")) : null,
+      points && points.covers ? h("p", { class: "covering small" }, "Threes: " + points.covers) : null,
+      h("a", { class: "button secondary small", href: pathOf({ page: "pad", hand: number, seat }) }, entry ? "Correct" : "Enter"));
+    })),
+    h("h2", {}, "Pressures"),
+    h("ul", { class: "plain" }, table.handPressures(number).length
+      ? table.handPressures(number).map((entry) => h("li", { class: "row-between" }, h("span", {}, entry.player), undoButton(entry, "Remove")))
+      : h("li", { class: "muted" }, "None")),
+    h("h2", {}, "Ruling notes"),
+    (table.notes.get(number) || []).length ? (table.notes.get(number) || []).map((entry) => h("p", { class: "note" }, "✎ " + entry.data.text)) : h("p", { class: "muted" }, "None")];
+}
+
+function historyPage(table) {
+  const what = (entry) => {
+    const hand = entry.hand ? ", hand " + entry.hand : "";
+    if (entry.kind === "leftovers") { return ["Leftovers: " + entry.player + hand, cardsText(entry)]; }
+    if (entry.kind === "pressure") { return ["Pressure: " + entry.player + hand, ""]; }
+    if (entry.kind === "note") { return ["Ruling note" + hand, entry.data.text]; }
+    if (entry.kind === "one_card") { return ["One card: " + entry.player + hand, entry.data.owes ? "owes two cards" : "cleared"]; }
+    if (entry.kind === "confirm") { return ["Hand " + entry.hand + " confirmed by " + entry.player, ""]; }
+    const target = table.byId.get(entry.target);
+    return ["Undo" + (target ? ": " + what(target)[0] : ""), ""];
+  };
+  const lines = table.entries.slice().reverse().map((entry) => {
+    const [title, detail] = what(entry);
+    return h("li", { class: table.voided.has(entry.id) ? "undone" : "" },
+      h("div", { class: "what" }, h("strong", {}, title), table.voided.has(entry.id) ? [" ", h("span", { class: "badge" }, "undone")] : null,
+        entry.queued ? [" ", h("span", { class: "badge" }, "waiting to be sent")] : null),
+      detail ? h("div", { class: "change" }, detail) : null,
+      h("div", { class: "meta muted small" }, entry.queued ? "on this phone" : "#" + entry.seq));
+  });
+  return [banner(table), h("h1", {}, "History"),
+    h("p", { class: "muted small" }, "Every change, newest first, as this phone holds it."),
+    h("ol", { class: "history", reversed: true }, lines.length ? lines : h("li", { class: "muted" }, "Nothing recorded yet."))];
+}
+
+/* --- showing a page from the copy --------------------------------------------------------- */
+
+function table() { return held ? fold(held, base, queuedFor(base)) : null; }
+
+function draw(route, push) {
+  const game = table();
+  if (!game) { return false; }
+  let content;
+  const { last } = game.state;
+  if (route.page === "pad" && (route.hand < 1 || route.hand > last || route.seat >= game.book.players.length)) { route = { page: "hand" }; }
+  if (route.page === "detail" && (route.hand < 1 || route.hand > last)) { route = { page: "scores" }; }
+  if (route.page === "hand") { content = handPage(game); }
+  if (route.page === "pad") { content = padPage(game, route.hand, route.seat); }
+  if (route.page === "scores") { content = scoresPage(game); }
+  if (route.page === "history") { content = historyPage(game); }
+  if (route.page === "detail") { content = detailPage(game, route.hand); }
+  const main = document.querySelector("main");
+  const kept = ["[data-outbox-list]", "[data-refused]"].map((selector) => main.querySelector(selector)).filter(Boolean);
+  const fresh = h("main", { "data-offline": true }, kept, content);
+  const typed = typedIn(main);
+  main.replaceWith(fresh);
+  retype(fresh, typed);
+  shown = route;
+  const path = pathOf(route);
+  if (push) { history.pushState({ offline: true }, "", path); } else if (location.pathname !== path) { history.replaceState({ offline: true }, "", path); }
+  document.title = ({ hand: "Hand", pad: "Leftovers", scores: "Scores", history: "History", detail: "Hand" })[route.page] + " · offline";
+  document.dispatchEvent(new CustomEvent("scorekeeper:content", { detail: fresh }));
+  return true;
+}
+
+/* What is typed and not sent (a note), carried over a redraw: by form and field. */
+const TYPED = "form textarea, form input[type=text]";
+const fieldKey = (field) => (field.form.getAttribute("action") || "") + "|" + field.name;
+function typedIn(root) {
+  return new Map(Array.from(root.querySelectorAll(TYPED)).filter((field) => field.value !== field.defaultValue).map((field) => [fieldKey(field), field.value]));
+}
+function retype(root, typed) {
+  root.querySelectorAll(TYPED).forEach((field) => {
+    if (typed.has(fieldKey(field))) { field.value = typed.get(fieldKey(field)); field.form.setAttribute("data-dirty", ""); }
+  });
+}
+/* Typing, or reading a question or refusal: the page is not redrawn under the player. */
+const busy = () => (document.activeElement && /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName)) ||
+  document.querySelector("form[data-dirty], main .js-error, main .conflict, main .ask, main [data-versus]") !== null;
+
+/* A change drawn here that the server would refuse is refused here, beside its field, and not
+   kept: an empty save, a card the deck does not hold, a pressure after the game is over. */
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!held || !form.closest("main[data-offline]") || !form.hasAttribute("data-outbox")) { return; }
+  const item = { id: "trial", url: new URL(form.getAttribute("action"), location.href).href, body: new URLSearchParams(new FormData(form)).toString() };
+  const refused = fold(held, base, queuedFor(base).concat([item])).refusedItems.find((found) => found.item === item);
+  form.querySelectorAll(".js-error").forEach((node) => node.remove());
+  if (!refused) { return; }
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  const message = h("p", { class: "error js-error", role: "alert" }, refused.reason);
+  (form.querySelector(".field") || form).append(message);
+}, true);
+
+/* After a change is kept on this phone: the page the server would have gone on to. */
+function after(item) {
+  const game = table();
+  if (!game) { return null; }
+  const form = new URLSearchParams(item.body);
+  const leftovers = /\/hand\/(\d+)\/(seat\/\d+|leftovers)$/.exec(new URL(item.url, location.href).pathname);
+  if (leftovers) {
+    const number = Number(leftovers[1]), seat = game.nextSeatToEnter(number);
+    if (seat !== null) { return { page: "pad", hand: number, seat }; }
+    return form.get("replaces") ? { page: "detail", hand: number } : { page: "hand" };
+  }
+  if (form.get("ends_hand")) { return { page: "pad", hand: Number(form.get("hand")), seat: game.nextSeatToEnter(Number(form.get("hand"))) || 0 }; }
+  return shown || routeOf(location.href);
+}
+
+let known = new Set(queuedFor(base).map((item) => item.id));
+let kept = null;  /* the change this page last put in the outbox, until its sending is tried */
+
+/* A new change is drawn once its sending has failed (the page the server would have gone on
+   to); until then the page stays, for the server's answer (a question, a refusal) has its
+   form to show beside. A change taken out of the outbox is drawn at once. */
+onOutbox((queue) => {
+  const mine = queue.filter((item) => new URL(item.url, location.href).pathname.startsWith(base));
+  const added = mine.filter((item) => !known.has(item.id));
+  known = new Set(mine.map((item) => item.id));
+  if (added.length) { kept = added[added.length - 1]; return; }
+  if (offline && shown) { draw(shown, false); }
+});
+
+document.addEventListener("scorekeeper:connection", (event) => {
+  const state = event.detail;
+  if (state === "offline" || state === "reconnecting") {
+    const route = kept ? after(kept) : routeOf(location.href);
+    const redraw = kept !== null || (!offline && !busy());
+    offline = true;
+    kept = null;
+    if (route && held && redraw) { draw(route, false); }
+  } else if (state === "live" && offline) {
+    offline = false;
+    kept = null;
+    refresh();
+    /* The server's own page comes back in place of the phone's (sync.js swaps it in). */
+    if (shown) { body.setAttribute("data-version", "-1"); }
+  }
+});
+
+/* The game's own links: opened from the copy while the server cannot be reached (the live
+   stream and the poll find that out within a second or two of losing it). */
+document.addEventListener("click", (event) => {
+  const link = event.target.closest && event.target.closest("a[href]");
+  if (!offline || !link || !held || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) { return; }
+  const route = routeOf(link.href);
+  if (!route) { return; }
+  event.preventDefault();
+  draw(route, true);
+}, true);
+
+window.addEventListener("popstate", () => {
+  const route = routeOf(location.href);
+  if (offline && route) { draw(route, false); } else if (shown) { location.reload(); }
+});
+
+document.addEventListener("scorekeeper:content", (event) => {
+  const token = event.detail.querySelector("input[name=csrf_token]");
+  if (token && token.value) { csrf = token.value; }
+  if (!event.detail.hasAttribute("data-offline")) { shown = null; refresh(); }
+});
+document.addEventListener("scorekeeper:delivered", () => { refresh(); });
+
+/* The pad's live score, worked out here from the rule book: no round trip, and none needed offline. */
+window.scorekeeperLeftovers = (tokens) => {
+  if (!held) { return null; }
+  try {
+    const scored = checkLeftovers(held.book, { hand: tokens.map(parseCard) }).hand;
+    return { total: scored.total, covering: scored.covers };
+  } catch (error) {
+    if (error instanceof Refused) { return { error: error.message }; }
+    throw error;
+  }
+};
+
+/* Save this game: the record of what this phone holds, unsent changes included, as a file. */
+function offerSaving(root) {
+  root.querySelectorAll("[data-save-game]").forEach((button) => {
+    button.hidden = !held;
+    if (button.hasAttribute("data-bound")) { return; }
+    button.setAttribute("data-bound", "");
+    button.addEventListener("click", () => {
+      const saved = record(fold(held, base, queuedFor(base)));
+      const link = h("a", { href: URL.createObjectURL(new Blob([JSON.stringify(saved, null, 1)], { type: "application/json" })),
+        download: "scorekeeper-game-" + new Date().toISOString().slice(0, 10) + ".json" });
+      document.body.append(link);
+      link.click();
+      link.remove();
+    });
+  });
+}
+document.addEventListener("scorekeeper:content", (event) => offerSaving(event.detail));
+
+const first = document.querySelector("input[name=csrf_token]");
+csrf = first ? first.value : "";
+refresh();
