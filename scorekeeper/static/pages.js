@@ -45,5 +45,13 @@
     if (!after) { return; }
     setTimeout(function () { location.reload(); }, after * 1000 * (1 + Math.random() * 0.5));
   }
-  document.addEventListener("DOMContentLoaded", function () { dealerNames(); localTimes(); follow(); retryLater(); });
+  /* Where the origin is secure (https, or this machine), the service worker keeps the pages this
+     phone opened for a reload without the server; plain http gets none (the browser's rule). */
+  function keepPages() {
+    var url = document.body.getAttribute("data-worker");
+    if (url && window.isSecureContext && navigator.serviceWorker) {
+      navigator.serviceWorker.register(url, { scope: "/" }).catch(function () { /* the open page still works */ });
+    }
+  }
+  document.addEventListener("DOMContentLoaded", function () { dealerNames(); localTimes(); follow(); retryLater(); keepPages(); });
 }());

@@ -8,6 +8,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template
 from flask_wtf.csrf import generate_csrf
 
 from ...scoring.rulesets import AT_THE_TABLE
+from ..installable import manifest_response, worker_response
 
 bp = Blueprint("home", __name__)
 
@@ -15,6 +16,17 @@ bp = Blueprint("home", __name__)
 @bp.get("/")
 def index() -> str:
     return render_template("home/home.html", rule_sets=AT_THE_TABLE.values())
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, at the root so that it may keep every page (secure origins only)."""
+    return worker_response()
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    return manifest_response()
 
 
 @bp.get("/csrf")

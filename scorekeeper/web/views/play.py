@@ -43,6 +43,7 @@ from ..devices import client_address, record_source
 from ..errors import go_back_on_refusal, refusal_json
 from ..forms import ConfirmForm, HandLeftoversForm, LeftoversForm, NoteForm, OneCardForm, PressureForm, UndoForm
 from ..pages import export_response, history_page, phone_copy_response, scores_context, sheet_response
+from ..installable import secure_origin
 from ..responses import version_response, wants_json
 from ..scoreboard import scoreboard
 
@@ -510,6 +511,7 @@ def share(token: str) -> str:
         record_qr=qr_svg(record_url),
         view_qr=qr_svg(view_url, scale=3),
         new=request.args.get("new") == "1",
+        secure_origin=secure_origin(),
         can_edit=True,
     )
 
