@@ -53,5 +53,30 @@
       navigator.serviceWorker.register(url, { scope: "/" }).catch(function () { /* the open page still works */ });
     }
   }
-  document.addEventListener("DOMContentLoaded", function () { dealerNames(); localTimes(); follow(); retryLater(); keepPages(); });
+  /* The home page lists the games this phone holds (offline.js keeps them), newest first: where
+     the app opened from the home screen starts. */
+  function myGames() {
+    var section = document.querySelector("[data-my-games]"), games = [];
+    if (!section) { return; }
+    try {
+      for (var i = 0; i < localStorage.length; i += 1) {
+        var key = localStorage.key(i);
+        if (key.indexOf("scorekeeper:copy:") === 0) { games.push([key.slice(17), JSON.parse(localStorage.getItem(key))]); }
+      }
+    } catch (e) { return; }
+    games.sort(function (a, b) { return (b[1].record.created_at || "").localeCompare(a[1].record.created_at || ""); });
+    games.forEach(function (game) {
+      var copy = game[1], link = document.createElement("a"), item = document.createElement("li");
+      link.href = game[0];
+      link.textContent = (copy.record.title ? copy.record.title + ": " : "") + copy.book.players.join(", ");
+      item.append(link, " ");
+      var when = document.createElement("small");
+      when.className = "muted";
+      when.textContent = copy.name + " · started " + (copy.record.created_at || "").slice(0, 10);
+      item.appendChild(when);
+      section.querySelector("ul").appendChild(item);
+    });
+    section.hidden = !games.length;
+  }
+  document.addEventListener("DOMContentLoaded", function () { dealerNames(); localTimes(); follow(); retryLater(); keepPages(); myGames(); });
 }());

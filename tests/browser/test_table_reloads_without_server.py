@@ -109,6 +109,11 @@ def test_two_phones_play_three_hands_with_the_server_killed_and_agree_after(phon
         expect(ann.locator(".grid tbody tr")).to_have_count(number)
         _offline_page(ann, record_url + "history")
 
+    # Opened from the home screen (the home page, kept by the worker), Ann's phone lists the game.
+    ann.goto(record_url.split("/t/")[0] + "/")
+    ann.locator("[data-my-games] a", has_text="Ann, Bob, Cy, Di").click()
+    expect(ann.locator(".offline-banner")).to_be_visible(timeout=15_000)
+
     # Bob, on his own phone, takes a pressure by mistake and undoes it, and writes a note.
     _offline_page(bob, record_url)
     bob.click("button.pressure:has-text('Cy')")
