@@ -7,10 +7,9 @@ replaces the old one's caches (the browser compares the worker's bytes on each v
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 from functools import cache
 from pathlib import Path
-
-import ipaddress
 
 from flask import Response, current_app, jsonify, request, url_for
 

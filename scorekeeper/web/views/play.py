@@ -42,8 +42,8 @@ from ..connection import get_db
 from ..devices import client_address, record_source
 from ..errors import go_back_on_refusal, refusal_json
 from ..forms import ConfirmForm, HandLeftoversForm, LeftoversForm, NoteForm, OneCardForm, PressureForm, UndoForm
-from ..pages import export_response, history_page, phone_copy_response, scores_context, sheet_response
 from ..installable import secure_origin
+from ..pages import export_response, history_page, phone_copy_response, scores_context, sheet_response
 from ..responses import version_response, wants_json
 from ..scoreboard import scoreboard
 
