@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from scorekeeper.scoring import load_record, parse_record, score_game
 
-from . import event, live, load, pad, pdf_load, printing, scaled
+from . import event, live, load, pad, page_weight, pdf_load, printing, scaled
 from .games import full_game_record, played_to_the_end
 
 REPEATS = scaled(300, 5)
@@ -79,6 +79,7 @@ def main() -> None:
     print("Scorekeeper benchmarks (ratios to floors from the same run)")
     bench_replay()
     bench_family()
+    page_weight.main()
     printing.main()
     load.main()
     event.main()

@@ -1,5 +1,7 @@
 """The web app's foundation: factory, home page, headers, error pages, instance secret."""
 
+import base64
+import hashlib
 import os
 import re
 import socket
@@ -14,6 +16,8 @@ from scorekeeper.serve import local_addresses
 from scorekeeper.storage.files import ensure_secret_key
 from scorekeeper.web.security import HEADERS
 
+from .web import hashed_static, security_headers
+
 
 def test_home_page_lists_the_rule_sets(client):
     response = client.get("/")
@@ -24,12 +28,22 @@ def test_home_page_lists_the_rule_sets(client):
 
 
 def test_security_headers_on_every_response(client):
-    for path in ("/", "/no-such-page", "/static/app.css"):
+    for path in ("/", "/no-such-page", "/static/app.css", "/static/" + hashed_static(client, "app.css")):
         response = client.get(path)
-        for name, value in HEADERS.items():
-            assert response.headers[name] == value, (path, name)
+        assert security_headers(response) == HEADERS, path
         response.close()
     assert "default-src 'self'" in HEADERS["Content-Security-Policy"]
+
+
+def test_the_one_inline_script_is_the_import_map_and_the_policy_allows_it_by_its_hash(client):
+    response = client.get("/")
+    page = response.get_data(as_text=True)
+    inline = re.findall(r"<script(?![^>]*\bsrc=)([^>]*)>(.*?)</script>", page, re.S)
+    assert [attributes for attributes, _ in inline] == [' type="importmap"']
+    digest = base64.b64encode(hashlib.sha256(inline[0][1].encode()).digest()).decode()
+    policy = response.headers["Content-Security-Policy"]
+    assert policy == f"default-src 'self'; script-src 'self' 'sha256-{digest}'; frame-ancestors 'none'"
+    assert "unsafe" not in policy
 
 
 def test_a_missing_page_is_a_plain_page_not_a_traceback(client):

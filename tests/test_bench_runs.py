@@ -11,6 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SECTIONS = [
     "replay a 15-hand 5-player game",
+    "Page weight: first visit of a game's hand page",
     "Printing (WeasyPrint",
     "-table booklet, first",
     "Live load:",

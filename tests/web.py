@@ -13,6 +13,8 @@ from urllib.parse import urlsplit
 from flask.testing import FlaskClient
 
 CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+#: What a page's Content-Security-Policy adds for its import map (web/static_files.py): its hash.
+IMPORT_MAP_SOURCE = re.compile(r" script-src 'self' 'sha256-[A-Za-z0-9+/=]+';")
 
 
 def csrf_token(client: FlaskClient, path: str) -> str:
@@ -96,6 +98,24 @@ def create_director(instance: Path, password: str) -> dict[str, str]:
         text=True,
     )
     return env
+
+
+def security_headers(response) -> dict[str, str]:
+    """The response's security headers, its page's allowance for its import map taken out."""
+    from scorekeeper.web.security import HEADERS
+
+    found = {name: response.headers.get(name) for name in HEADERS}
+    found["Content-Security-Policy"] = IMPORT_MAP_SOURCE.sub("", found["Content-Security-Policy"] or "")
+    return found
+
+
+def hashed_static(client: FlaskClient, name: str) -> str:
+    """The content-hashed name the home page links ``name`` by (``app.css``: ``app.3f9a1c2b.css``)."""
+    page = client.get("/").get_data(as_text=True)
+    stem, extension = name.rsplit(".", 1)
+    found = re.search(rf'"/static/({re.escape(stem)}\.[0-9a-f]{{8}}\.{extension})"', page)
+    assert found, f"the home page does not link {name} by a hashed name"
+    return found.group(1)
 
 
 def landing(response) -> str:
