@@ -5,6 +5,7 @@ from pathlib import Path
 
 import scorekeeper
 
+from .test_architecture import module_imports
 from .web import start
 
 HTML_BUDGET = 48 * 1024
@@ -28,10 +29,19 @@ def test_every_page_of_a_finished_five_player_game_stays_within_budget(client):
         html = table.page(path)
         assert len(html.encode()) <= HTML_BUDGET, (path, len(html))
         assets = re.findall(r'(?:src|href)="([^"#]+\.(?:css|js|png|jpg|woff2?|svg))"', html)
-        assert set(assets) <= {
-            "/static/app.css",
-            "/static/table.js",
-            "/static/sync.js",
-            "/static/pages.js",
-            "/static/icon.svg",
-        }, assets
+        assert set(assets) <= {f"/static/{path.name}" for path in STATIC.iterdir()}, assets
+        assert {"/static/app.css", "/static/main.js", "/static/sync.js"} <= set(assets)
+
+
+def test_a_page_fetches_every_module_its_scripts_import_at_once(client):
+    """main.js and, preloaded beside it, every module it reaches: one round trip, not one a level."""
+    page = client.get("/new").get_data(as_text=True)
+    assert '<script type="module" src="/static/main.js"></script>' in page
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="/static/([^"]+)">', page))
+    reached, waiting = set(), ["main.js"]
+    while waiting:
+        for name in module_imports(STATIC / waiting.pop()):
+            if name[2:] not in reached:
+                reached.add(name[2:])
+                waiting.append(name[2:])
+    assert preloaded == reached and "storage.js" in preloaded

@@ -1,49 +1,71 @@
-/* Small page helpers: the first dealer chosen by name, times in the phone's own time zone. */
-(function () {
-  "use strict";
-  function dealerNames() {
-    var select = document.getElementById("first_dealer");
-    if (!select) { return; }
-    var fields = document.querySelectorAll("input[name^='players-']");
-    var any = false;
-    fields.forEach(function (field, i) {
-      var option = select.options[i];
-      if (!option) { return; }
-      var name = field.value.trim();
-      option.textContent = name || "Player " + (i + 1);
-      option.hidden = !name;
-      any = any || !!name;
-    });
-    if (!any) { Array.prototype.forEach.call(select.options, function (o) { o.hidden = false; }); }
-  }
-  function localTimes() {
-    document.querySelectorAll("time[data-local]").forEach(function (el) {
-      var when = new Date(el.getAttribute("datetime"));
-      if (isNaN(when)) { return; }
-      el.textContent = when.toLocaleString([], { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
-    });
-  }
-  document.addEventListener("input", function (event) {
-    if (event.target.name && event.target.name.indexOf("players-") === 0) { dealerNames(); }
+/* Small page helpers: the first dealer chosen by name, a game's options shown for the rules
+   chosen, times in the phone's own time zone, a job's progress followed in place, and a PDF
+   refused as busy asked for again. */
+
+function dealerNames() {
+  const select = document.getElementById("first_dealer");
+  if (!select) { return; }
+  let any = false;
+  document.querySelectorAll("input[name^='players-']").forEach((field, i) => {
+    const option = select.options[i];
+    if (!option) { return; }
+    const name = field.value.trim();
+    option.textContent = name || "Player " + (i + 1);
+    option.hidden = !name;
+    any = any || !!name;
   });
-  /* A page that follows a job (a booklet being rendered) brings its progress in place. */
-  function follow() {
-    var every = parseFloat(document.body.getAttribute("data-refresh-every"));
-    if (!every) { return; }
-    setTimeout(function () {
-      fetch(location.href, { credentials: "same-origin", cache: "no-store" }).then(function (r) { return r.text(); }).then(function (html) {
-        var fresh = new DOMParser().parseFromString(html, "text/html");
-        document.querySelector("main").replaceWith(fresh.querySelector("main"));
-        document.body.setAttribute("data-refresh-every", fresh.body.getAttribute("data-refresh-every") || "");
-        follow();
-      }, follow);
-    }, every * 1000);
-  }
-  /* A PDF refused as busy (503): asked for again after its Retry-After, with jitter. */
-  function retryLater() {
-    var after = parseFloat(document.body.getAttribute("data-retry-after"));
-    if (!after) { return; }
-    setTimeout(function () { location.reload(); }, after * 1000 * (1 + Math.random() * 0.5));
-  }
-  document.addEventListener("DOMContentLoaded", function () { dealerNames(); localTimes(); follow(); retryLater(); });
-}());
+  if (!any) { [...select.options].forEach((option) => { option.hidden = false; }); }
+}
+
+/* A game's form shows only the options of the game chosen (all are shown without JavaScript). */
+function ruleChoice(select) {
+  const show = () => {
+    select.form.querySelectorAll("[data-games]").forEach((field) => {
+      field.hidden = !field.getAttribute("data-games").split(" ").includes(select.value);
+    });
+  };
+  select.addEventListener("change", show);
+  show();
+}
+
+export function setUpRuleChoices(root) { root.querySelectorAll("select[name=rules]").forEach(ruleChoice); }
+
+function localTimes() {
+  document.querySelectorAll("time[data-local]").forEach((time) => {
+    const when = new Date(time.getAttribute("datetime"));
+    if (Number.isNaN(when.getTime())) { return; }
+    time.textContent = when.toLocaleString([], { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+  });
+}
+
+/* A page that follows a job (a booklet being rendered) brings its progress in place. */
+function followJob() {
+  const every = Number.parseFloat(document.body.getAttribute("data-refresh-every"));
+  if (!every) { return; }
+  setTimeout(() => {
+    fetch(location.href, { credentials: "same-origin", cache: "no-store" }).then((response) => response.text()).then((html) => {
+      const fresh = new DOMParser().parseFromString(html, "text/html");
+      document.querySelector("main").replaceWith(fresh.querySelector("main"));
+      document.body.setAttribute("data-refresh-every", fresh.body.getAttribute("data-refresh-every") || "");
+      followJob();
+    }, followJob);
+  }, every * 1000);
+}
+
+/* A PDF refused as busy (503): asked for again after its Retry-After, with jitter. */
+function retryLater() {
+  const after = Number.parseFloat(document.body.getAttribute("data-retry-after"));
+  if (!after) { return; }
+  setTimeout(() => location.reload(), after * 1000 * (1 + Math.random() * 0.5));
+}
+
+document.addEventListener("input", (event) => {
+  if (event.target.name && event.target.name.startsWith("players-")) { dealerNames(); }
+});
+
+export function startPages() {
+  dealerNames();
+  localTimes();
+  followJob();
+  retryLater();
+}
