@@ -7,7 +7,7 @@ line on top. Libraries are held to their parts too: no Flask below the web part,
 outside storage, WeasyPrint only in reports.
 
 The phone's scripts (``static/*.js``, ES modules) are held to theirs: they import files beside
-them by relative names, never in a circle.
+them by relative names, never in a circle, and only ``storage.js`` touches the phone's storage.
 """
 
 import ast
@@ -120,3 +120,10 @@ def test_the_phones_modules_import_files_beside_them_and_never_in_a_circle():
         assert ready, f"imports in a circle among {sorted(set(graph) - ordered)}"
         ordered |= ready
 
+
+def test_only_storage_js_touches_the_phones_storage():
+    """One helper that never throws (private mode, no storage), instead of a try around every call."""
+    touching = {
+        path.name for path in STATIC.glob("*.js") if re.search(r"localStorage|sessionStorage", path.read_text())
+    }
+    assert touching == {"storage.js"}
