@@ -65,7 +65,7 @@ export function leave(url) {
 /* Called with {delivered, leaving} whenever a round of sending ends. */
 export function afterRound(listener) { roundListeners.push(listener); }
 
-export function newKey() {
+function newKey() {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
