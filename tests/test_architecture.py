@@ -5,9 +5,13 @@ changes checked) only scoring; storage and reports
 never the web part, and reports never storage; the web part everything but the command
 line on top. Libraries are held to their parts too: no Flask below the web part, no SQL
 outside storage, WeasyPrint only in reports.
+
+The phone's scripts (``static/*.js``, ES modules) are held to theirs: they import files beside
+them by relative names, never in a circle, and only ``storage.js`` touches the phone's storage.
 """
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +19,7 @@ import pytest
 import scorekeeper
 
 PACKAGE = Path(scorekeeper.__file__).parent
+STATIC = PACKAGE / "static"
 #: What each part may import of ours, and which libraries it must not.
 PARTS = {
     "scoring": (
@@ -92,3 +97,33 @@ def test_the_rule_catches_a_forbidden_import(tmp_path):
             test_each_part_imports_only_what_lies_below_it("storage")
     finally:
         fake.unlink()
+
+
+def module_imports(path: Path) -> set[str]:
+    """The specifiers a script's import statements name."""
+    return set(re.findall(r"""^import\s+(?:[^"';]*?\s+from\s+)?["']([^"']+)["']""", path.read_text(), re.M))
+
+
+def test_the_phones_modules_import_files_beside_them_and_never_in_a_circle():
+    """Relative names of files in static/ itself (the static files are served flat, their names
+    hashed through an import map), and an order in which each comes after what it imports."""
+    graph = {}
+    for path in sorted(STATIC.glob("*.js")):
+        for spec in module_imports(path):
+            assert re.fullmatch(r"\./[\w.-]+\.js", spec), f"{path.name} imports {spec}"
+            assert (STATIC / spec[2:]).is_file(), f"{path.name} imports {spec}, which is missing"
+        graph[path.name] = {spec[2:] for spec in module_imports(path)}
+    assert "main.js" in graph and module_imports(STATIC / "main.js")
+    ordered: set[str] = set()
+    while len(ordered) < len(graph):
+        ready = {name for name, needs in graph.items() if name not in ordered and needs <= ordered}
+        assert ready, f"imports in a circle among {sorted(set(graph) - ordered)}"
+        ordered |= ready
+
+
+def test_only_storage_js_touches_the_phones_storage():
+    """One helper that never throws (private mode, no storage), instead of a try around every call."""
+    touching = {
+        path.name for path in STATIC.glob("*.js") if re.search(r"localStorage|sessionStorage", path.read_text())
+    }
+    assert touching == {"storage.js"}

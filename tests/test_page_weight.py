@@ -14,6 +14,7 @@ from bench.page_weight import BUDGET, brought_in, first_visit, game_in_play, imp
 from bench.servers import app_server
 from scorekeeper.web.static_files import KEPT_RELEASES, build, hashed_name
 
+from .test_architecture import module_imports
 from .web import start
 
 HTML_BUDGET = 48 * 1024
@@ -140,3 +141,22 @@ def test_every_page_of_a_finished_five_player_game_stays_within_budget(client):
         for asset in assets:  # only our own files, each by its hashed name
             found = HASHED.match(asset)
             assert found and f"{found['stem']}.{found['extension']}" in static, asset
+        assert any(asset.startswith("/static/main.") for asset in assets)
+
+
+def test_a_page_fetches_every_module_its_scripts_import_at_once(client):
+    """main.js and, preloaded beside it, every module it reaches: one round trip, not one a level
+    (a game's record-link page adds offline.js and what it reaches)."""
+    for path, entries in (("/new", ["main.js"]), (start(client, ["Ann", "Bob"]).base + "/", ["main.js", "offline.js"])):
+        page = client.get(path).get_data(as_text=True)
+        mapped = import_map(page)
+        scripts = re.findall(r'<script type="module" src="([^"]+)"></script>', page)
+        assert scripts == [mapped[f"/static/{entry}"] for entry in entries], (path, scripts)
+        preloaded = set(re.findall(r'<link rel="modulepreload" href="([^"]+)">', page))
+        reached, waiting = set(), list(entries)
+        while waiting:
+            for name in module_imports(STATIC / waiting.pop()):
+                if name[2:] not in reached and name[2:] not in entries:
+                    reached.add(name[2:])
+                    waiting.append(name[2:])
+        assert preloaded == {mapped[f"/static/{name}"] for name in reached} and "storage.js" in reached, path

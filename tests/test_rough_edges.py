@@ -161,7 +161,7 @@ def test_a_refused_start_form_offers_the_first_dealer_by_name(client):
 def test_the_start_form_without_names_still_offers_seats(client):
     page = client.get("/new").get_data(as_text=True)
     assert '<option value="1">Player 2</option>' in page
-    assert re.search(r'src="/static/pages\.[0-9a-f]{8}\.js"', page)
+    assert re.search(r'<script type="module" src="/static/main\.[0-9a-f]{8}\.js">', page)  # main.js sets up pages.js
 
 
 def test_the_app_has_an_icon(client):

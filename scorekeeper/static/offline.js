@@ -7,19 +7,9 @@
 
 import { fold, merge, record } from "./copy.js";
 import { Refused, checkLeftovers, label, parseCard, scoreLeftovers } from "./rules.js";
-
-/* This phone's outbox (sync.js keeps it and sends it; it says when it changes). */
-const OUTBOX = "scorekeeper:outbox";
-const local = {
-  read(name, fallback) { try { const text = localStorage.getItem(name); return text === null ? fallback : JSON.parse(text); } catch (e) { return fallback; } },
-  write(name, value) { try { localStorage.setItem(name, JSON.stringify(value)); } catch (e) { /* full, or private: the copy stays in memory */ } },
-};
-const queuedFor = (prefix) => local.read(OUTBOX, []).filter((item) => new URL(item.url, location.href).pathname.startsWith(prefix));
-const withdraw = (id) => document.dispatchEvent(new CustomEvent("scorekeeper:withdraw", { detail: id }));
-function onOutbox(callback) {
-  document.addEventListener("scorekeeper:outbox", (event) => callback(event.detail));
-  window.addEventListener("storage", (event) => { if (event.key === OUTBOX) { callback(local.read(OUTBOX, [])); } });
-}
+import { pending as queuedFor, withdraw } from "./outbox.js";
+import { scoreHere } from "./pad.js";
+import { local } from "./storage.js";
 
 const body = document.body;
 const copyUrl = body.getAttribute("data-copy-url");
@@ -416,15 +406,15 @@ function after(item) {
 let known = new Set(queuedFor(base).map((item) => item.id));
 let kept = null;  /* the change this page last put in the outbox, until its sending is tried */
 
-/* A new change is drawn once its sending has failed (the page the server would have gone on
-   to); until then the page stays, for the server's answer (a question, a refusal) has its
-   form to show beside. A change taken out of the outbox is drawn at once. */
-onOutbox((queue) => {
-  const mine = queue.filter((item) => new URL(item.url, location.href).pathname.startsWith(base));
+/* A new change is drawn at once while the server is known to be away (the page the server would
+   have gone on to); else once its sending fails, for the server's answer (a question, a refusal)
+   has its form to show beside until then. A change taken out of the outbox is drawn at once. */
+document.addEventListener("scorekeeper:outbox", (event) => {
+  const mine = queuedFor(base);
   const added = mine.filter((item) => !known.has(item.id));
   known = new Set(mine.map((item) => item.id));
-  if (added.length) { kept = added[added.length - 1]; return; }
-  if (offline && shown) { draw(shown, false); }
+  if (added.length && !offline) { kept = added[added.length - 1]; return; }
+  if (offline && shown) { draw(added.length ? after(added[added.length - 1]) : shown, false); }
 });
 
 document.addEventListener("scorekeeper:connection", (event) => {
@@ -439,7 +429,7 @@ document.addEventListener("scorekeeper:connection", (event) => {
     offline = false;
     kept = null;
     refresh();
-    /* The server's own page comes back in place of the phone's (sync.js swaps it in). */
+    /* The server's own page comes back in place of the phone's (follow.js swaps it in). */
     if (shown) { body.setAttribute("data-version", "-1"); }
   }
 });
@@ -468,7 +458,7 @@ document.addEventListener("scorekeeper:content", (event) => {
 document.addEventListener("scorekeeper:delivered", () => { refresh(); });
 
 /* The pad's live score, worked out here from the rule book: no round trip, and none needed offline. */
-window.scorekeeperLeftovers = (tokens) => {
+scoreHere((tokens) => {
   if (!held) { return null; }
   try {
     const scored = checkLeftovers(held.book, { hand: tokens.map(parseCard) }).hand;
@@ -477,7 +467,7 @@ window.scorekeeperLeftovers = (tokens) => {
     if (error instanceof Refused) { return { error: error.message }; }
     throw error;
   }
-};
+});
 
 /* Save this game: the record of what this phone holds, unsent changes included, as a file. */
 function offerSaving(root) {

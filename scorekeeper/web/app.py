@@ -55,13 +55,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = ensure_secret_key(app.instance_path)
 
-    from . import connection, errors, live_links, security, static_files
+    from . import connection, errors, live_links, scripts, security, static_files
     from .forms import new_idem_key
     from .views import director, events, home, house_rules, play, printing, spectator, start, wall
 
     CSRFProtect(app)
     live_links.init_app(app)
     static_files.init_app(app)
+    scripts.init_app(app)
     security.init_app(app)
     errors.init_app(app)
     connection.init_app(app)

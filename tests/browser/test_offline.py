@@ -1,7 +1,9 @@
 """A phone loses the Wi-Fi mid-hand: what it records waits in its outbox and arrives exactly once."""
 
 import json
+import urllib.parse
 import urllib.request
+from itertools import pairwise
 
 from playwright.sync_api import expect
 
@@ -104,3 +106,41 @@ def test_a_server_error_on_one_game_holds_back_no_other_game_and_is_reported(ser
     ann.context.unroute(first + "pressure")
     with urllib.request.urlopen(first + "export.json") as response:
         assert "in_play" not in json.loads(response.read())
+
+
+LISTEN = """() => {
+  window.heard = [];
+  for (const name of ["scorekeeper:outbox", "scorekeeper:delivered", "scorekeeper:connection"]) {
+    document.addEventListener(name, (event) => window.heard.push([name.slice(12), event.detail]));
+  }
+}"""
+PENDING = "async (prefix) => (await import('/static/outbox.js')).pending(prefix)"
+
+
+def test_the_outbox_tells_the_page_what_waits_what_arrived_and_whether_it_is_connected(server, phone):
+    """What an offline layer builds on (outbox.js): a game's queued changes, stored as they always
+    were, and events on the document when the queue changes, an item arrives, the connection changes."""
+    ann = phone()
+    record_url = start_three(ann, server)
+    game = urllib.parse.urlsplit(record_url).path
+    expect(ann.locator("[data-live-status]")).to_have_text("● Live")
+    ann.evaluate(LISTEN)
+    ann.context.set_offline(True)
+    ann.click("button.pressure:has-text('Bob')")
+    expect(ann.locator("[data-outbox-list]")).to_contain_text("1 change waiting to be sent")
+
+    waiting = ann.evaluate(PENDING, game)
+    assert len(waiting) == 1 and set(waiting[0]) == {"id", "url", "body", "from", "label", "replace", "at"}
+    assert ann.evaluate(PENDING, "/t/another-game/") == []
+
+    ann.context.set_offline(False)
+    ann.wait_for_function(OUTBOX_EMPTY, timeout=15_000)
+    expect(ann.locator(".pending")).to_contain_text("Pressure: Bob", timeout=10_000)
+    heard = ann.evaluate("() => window.heard")  # the page was brought up to date in place: still listening
+    queues = [len(detail) for name, detail in heard if name == "outbox"]
+    assert queues[0] == 1 and queues[-1] == 0, heard
+    delivered = [detail for name, detail in heard if name == "delivered"]
+    assert len(delivered) == 1 and delivered[0]["item"]["id"] == waiting[0]["id"] and delivered[0]["result"]["ok"]
+    states = [detail for name, detail in heard if name == "connection"]
+    assert states[0] == "offline" and states[-1] == "live", states
+    assert all(before != after for before, after in pairwise(states)), states

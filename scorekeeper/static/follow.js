@@ -1,0 +1,144 @@
+/* Following the game live: changes made on other phones come by the live stream (server-sent
+   events), else by a 2 s poll of the game's version (with its ETag); a failed stream is tried
+   again after a random wait under a doubling cap (full jitter), never a storm. What changed is
+   brought in by fetching the page again and swapping its <main> in place, keeping what was typed;
+   while the player is busy, a notice ([data-stale]) offers it instead. */
+
+import { afterRound, flush, leave, leaving, queued, sending, setConnection } from "./outbox.js";
+import { retype, typed } from "./typing.js";
+
+const POLL_MS = 2000;
+/* With the live stream open, the poll only checks now and then that nothing was missed. */
+const STREAM_POLL_MS = 5000;
+const STREAM_RETRY_CAP_MS = 60000;
+const body = document.body;
+let failures = 0;
+let etag = null;
+let pollTimer = null;
+let stream = null;
+let streamFailures = 0;
+let streamRetry = null;
+
+function busy() {
+  const active = document.activeElement;
+  if (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && active.type !== "hidden") { return true; }
+  if (document.querySelector("form[data-dirty], main .js-error, main .conflict, main .ask, main [data-versus]")) { return true; }
+  return queued().length > 0;
+}
+
+/* Bring in what changed. The swapped content is announced as scorekeeper:content (detail: the new
+   <main>), for the page's scripts to set it up. */
+export function followChange(shown) {
+  if (leaving() || sending()) { return; }  /* its own change is on the way (and then, maybe, to its next page) */
+  if (busy() && !shown) {
+    const stale = document.querySelector("[data-stale]");
+    if (stale) { stale.hidden = false; }
+    return;
+  }
+  fetch(location.href, { credentials: "same-origin", cache: "no-store" }).then((response) => {
+    if (response.redirected || !response.ok) { location.assign(response.url); return null; }
+    return response.text();
+  }).then((html) => {
+    if (html === null || leaving() || (busy() && !shown)) { return; }
+    const fresh = new DOMParser().parseFromString(html, "text/html");
+    const main = document.querySelector("main");
+    const freshMain = fresh.querySelector("main");
+    if (!main || !freshMain) { return; }
+    const kept = typed(main), focused = document.activeElement && document.activeElement.id;
+    /* An entry page of a hand another phone just completed moves on with the table. */
+    const done = fresh.querySelector("form[data-follow]:not([data-open])");
+    if (done && main.querySelector("form[data-follow][data-open]")) {
+      leave(done.getAttribute("data-follow"));
+      return;
+    }
+    main.replaceWith(freshMain);
+    retype(freshMain, kept);
+    if (focused && document.getElementById(focused)) { document.getElementById(focused).focus(); }
+    ["data-version", "data-version-url"].forEach((name) => {
+      const value = fresh.body.getAttribute(name);
+      if (value !== null) { body.setAttribute(name, value); }
+    });
+    document.title = fresh.title;
+    document.dispatchEvent(new CustomEvent("scorekeeper:content", { detail: freshMain }));
+  }).catch(() => { /* the next poll tries again */ });
+}
+
+/* The notice's Show swaps even while busy, keeping what was typed. */
+export function bindStale(root) {
+  const show = root.querySelector("[data-stale] button");
+  if (show) { show.addEventListener("click", () => followChange(true)); }
+}
+
+/* Heard from the server: what waits is sent (or all is well). */
+function heard() {
+  failures = 0;
+  if (queued().length) { flush(); } else { setConnection("live"); }
+}
+
+function followVersion(version) {
+  if (String(version) !== body.getAttribute("data-version")) { followChange(); }
+}
+
+function poll() {
+  const url = body.getAttribute("data-version-url");
+  if (!url) { return; }
+  const headers = etag ? { "If-None-Match": etag } : {};
+  fetch(url, { credentials: "same-origin", headers, cache: "no-store" }).then((response) => {
+    heard();
+    if (response.status === 304) { return; }
+    etag = response.headers.get("ETag");
+    return response.json().then((data) => followVersion(data.version));
+  }, () => {
+    failures += 1;
+    setConnection(!navigator.onLine || failures > 2 ? "offline" : "reconnecting");
+  });
+}
+
+function pollEvery(ms) {
+  if (pollTimer) { clearInterval(pollTimer); }
+  pollTimer = setInterval(poll, ms);
+}
+
+function openStream() {
+  const url = body.getAttribute("data-live-url");
+  if (!url || !window.EventSource || stream || document.hidden) { return; }
+  stream = new EventSource(url);
+  stream.addEventListener("version", (event) => {
+    streamFailures = 0;
+    pollEvery(STREAM_POLL_MS);
+    heard();
+    followVersion(event.data);
+  });
+  stream.addEventListener("error", () => {
+    closeStream();
+    pollEvery(POLL_MS);
+    poll();
+    streamFailures += 1;
+    const cap = Math.min(STREAM_RETRY_CAP_MS, 1000 * 2 ** streamFailures);
+    streamRetry = setTimeout(openStream, Math.random() * cap);
+  });
+}
+
+function closeStream() {
+  if (streamRetry) { clearTimeout(streamRetry); streamRetry = null; }
+  if (stream) { stream.close(); stream = null; }
+}
+
+/* After a round of sending that delivered something, the page shows what stands now. */
+afterRound(({ delivered, leaving: away }) => { if (delivered && !away) { followChange(); } });
+
+/* A game's page follows it (live, else polled; paused while hidden); any page sends what waits
+   once the phone is back online. */
+export function startFollowing() {
+  if (body.getAttribute("data-version-url")) {
+    setConnection(navigator.onLine ? "live" : "offline");
+    pollEvery(POLL_MS);
+    openStream();
+    document.addEventListener("visibilitychange", () => {
+      if (document.hidden) { closeStream(); pollEvery(POLL_MS); return; }
+      poll();
+      openStream();
+    });
+  }
+  window.addEventListener("online", () => { flush(); poll(); openStream(); });
+}

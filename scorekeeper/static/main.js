@@ -1,0 +1,41 @@
+/* The phone's scripts, wired: one module a job (docs/architecture.md lists them), set up on
+   each page and again on content swapped in by follow.js. No framework, no build step; without
+   JavaScript every form posts as a plain form. */
+
+import { setUpCounts } from "./count.js";
+import { bindStale, startFollowing } from "./follow.js";
+import { keepPages, listMyGames } from "./home_screen.js";
+import { bindForms } from "./outbox_forms.js";
+import { startSending } from "./outbox.js";
+import { drawOutbox } from "./outbox_view.js";
+import { setUpPads } from "./pad.js";
+import { setUpRuleChoices, startPages } from "./pages.js";
+import { forgetConfirmation, keepTyping, restoreTyped } from "./typing.js";
+
+/* The pad first: its submit handler prepares the form before the outbox reads it. */
+function setUp(root) {
+  setUpRuleChoices(root);
+  setUpCounts(root);
+  setUpPads(root);
+}
+
+function bind(root) {
+  drawOutbox();
+  bindForms(root);
+  bindStale(root);
+}
+
+/* Each job its own listener, in this order: one that fails leaves the others working. */
+keepTyping();
+document.addEventListener("DOMContentLoaded", () => setUp(document));
+document.addEventListener("DOMContentLoaded", () => {
+  forgetConfirmation();
+  restoreTyped();
+  bind(document);
+  startFollowing();
+  startSending();
+});
+document.addEventListener("DOMContentLoaded", startPages);
+document.addEventListener("DOMContentLoaded", () => { keepPages(); listMyGames(); });
+document.addEventListener("scorekeeper:content", (event) => setUp(event.detail));
+document.addEventListener("scorekeeper:content", (event) => bind(event.detail));

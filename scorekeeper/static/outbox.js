@@ -1,0 +1,238 @@
+/* The outbox: every change this phone makes waits in its storage until the server has it, sent in
+   order (after a reload too), each with its idempotency key so a retry counts once. A refusal (4xx)
+   leaves the queue for the refused list, or is shown beside the form that just sent it; a server
+   error (5xx) holds back only the later changes of its game. The connection's state is kept here.
+
+   The keys and the items' fields are stored as they always were ({id, url, body, from, label,
+   replace, at, tries}), so a phone upgrading mid-game keeps its queue. On `document`:
+     scorekeeper:outbox      detail: the queue; whenever it (or the refused list) changes
+     scorekeeper:delivered   detail: {item, result}; the server accepted an item
+     scorekeeper:connection  detail: "live" | "reconnecting" | "offline" | "failing"; when it changes */
+
+import { local } from "./storage.js";
+
+const OUTBOX = "scorekeeper:outbox";
+const REFUSED = "scorekeeper:refused";
+const MAX_TRIES = 4;
+
+let flushing = false;
+let navigating = false;
+let inFlight = null;
+let state = null;
+const roundListeners = [];
+
+const tell = (name, detail) => document.dispatchEvent(new CustomEvent(name, { detail }));
+const changed = () => tell("scorekeeper:outbox", queued());
+const save = (box) => local.write(OUTBOX, box);
+const remove = (id) => save(queued().filter((item) => item.id !== id));
+const update = (item) => save(queued().map((other) => (other.id === item.id ? item : other)));
+const path = (url) => new URL(url, location.href).pathname;
+
+/* Every change waiting to be sent, oldest first. */
+export const queued = () => local.read(OUTBOX, []);
+
+/* The changes waiting for one game: those whose address starts with its prefix ("/t/<token>/"). */
+export const pending = (gameUrlPrefix) => queued().filter((item) => path(item.url).startsWith(path(gameUrlPrefix)));
+
+/* Changes the server refused, to be shown as not saved: {label, error, reapply, again}. */
+export const refused = () => local.read(REFUSED, []);
+
+export function dismissRefused(index) {
+  const all = refused();
+  all.splice(index, 1);
+  local.write(REFUSED, all);
+  changed();
+}
+
+/* The connection as last seen: "live", "reconnecting", "offline", "failing" (null before any news). */
+export const connection = () => state;
+
+export function setConnection(news) {
+  if (news === state) { return; }
+  state = news;
+  tell("scorekeeper:connection", news);
+}
+
+/* The page is on its way elsewhere (after its own change, or with the table): it follows no more. */
+export const leaving = () => navigating;
+export const sending = () => flushing;
+
+export function leave(url) {
+  navigating = true;
+  location.assign(url);
+}
+
+/* Called with {delivered, leaving} whenever a round of sending ends. */
+export function afterRound(listener) { roundListeners.push(listener); }
+
+function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/* A form's change, queued with the key its form carries; the form gets a new key for the next one.
+   A change marked data-outbox-replace replaces a queued one to the same address (not on its way). */
+export function enqueue(form) {
+  const data = new URLSearchParams(new FormData(form));
+  const item = {
+    id: data.get("idem"), url: form.action, body: data.toString(), from: location.pathname,
+    label: form.getAttribute("data-outbox"), replace: form.hasAttribute("data-outbox-replace"), at: Date.now(),
+  };
+  let box = queued();
+  if (!box.some((other) => other.id === item.id)) {
+    if (item.replace) {
+      box = box.filter((other) => !(other.replace && other.url === item.url && other.id !== inFlight));
+    }
+    box.push(item);
+    save(box);
+  }
+  const idem = form.querySelector("input[name=idem]");
+  if (idem) { idem.value = newKey(); }
+  changed();
+  return item;
+}
+
+/* Take a change back before it is sent: false when it is already on its way (or gone). */
+export function withdraw(id) {
+  if (id === inFlight || !queued().some((item) => item.id === id)) { return false; }
+  remove(id);
+  changed();
+  return true;
+}
+
+/* The player said it was a second one: the same change again, marked as confirmed. */
+export function sendAgain(item) {
+  const params = new URLSearchParams(item.body);
+  item.id = newKey();
+  params.set("again", "1");
+  params.set("idem", item.id);
+  item.body = params.toString();
+  item.at = Date.now();
+  save([...queued(), item]);
+  changed();
+  flush();
+}
+
+async function freshCsrf() {
+  const response = await fetch(document.body.getAttribute("data-csrf-url"), { credentials: "same-origin", cache: "no-store" });
+  return (await response.json()).token;
+}
+
+/* Send one item: the server's answer, or "later" (a server error) or "offline" (no answer). */
+async function send(item, retried = false) {
+  const params = new URLSearchParams(item.body);
+  if (params.has("waited")) { params.set("waited", String(Math.max(0, Date.now() - (item.at || 0)))); }
+  item.body = params.toString();
+  let response;
+  try {
+    response = await fetch(item.url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json", "X-Requested-With": "outbox" },
+      body: item.body,
+    });
+  } catch {
+    return "offline";
+  }
+  let data = await response.json().catch(() => ({}));
+  if (response.status === 400 && data.csrf && !retried) {
+    const token = await freshCsrf();
+    const fresh = new URLSearchParams(item.body);
+    fresh.set("csrf_token", token);
+    item.body = fresh.toString();
+    update(item);
+    return send(item, true);
+  }
+  if (response.ok) { return data; }
+  if (response.status >= 500 || response.status === 0) { return "later"; }
+  if (!data || typeof data !== "object") { data = {}; }
+  data.ok = false;
+  data.status = response.status;
+  if (!data.error) { data.error = "refused by the server (" + response.status + ")"; }
+  return data;
+}
+
+/* The game an item changes (its link's token): one game's failing change never holds up another's. */
+function gameOf(item) {
+  const match = /\/t\/[^/]+\//.exec(item.url);
+  return match ? match[0] : item.url;
+}
+
+function refuse(item, result) {
+  const cards = new URLSearchParams(item.body).get("cards");
+  const reapply = result.status === 409 && item.from.includes("/seat/")
+    ? item.from + "?cards=" + encodeURIComponent(cards || "") : null;
+  local.write(REFUSED, [...refused(), { label: item.label, error: result.error, reapply, again: result.ask ? item : null }]);
+}
+
+/* One round: what waits, oldest first, until the queue is through or the server cannot be reached. */
+async function round(justSent, refusedHere) {
+  const held = new Set();
+  const outcome = { delivered: 0, serverError: false, unreachable: false };
+  for (;;) {
+    const item = queued().find((waiting) => !held.has(gameOf(waiting)));
+    if (!item) { return outcome; }
+    inFlight = item.id;
+    let result = await send(item);
+    inFlight = null;
+    if (result === "offline") {
+      outcome.unreachable = true;
+      setConnection(navigator.onLine ? "reconnecting" : "offline");
+      return outcome;
+    }
+    if (result === "later") {
+      outcome.serverError = true;
+      item.tries = (item.tries || 0) + 1;
+      if (item.tries < MAX_TRIES) {
+        update(item);
+        held.add(gameOf(item));
+        changed();
+        continue;
+      }
+      result = { ok: false, status: 500, error: "The server failed to save it " + MAX_TRIES + " times. Check the game's page, then enter it again." };
+    }
+    remove(item.id);
+    const mine = justSent && item.id === justSent.id;
+    if (result.ok) {
+      outcome.delivered += 1;
+      tell("scorekeeper:delivered", { item, result });
+    } else if (mine && refusedHere && refusedHere(result) !== false) {
+      /* shown beside its form */
+    } else {
+      refuse(item, result);
+    }
+    changed();
+    if (result.ok && mine) {
+      leave(result.redirect);
+      return outcome;
+    }
+  }
+}
+
+/* Send what waits. A refusal is shown and leaves the queue; a server error holds back only the
+   later changes of the same game, and after MAX_TRIES it is shown as not saved; no answer at all
+   (offline) stops the round until the next try. The page's own change (justSent), once stored,
+   takes the page to its next page; refused, it goes to refusedHere(result) instead of the list
+   (unless that answers false: its form is gone from the page, redrawn meanwhile). */
+export function flush(justSent = null, refusedHere = null) {
+  if (flushing) { return; }
+  flushing = true;
+  round(justSent, refusedHere).then(({ delivered, serverError, unreachable }) => {
+    flushing = false;
+    if (!navigating && !unreachable) { setConnection(serverError ? "failing" : "live"); }
+    roundListeners.forEach((listener) => listener({ delivered, leaving: navigating }));
+  }, () => {
+    flushing = false;
+    roundListeners.forEach((listener) => listener({ delivered: 0, leaving: false }));
+  });
+}
+
+/* Sent after a reload too, and when the phone is back online (follow.js asks then); what another
+   tab changes in the outbox is news here as well. */
+export function startSending() {
+  window.addEventListener("offline", () => setConnection("offline"));
+  window.addEventListener("storage", (event) => {
+    if (event.key === OUTBOX || event.key === REFUSED) { changed(); }
+  });
+  if (queued().length) { flush(); }
+}

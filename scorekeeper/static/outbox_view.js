@@ -1,0 +1,88 @@
+/* The outbox as the page shows it: "N changes waiting to be sent" ([data-outbox-list]), the changes
+   the server refused ([data-refused], with Dismiss, and Yes or Open it where one can act on it),
+   and the connection in the header ([data-live-status]). Drawn again whenever outbox.js says. */
+
+import { dismissRefused, queued, refused, sendAgain } from "./outbox.js";
+
+const SHOW_AFTER_MS = 1200;
+const STATUS = {
+  live: "● Live", reconnecting: "Reconnecting…", offline: "Offline: changes kept on this phone",
+  failing: "Server error: a change is waiting (kept on this phone)",
+};
+let drawLater = null;
+
+function button(className, text) {
+  const node = document.createElement("button");
+  node.type = "button";
+  node.className = className;
+  node.textContent = text;
+  return node;
+}
+
+function drawWaiting(list) {
+  let box = queued();
+  /* A change being sent at once while online is not news: the box shows what is still waiting
+     after a moment, or anything while offline or after a failed try. */
+  const now = Date.now();
+  const waiting = box.some((item) => item.tries || now - (item.at || 0) >= SHOW_AFTER_MS);
+  if (box.length && !waiting && navigator.onLine) {
+    clearTimeout(drawLater);
+    drawLater = setTimeout(drawOutbox, SHOW_AFTER_MS);
+    box = [];
+  }
+  list.hidden = !box.length;
+  list.textContent = "";
+  if (!box.length) { return; }
+  const title = document.createElement("strong");
+  title.textContent = box.length + (box.length === 1 ? " change" : " changes") + " waiting to be sent:";
+  const ul = document.createElement("ul");
+  box.forEach((item) => {
+    const li = document.createElement("li");
+    li.textContent = item.label;
+    ul.appendChild(li);
+  });
+  list.append(title, ul);
+}
+
+function drawRefused(where) {
+  const all = refused();
+  where.hidden = !all.length;
+  where.textContent = "";
+  all.forEach((item, index) => {
+    const p = document.createElement("p");
+    p.textContent = "Not saved: " + item.label + ". " + item.error + " ";
+    if (item.again) {
+      const yes = button("small", "Yes, record it");
+      yes.addEventListener("click", () => { dismissRefused(index); sendAgain(item.again); });
+      p.append(yes, " ");
+    }
+    if (item.reapply) {
+      const a = document.createElement("a");
+      a.href = item.reapply;
+      a.textContent = "Open it to re-apply";
+      p.append(a, " ");
+    }
+    const dismiss = button("secondary small", "Dismiss");
+    dismiss.addEventListener("click", () => dismissRefused(index));
+    p.appendChild(dismiss);
+    where.appendChild(p);
+  });
+}
+
+export function drawOutbox() {
+  const list = document.querySelector("[data-outbox-list]");
+  if (list) { drawWaiting(list); }
+  const where = document.querySelector("[data-refused]");
+  if (where) { drawRefused(where); }
+}
+
+function drawConnection(state) {
+  const status = document.querySelector("[data-live-status]");
+  if (!status) { return; }
+  status.hidden = false;
+  status.className = "live-status " + state;
+  status.textContent = STATUS[state];
+}
+
+document.addEventListener("scorekeeper:outbox", drawOutbox);
+document.addEventListener("scorekeeper:connection", (event) => drawConnection(event.detail));

@@ -1,0 +1,290 @@
+/* The leftovers pad: tap ranks (and suits, where the game needs them) to add chips, tap a chip
+   to remove it; the score comes from the server's engine. The tabs switch players without saving,
+   so one phone may tap in the whole hand and save it once (each player still gets an entry of
+   their own), or each phone only its own player. Without JavaScript the cards are typed. */
+
+import { Seats } from "./pad_seats.js";
+
+const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+const BARE = /^(10|[2-9AJQKT])$/i;
+
+function label(token) {
+  const match = /^(10|[2-9AJQKT])([SHDC])$/i.exec(token);
+  return match ? match[1].toUpperCase() + SUITS[match[2].toUpperCase()] : token.toUpperCase();
+}
+
+const drop = (root, selector) => root.querySelectorAll(selector).forEach((node) => node.remove());
+
+/* Scores what is tapped on the phone, from the game's rule book, once offline.js holds it:
+   tokens → {total, covering} or {error}; null while it has no book. */
+let scorer = null;
+export function scoreHere(score) { scorer = score; }
+
+/* The line under the chips: a message, or the score of what is tapped (worked out here, or
+   else asked of the server's engine). Each message bumps the count said: a preview answered
+   after a newer message is dropped. */
+function liveLine(live, url, cards) {
+  let said = 0, pending = null;
+  const say = (className, text) => {
+    said += 1;
+    clearTimeout(pending);
+    live.className = className;
+    live.textContent = text;
+  };
+  const show = (data) => {
+    live.className = data.error ? "live bad" : "live";
+    live.textContent = data.error || "";
+    if (data.error) { return; }
+    const total = document.createElement("span");
+    total.className = "total";
+    total.textContent = "= " + data.total;
+    live.appendChild(total);
+    if (data.covering) { live.appendChild(document.createTextNode("  (" + data.covering + ")")); }
+  };
+  const preview = () => {
+    const asked = said;
+    fetch(url + "?cards=" + encodeURIComponent(cards()), { credentials: "same-origin" })
+      .then((response) => response.json())
+      .then((data) => { if (asked === said) { show(data); } })
+      .catch(() => { if (asked === said) { say("live", "Score shown after saving (offline)."); } });
+  };
+  const score = () => {
+    said += 1;
+    clearTimeout(pending);
+    const here = scorer && scorer(cards().split(/\s+/).filter(Boolean));
+    if (here) { show(here); return; }
+    pending = setTimeout(preview, 120);
+  };
+  return { say, score };
+}
+
+/* In a game that needs suits, the last rank tapped waits for its suit (shown so, and hinted). */
+function suitRule(suits) {
+  const ranks = suits ? suits.getAttribute("data-suit-ranks").trim().split(/\s+/) : [];
+  return (token) => BARE.test(token) && (ranks[0] === "all" || ranks.includes(token.toUpperCase().replace("T", "10")));
+}
+
+class Pad {
+  constructor(form) {
+    const $ = (selector) => form.querySelector(selector);
+    this.form = form;
+    this.input = $("input[name=cards]");
+    this.wentOut = $("input[name=went_out]");
+    this.replaces = $("input[name=replaces]");
+    this.chips = $("[data-chips]");
+    this.keys = $("[data-pad]");
+    this.suits = $("[data-suits]");
+    this.hand = form.getAttribute("data-hand");
+    this.seat = form.getAttribute("data-seat");
+    this.seats = new Seats(form);
+    this.needsSuit = suitRule(this.suits);
+    this.line = liveLine($("[data-live]"), form.getAttribute("data-preview"), () => this.tokens().join(" "));
+  }
+
+  $(selector) { return this.form.querySelector(selector); }
+
+  tokens() { return this.input.value.replace(/,/g, " ").split(/\s+/).filter(Boolean); }
+
+  setTokens(list) {
+    this.input.value = list.join(" ");
+    this.render();
+  }
+
+  waitingRank(list) { return list.length && this.needsSuit(list[list.length - 1]) ? list[list.length - 1] : null; }
+
+  /* The tabs show what waits to be saved; the one Save says whose entries it saves. */
+  showState() {
+    const list = this.seats.waiting();
+    this.seats.mark();
+    if (list.length) { this.form.setAttribute("data-dirty", ""); } else { this.form.removeAttribute("data-dirty"); }
+    this.$("[data-save]").textContent = list.length > 1 ? "Save " + list.length + " players\u2019 leftovers"
+      : "Save " + this.seats.player(list.length ? list[0] : this.seat) + "\u2019s leftovers";
+  }
+
+  render() {
+    const list = this.tokens(), { chips, wentOut } = this;
+    this.seats.drafts[this.seat] = { cards: this.input.value, out: wentOut.checked };
+    this.keys.querySelector("[data-out]").setAttribute("aria-pressed", String(wentOut.checked));
+    chips.textContent = "";
+    if (wentOut.checked && !list.length) {
+      const out = document.createElement("span");
+      out.className = "chip out";
+      out.textContent = "OUT";
+      chips.appendChild(out);
+    }
+    list.forEach((token, index) => {
+      const chip = document.createElement("button");
+      chip.type = "button";
+      chip.className = "chip" + (this.needsSuit(token) ? " waiting" : "");
+      chip.textContent = label(token) + (this.needsSuit(token) ? "?" : "");
+      chip.setAttribute("aria-label", "Remove " + label(token));
+      chip.addEventListener("click", () => {
+        const next = this.tokens();
+        next.splice(index, 1);
+        this.setTokens(next);
+      });
+      chips.appendChild(chip);
+    });
+    this.seats.keep();
+    this.showState();
+    if (this.waitingRank(list)) {
+      this.line.say("live", "Now the suit of " + this.waitingRank(list) + ".");
+    } else if (list.length) {
+      this.line.score();
+    } else {
+      this.line.say("live", wentOut.checked ? "Went out: 0" : "Tap the cards left, or OUT.");
+    }
+  }
+
+  tapCard(card) {
+    if (this.wentOut.checked) {  /* a tap never silently replaces an OUT */
+      this.line.say("live", this.$("[data-player-name]").textContent + " went out. Tap OUT again to give cards instead.");
+    } else if (this.waitingRank(this.tokens())) {  /* the suit goes to the rank that waits for it, never to the next */
+      this.line.say("live", "First the suit of " + this.waitingRank(this.tokens()) + ", then the next card.");
+    } else {
+      this.setTokens([...this.tokens(), card]);
+    }
+  }
+
+  tapSuit(suit) {
+    const list = this.tokens(), last = list.length - 1;
+    if (last < 0 || !BARE.test(list[last])) {
+      this.line.say("live", "Tap a rank first, then its suit.");
+      return;
+    }
+    list[last] += suit;
+    this.setTokens(list);
+  }
+
+  /* OUT moves on to the next player with nothing recorded or tapped; OUT again takes it back. */
+  tapOut() {
+    if (this.wentOut.checked) {
+      this.wentOut.checked = false;
+      this.render();
+      return;
+    }
+    this.wentOut.checked = true;
+    this.setTokens([]);
+    const order = this.seats.order();
+    for (let step = 1; step < order.length; step += 1) {
+      const which = order[(order.indexOf(this.seat) + step) % order.length];
+      if (!this.seats.drafts[which] && !this.seats.tab(which).hasAttribute("data-entry")) {
+        this.switchTo(which);
+        return;
+      }
+    }
+  }
+
+  /* Another player, without saving: what was tapped for this one stays in its tab. */
+  switchTo(which) {
+    const { form, seats } = this, tab = seats.tab(which);
+    this.seat = String(which);
+    const entry = seats.drafts[this.seat] || seats.recorded(this.seat);
+    this.input.value = entry.cards;
+    this.wentOut.checked = entry.out;
+    this.replaces.value = seats.recorded(this.seat).entry;
+    form.setAttribute("data-seat", this.seat);
+    form.setAttribute("action", tab.href);
+    form.setAttribute("data-outbox", "Leftovers: " + seats.player(this.seat) + ", hand " + this.hand);
+    this.$("[data-player-name]").textContent = seats.player(this.seat);
+    drop(form, "[data-correcting], .error");
+    seats.tabs.forEach((other) => {
+      other.classList.toggle("current", other === tab);
+      if (other === tab) { other.setAttribute("aria-current", "page"); } else { other.removeAttribute("aria-current"); }
+    });
+    try { history.replaceState(null, "", tab.href); } catch { /* the address stays */ }
+    this.render();
+  }
+
+  /* Several players tapped: one save of them all through the hand's route, each with its own fields. */
+  prepareSubmit() {
+    const { form, seats } = this, list = seats.waiting();
+    drop(form, "[data-hand-field]");
+    form.setAttribute("action", seats.tab(this.seat).href);
+    if (!list.length || (list.length === 1 && list[0] === this.seat)) { return; }
+    const add = (name, value) => {
+      const field = document.createElement("input");
+      field.type = "hidden";
+      field.name = name;
+      field.value = value;
+      field.setAttribute("data-hand-field", "");
+      form.appendChild(field);
+    };
+    add("seats", list);
+    list.forEach((which) => {
+      add("cards-" + which, seats.drafts[which].cards);
+      add("out-" + which, seats.drafts[which].out ? "y" : "");
+      add("replaces-" + which, seats.recorded(which).entry);
+    });
+    form.setAttribute("action", form.getAttribute("data-hand-url"));
+    form.setAttribute("data-outbox", "Leftovers: " + list.map((which) => seats.player(which)) + ", hand " + this.hand);
+  }
+
+  /* A refused save: its player is shown, every tap kept; a conflict shows both entries (from the
+     page's template), and one tap chooses which stands. */
+  refused(event) {
+    const result = event.detail, { seats } = this;
+    if (result.seat !== undefined) { this.switchTo(result.seat); }
+    const template = document.querySelector("[data-versus-template]");
+    if (!result.current || !template) { return; }
+    event.preventDefault();
+    drop(document, "[data-versus], .js-error");
+    const seat = this.seat, mine = seats.drafts[seat], tab = seats.tab(seat), theirs = result.current.cards.join(" ");
+    tab.setAttribute("data-entry", String(result.current.entry));
+    tab.setAttribute("data-recorded", theirs);
+    this.replaces.value = String(result.current.entry);
+    const box = template.content.firstElementChild.cloneNode(true);
+    box.querySelector(".why").textContent = "Not saved: " + result.error;
+    box.querySelector("[data-theirs]").textContent = theirs || "went out";
+    box.querySelector("[data-mine]").textContent = mine.out ? "went out" : mine.cards;
+    box.querySelector("[data-keep]").addEventListener("click", () => {
+      box.remove();
+      delete seats.drafts[this.seat];
+      this.switchTo(this.seat);
+    });
+    box.querySelector("[data-use]").addEventListener("click", () => {
+      box.remove();
+      seats.drafts[this.seat] = mine;
+      this.switchTo(this.seat);
+      this.form.requestSubmit();
+    });
+    this.form.parentNode.insertBefore(box, this.form);
+    box.scrollIntoView({ block: "nearest" });
+    this.showState();
+  }
+
+  /* The pad shown instead of typing, its keys, tabs and form listened to, the drafts brought back. */
+  start() {
+    const { form, keys, suits, input, wentOut } = this;
+    keys.hidden = false;
+    form.classList.add("js-pad");
+    this.$(".field-cards label").className = "visually-hidden";
+    document.querySelectorAll("[data-no-pad]").forEach((node) => { node.hidden = true; });
+    keys.querySelectorAll("button[data-card]").forEach((button) => {
+      button.addEventListener("click", () => this.tapCard(button.getAttribute("data-card")));
+    });
+    if (suits) {
+      suits.hidden = false;
+      suits.querySelectorAll("button[data-suit]").forEach((button) => {
+        button.addEventListener("click", () => this.tapSuit(button.getAttribute("data-suit")));
+      });
+    }
+    keys.querySelector("[data-out]").addEventListener("click", () => this.tapOut());
+    this.seats.tabs.forEach((tab) => {
+      tab.addEventListener("click", (event) => {
+        event.preventDefault();
+        this.switchTo(tab.getAttribute("data-seat"));
+      });
+    });
+    wentOut.addEventListener("change", () => { if (wentOut.checked) { this.setTokens([]); } else { this.render(); } });
+    input.addEventListener("input", () => this.render());
+    form.addEventListener("submit", () => this.prepareSubmit());
+    form.addEventListener("scorekeeper:refused", (event) => this.refused(event));
+    const shown = this.seats.restore(this.seat, { cards: input.value, out: wentOut.checked }, !!this.$(".error"));
+    input.value = shown.cards;
+    wentOut.checked = shown.out;
+    this.render();
+  }
+}
+
+export function setUpPads(root) { root.querySelectorAll("form[data-preview]").forEach((form) => new Pad(form).start()); }
