@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from scorekeeper.scoring import configure, parse_cards
 
 from .conftest import ARGS, CHROMIUM, PHONE, _free_port, running_server
+from .test_accessibility import axe_violations
 
 HOST = "table.test"
 
@@ -62,12 +63,14 @@ def test_a_phone_on_plain_http_plays_on_while_the_server_is_down(insecure_phone,
     expect(page.locator("button.pressure:has-text('Di') .cost")).to_have_text("+10")  # Bob's partner's too
     expect(page.locator(".pending")).to_contain_text("Pressure: Bob (Bob & Di) +5")
     shot(page, "offline-hand")
+    assert axe_violations(page) == []  # drawn on the phone, held to WCAG 2.2 AA as the server's pages are
 
     page.click(".gamenav a:has-text('Scores')")
     expect(page.locator("h1")).to_have_text("Scores")
     expect(page.locator(".in-play")).to_contain_text("+5")
     expect(page.locator(".offline-banner")).to_contain_text("1 change waiting")
     shot(page, "offline-scores")
+    assert axe_violations(page) == []
 
     page.click(".gamenav a:has-text('Hand')")
     page.click("a.endhand")
@@ -77,6 +80,7 @@ def test_a_phone_on_plain_http_plays_on_while_the_server_is_down(insecure_phone,
     points = configure("crates").score_leftovers(parse_cards(["K", "5"])).total
     expect(page.locator("[data-live]")).to_contain_text(f"= {points}")
     shot(page, "offline-pad")
+    assert axe_violations(page) == []
 
     # The laptop died for good: the phone saves the game, its unsent pressure in it, and another
     # server continues it.
