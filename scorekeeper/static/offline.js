@@ -164,6 +164,24 @@ function handPage(table) {
         entry.queued ? h("span", { class: "muted small" }, " · waiting") : null), " ", undoButton(entry)))) : null;
     parts.push(h("section", { class: "pressures" + (copy.partnerships ? "" : " solo"), "aria-label": "Pressures" }, sides, list));
   }
+  const entered = Object.keys(table.handLeftovers(number));
+  parts.push(h("a", { class: "button wide endhand", href: pathOf({ page: "pad", hand: number, seat: table.nextSeatToEnter(number) || 0 }) },
+    h("span", {}, "END HAND ", h("span", { "aria-hidden": "true" }, "→"), " cards left")));
+  if (entered.length) {
+    parts.push(h("p", { class: "entered muted small" }, "Leftovers entered: " + entered.join(", ") + ". Waiting for: " +
+      book.players.filter((p) => !entered.includes(p)).join(", ") + "."));
+  }
+  if (copy.has.count) {
+    const token = base.split("/")[2];
+    parts.push(h("section", { class: "count", "data-count-key": token + "-" + number, hidden: true, "aria-label": "The count" },
+      h("h2", {}, "The count"),
+      h("div", { class: "count-row" },
+        h("button", { type: "button", class: "count-add", "data-add": "1", "aria-label": "Plus an ace" }, "+ A"),
+        h("button", { type: "button", class: "count-add", "data-add": "2", "aria-label": "Plus a two" }, "+ 2"),
+        h("output", { class: "count-total", "aria-live": "polite", "aria-label": "Count" }, "0"),
+        h("button", { type: "button", class: "secondary count-reset", "aria-label": "Reset the count" }, "Reset")),
+      h("p", { class: "count-help muted" }, "Tap each A or 2 as it is played. Whoever cannot continue draws ", h("strong", { class: "count-draw" }, "0"), ".")));
+  }
   if (copy.has.one_card) {
     const owing = table.owing(number);
     parts.push(h("section", { "aria-label": "One card owed" }, h("h2", {}, "“One card” forgotten"),
@@ -172,13 +190,6 @@ function handPage(table) {
         return changeButton("one-card", "One card: " + player, { hand: number, player, owes: owes ? "0" : "1" },
           [player, owes ? " · owes 2" : ""], { class: "toggle" + (owes ? " on" : "") });
       }))));
-  }
-  const entered = Object.keys(table.handLeftovers(number));
-  parts.push(h("a", { class: "button wide endhand", href: pathOf({ page: "pad", hand: number, seat: table.nextSeatToEnter(number) || 0 }) },
-    h("span", {}, "END HAND ", h("span", { "aria-hidden": "true" }, "→"), " cards left")));
-  if (entered.length) {
-    parts.push(h("p", { class: "entered muted small" }, "Leftovers entered: " + entered.join(", ") + ". Waiting for: " +
-      book.players.filter((p) => !entered.includes(p)).join(", ") + "."));
   }
   parts.push(notesPanel(table, number));
   return parts;
@@ -221,14 +232,14 @@ function padPage(table, number, seat) {
     h("div", { class: "chips", "data-chips": true, "aria-live": "polite" }),
     h("div", { class: "field-cards" }, h("div", { class: "field" }, h("label", { for: "cards" }, "Cards left"),
       h("input", { id: "cards", name: "cards", type: "text", value: fields.out ? "" : fields.cards, autocomplete: "off" }))),
-    h("div", { class: "pad", "data-pad": true, hidden: true },
-      ranks.map(([rank, spoken]) => h("button", { type: "button", "data-card": rank, "aria-label": spoken }, rank)),
-      copy.has.jokers ? h("button", { type: "button", "data-card": "JK", "aria-label": "Joker" }, "JK") : null,
-      h("button", { type: "button", class: "out", "data-out": true, "aria-label": "Out: no cards left" }, "OUT")),
     copy.has.suits ? h("div", { class: "pad suits", "data-suits": true, "data-suit-ranks": suitRanks, hidden: true },
       h("p", { class: "hint small" }, "Suits count in this game: tap the rank, then its suit."),
       [["s", "♠", "spades"], ["h", "♥", "hearts"], ["d", "♦", "diamonds"], ["c", "♣", "clubs"]].map(([letter, symbol, name]) =>
         h("button", { type: "button", class: "hd".includes(letter) ? "red" : "", "data-suit": letter, "aria-label": name }, symbol + " ", h("span", { class: "letter", "aria-hidden": "true" }, letter.toUpperCase())))) : null,
+    h("div", { class: "pad", "data-pad": true, hidden: true },
+      ranks.map(([rank, spoken]) => h("button", { type: "button", "data-card": rank, "aria-label": spoken }, rank)),
+      copy.has.jokers ? h("button", { type: "button", "data-card": "JK", "aria-label": "Joker" }, "JK") : null,
+      h("button", { type: "button", class: "out", "data-out": true, "aria-label": "Out: no cards left" }, "OUT")),
     h("div", { "data-no-pad": true }, h("div", { class: "field" }, h("label", { class: "check" },
       h("input", { type: "checkbox", id: "went_out", name: "went_out", value: "y", checked: fields.out }), " ", h("span", {}, "Went out (no cards left)")))),
     h("button", { class: "wide", type: "submit", "data-save": true }, "Save " + player + "'s leftovers"));

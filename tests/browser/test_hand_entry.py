@@ -40,7 +40,7 @@ def test_one_phone_enters_a_four_player_hand_on_one_screen_in_few_taps(server, p
     finger = Finger(page)
     leftovers = ["K 3 8", "", "A 2", "Q Q 9 4"]
 
-    finger.tap("text=END HAND")  # kept at the foot of the screen however long the hand page is
+    finger.tap("text=END HAND")  # right after the PRESSURE buttons, on the first screen
     page.wait_for_url(re.compile(r"/hand/1/seat/0$"))
     finger.cards(leftovers[0])
     finger.tap(".seat-tab[data-seat='1']")

@@ -136,3 +136,63 @@ def test_a_games_links_take_one_row_at_360(server, phone):
     start_any_game(page, server, ["Ann", "Bob", "Cy", "Di"])
     tops = {round(box["y"]) for box in (link.bounding_box() for link in page.locator(".gamenav a").all())}
     assert len(tops) == 1, tops
+
+
+FIVE_LONG = ["Maximiliana Vanderbilt-Okonk", "Bartholomew Featherstonehaug", "Cy", "Di", "Wolfeschlegelsteinhausenber"]
+
+
+def _covered_by_end_hand(page) -> list[str]:
+    """The tap targets the sticky END HAND bar hides, wholly or in part, as the page first shows."""
+    return page.evaluate(
+        """() => {
+        const bar = document.querySelector('a.endhand').getBoundingClientRect();
+        return Array.from(document.querySelectorAll('button.pressure, .pending button'))
+          .filter((b) => { const r = b.getBoundingClientRect(); return r.bottom > bar.top && r.top < bar.bottom; })
+          .map((b) => b.textContent.replace(/\\s+/g, ' ').trim());
+    }"""
+    )
+
+
+def test_the_end_hand_bar_never_hides_a_pressure_button_at_360(server, phone, shot):
+    """Seen on a first evening at 360 x 740: PRESSURE buttons half behind the sticky END HAND bar
+    (five players with long names), and, with five pressures in the hand, the last one's Undo."""
+    page = phone(viewport={"width": 360, "height": 740})
+    record_url = start_any_game(page, server, FIVE_LONG)
+    shot(page, "hand-360-five-long-names")
+    page.screenshot(path="/tmp/scorekeeper-shots/hand-360-viewport.png")
+    assert _covered_by_end_hand(page) == []
+    for player in FIVE_LONG:
+        submit(page, f"button.pressure:has-text('{player.split()[0]}')")
+    page.goto(record_url)
+    hidden = _covered_by_end_hand(page)
+    shot(page, "hand-360-five-pressures")
+    assert hidden == [], hidden
+
+
+def test_a_partnership_hand_shows_every_pressure_and_the_end_of_the_hand_without_scrolling(server, phone, shot):
+    page = phone(viewport={"width": 360, "height": 740})
+    page.goto(server + "/new")
+    for seat, name in enumerate(["Annabelle", "Bartholomew", "Cyrus", "Dimitra"]):
+        page.fill(f"#players-{seat}", name)
+    page.check("#partnerships")
+    page.click("button:has-text('Start the game')")
+    with page.expect_navigation():
+        page.click("text=Go to hand 1")
+    page.screenshot(path=str(SHOTS / "hand-360-partnership-first-view.png"))
+    outside = page.evaluate(
+        """() => Array.from(document.querySelectorAll('button.pressure, a.endhand'))
+          .filter((b) => { const r = b.getBoundingClientRect(); return r.top < 0 || r.bottom > innerHeight; })
+          .map((b) => b.textContent.replace(/\\s+/g, ' ').trim())"""
+    )
+    assert outside == [], outside
+
+
+def test_the_250_pads_suits_sit_by_the_rank_that_waits_for_one(server, phone):
+    """Seen on a first evening: the suits were below the whole rank pad, far from the rank waiting."""
+    page = phone(viewport={"width": 360, "height": 740})
+    record_url = start_any_game(page, server, ["Ann", "Bob", "Cy", "Di"], rules="two-fifty")
+    page.goto(record_url + "hand/1/seat/0")
+    page.click(".pad button[data-card='Q']")
+    chip, suits, ranks = (page.locator(css).bounding_box() for css in (".chip.waiting", "[data-suits]", "[data-pad]"))
+    assert chip["y"] < suits["y"] < ranks["y"], (chip, suits, ranks)
+    assert suits["y"] + suits["height"] <= 740  # the suit is in view when its rank waits
