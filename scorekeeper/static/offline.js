@@ -139,11 +139,20 @@ function handPage(table) {
       h("h1", {}, "Hand " + number, copy.max_hands ? h("span", { class: "of" }, " of " + copy.max_hands) : null,
         " · " + plural(deal.cards, "card") + " each"),
       h("p", { class: "deal" }, "Dealer: ", h("strong", {}, deal.dealer), " · ", h("strong", {}, deal.first), " plays first")),
-    totals(table)];
+  ];
   if (current === null) {
+    parts.push(totals(table));
     parts.push(h("p", {}, "The game is over. ", h("a", { href: base + "scores" }, "See the final standings.")));
     return parts;
   }
+  const entered = Object.keys(table.handLeftovers(number));
+  parts.push(h("a", { class: "button wide endhand", href: pathOf({ page: "pad", hand: number, seat: table.nextSeatToEnter(number) || 0 }) },
+    h("span", {}, "END HAND ", h("span", { "aria-hidden": "true" }, "→"), " cards left")));
+  if (entered.length) {
+    parts.push(h("p", { class: "entered muted small" }, "Leftovers entered: " + entered.join(", ") + ". Waiting for: " +
+      book.players.filter((p) => !entered.includes(p)).join(", ") + "."));
+  }
+  parts.push(totals(table));
   if (copy.has.pressures) {
     const sides = book.sides.map((side, i) => h("div", { class: "side-block", "data-ask-here": true },
       h("h2", { class: "side-name" }, h("span", {}, swatch(i), side.name), " ", h("span", { class: "next" }, "next: ", h("strong", {}, String(next[side.name])))),
@@ -163,13 +172,6 @@ function handPage(table) {
       h("li", {}, h("span", {}, "Pressure: ", h("strong", {}, entry.player), side !== entry.player ? " (" + side + ")" : "", " ", h("strong", {}, "+" + cost),
         entry.queued ? h("span", { class: "muted small" }, " · waiting") : null), " ", undoButton(entry)))) : null;
     parts.push(h("section", { class: "pressures" + (copy.partnerships ? "" : " solo"), "aria-label": "Pressures" }, sides, list));
-  }
-  const entered = Object.keys(table.handLeftovers(number));
-  parts.push(h("a", { class: "button wide endhand", href: pathOf({ page: "pad", hand: number, seat: table.nextSeatToEnter(number) || 0 }) },
-    h("span", {}, "END HAND ", h("span", { "aria-hidden": "true" }, "→"), " cards left")));
-  if (entered.length) {
-    parts.push(h("p", { class: "entered muted small" }, "Leftovers entered: " + entered.join(", ") + ". Waiting for: " +
-      book.players.filter((p) => !entered.includes(p)).join(", ") + "."));
   }
   if (copy.has.count) {
     const token = base.split("/")[2];

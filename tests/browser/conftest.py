@@ -152,7 +152,7 @@ def enter_hand(page, record_url: str, hand: int, leftovers: list[str]) -> None:
         assert "Not saved" not in page.content()
 
 
-def start_game(page, server: str, players: list[str], rules: str = "crates") -> str:
+def start_game(page, server: str, players: list[str], rules: str = "crates", partnerships: bool = False) -> str:
     """A game started on the start form as a player would; returns its record link (hand 1)."""
     page.goto(server + "/new")
     page.select_option("#rules", rules)
@@ -160,6 +160,8 @@ def start_game(page, server: str, players: list[str], rules: str = "crates") -> 
         page.click("summary:has-text('More players')")
     for seat, name in enumerate(players):
         page.fill(f"#players-{seat}", name)
+    if partnerships:
+        page.check("#partnerships")
     page.click("button:has-text('Start the game')")
     with page.expect_navigation():  # the hand page loaded, style sheet and all, before anything is measured
         page.click("text=Go to hand 1")

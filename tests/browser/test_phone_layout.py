@@ -171,13 +171,7 @@ def test_the_end_hand_bar_never_hides_a_pressure_button_at_360(server, phone, sh
 
 def test_a_partnership_hand_shows_every_pressure_and_the_end_of_the_hand_without_scrolling(server, phone, shot):
     page = phone(viewport={"width": 360, "height": 740})
-    page.goto(server + "/new")
-    for seat, name in enumerate(["Annabelle", "Bartholomew", "Cyrus", "Dimitra"]):
-        page.fill(f"#players-{seat}", name)
-    page.check("#partnerships")
-    page.click("button:has-text('Start the game')")
-    with page.expect_navigation():
-        page.click("text=Go to hand 1")
+    start_any_game(page, server, ["Annabelle", "Bartholomew", "Cyrus", "Dimitra"], partnerships=True)
     page.screenshot(path=str(SHOTS / "hand-360-partnership-first-view.png"))
     outside = page.evaluate(
         """() => Array.from(document.querySelectorAll('button.pressure, a.endhand'))

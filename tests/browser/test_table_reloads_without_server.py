@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.scoring import configure, parse_cards
 
-from .conftest import _free_port, running_server
+from .conftest import _free_port, running_server, start_game
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 #: Three hands played offline: each player's leftovers ("" went out), and the pressures taken.
@@ -56,13 +56,7 @@ def test_two_phones_play_three_hands_with_the_server_killed_and_agree_after(phon
     ann, bob = phone(), phone()
     rules = configure("crates")
     with running_server(instance, port) as server:
-        ann.goto(server + "/new")
-        for seat, name in enumerate(PLAYERS):
-            ann.fill(f"#players-{seat}", name)
-        ann.click("button:has-text('Start the game')")
-        with ann.expect_navigation():
-            ann.click("text=Go to hand 1")
-        record_url = ann.url
+        record_url = start_game(ann, server, PLAYERS)
         base = record_url[len(server) :]
         bob.goto(record_url)
         for page in (ann, bob):  # each phone's worker is running and has kept the page it opened

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.scoring import configure, parse_cards
 
-from .conftest import ARGS, CHROMIUM, PHONE, _free_port, running_server
+from .conftest import ARGS, CHROMIUM, PHONE, _free_port, running_server, start_game
 from .test_accessibility import axe_violations
 
 HOST = "table.test"
@@ -42,15 +42,8 @@ def test_a_phone_on_plain_http_plays_on_while_the_server_is_down(insecure_phone,
     port = _free_port()
     instance = tmp_path / "instance"
     with running_server(instance, port):
-        page.goto(f"http://{HOST}:{port}/new")
+        record_url = start_game(page, f"http://{HOST}:{port}", ["Ann", "Bob", "Cy", "Di"], partnerships=True)
         assert page.evaluate("isSecureContext") is False
-        for seat, name in enumerate(["Ann", "Bob", "Cy", "Di"]):
-            page.fill(f"#players-{seat}", name)
-        page.check("#partnerships")
-        page.click("button:has-text('Start the game')")
-        with page.expect_navigation():
-            page.click("text=Go to hand 1")
-        record_url = page.url
         page.click(".gamenav a:has-text('Scores')")
         page.goto(record_url + "hand/1/seat/0")
         page.goto(record_url)
