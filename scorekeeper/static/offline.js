@@ -7,7 +7,7 @@
 
 import { fold, merge, record } from "./copy.js";
 import { Refused, checkLeftovers, label, parseCard, scoreLeftovers } from "./rules.js";
-import { pending as queuedFor, withdraw } from "./outbox.js";
+import { newKey, pending as queuedFor, withdraw } from "./outbox.js";
 import { scoreHere } from "./pad.js";
 import { local } from "./storage.js";
 
@@ -75,12 +75,6 @@ function h(tag, attrs, ...children) {
     node.append(child instanceof Node ? child : String(child));
   }
   return node;
-}
-
-function newKey() {
-  const bytes = new Uint8Array(12);
-  crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function keys() {

@@ -65,7 +65,8 @@ export function leave(url) {
 /* Called with {delivered, leaving} whenever a round of sending ends. */
 export function afterRound(listener) { roundListeners.push(listener); }
 
-function newKey() {
+/* A fresh idempotency key: the one way a change gets its key, here or on a page drawn offline. */
+export function newKey() {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
