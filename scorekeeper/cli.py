@@ -19,6 +19,7 @@ from .scoring import (
     GameRecord,
     InvalidRecord,
     LeftoverScore,
+    Refusal,
     RuleSet,
     ScoringError,
     decode_json,
@@ -31,6 +32,8 @@ from .scoring import (
 )
 from .scoring.game import usual_table
 from .scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, SINGLE_HAND, configure_known
+from .tournament.plan import MAX_ROUNDS, SECONDS, numbered_players, plan_event, read_names
+from .tournament.seating import ROTATE, SeatingError
 
 EMPTY_HAND = "-"
 
@@ -366,6 +369,68 @@ def serve(
         raise click.ClickException(str(error)) from None
 
 
+@cli.command()
+@click.option("--players", "count", type=int, default=None, help="How many players (named P1, P2, ...).")
+@click.option("--rounds", type=int, required=True, help=f"How many rounds (1 to {MAX_ROUNDS}).")
+@click.option(
+    "--partnerships",
+    type=click.Choice(["none", "fixed", "rotating"]),
+    default="none",
+    show_default=True,
+    help="None: everyone alone; fixed: partners listed one after the other; rotating: new partners each round.",
+)
+@click.option(
+    "--players-file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="The players' names, one a line ('-': standard input), instead of P1...PN.",
+)
+@click.option("--json", "as_json", is_flag=True, help='Print {"rounds": [[[seats of a table], ...], ...]}.')
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Another seed, another plan.")
+@click.option(
+    "--seconds",
+    type=click.FloatRange(0.1, 60),
+    default=SECONDS,
+    show_default=True,
+    help="The most a search may take where no stored schedule fits.",
+)
+def seat(
+    count: int | None,
+    rounds: int,
+    partnerships: str,
+    players_file: str | None,
+    as_json: bool,
+    seed: int,
+    seconds: float,
+) -> None:
+    """Plan every round of an event at once: the fewest repeated table-mates, seats turned.
+
+    Each table's players are in seat order, partners opposite (seats 1 and 3 against 2 and 4);
+    a player who sits out a round is at none of its tables.
+    """
+    if players_file is not None:
+        names = read_names(_read_names_file(players_file))
+        if count is not None and count != len(names):
+            raise click.UsageError(f"--players says {count}, the file lists {len(names)}")
+    elif count is None:
+        raise click.UsageError("give --players N or --players-file FILE")
+    else:
+        names = numbered_players(count)
+    mode = ROTATE if partnerships == "rotating" else partnerships
+    plan = plan_event(names, rounds, mode, seed=seed, seconds=seconds)
+    if as_json:
+        click.echo(json.dumps({"rounds": plan.rounds}, ensure_ascii=False))
+    else:
+        click.echo(text_output.plan_text(plan, mode))
+
+
+def _read_names_file(name: str) -> str:
+    try:
+        return _read_text(name)
+    except InvalidRecord as error:
+        raise SeatingError(str(error).replace("a game record", "a list of names"), "players") from None
+
+
 def _read_text(name: str) -> str:
     try:
         if name == "-":
@@ -393,7 +458,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(error.format_message(), error.exit_code)
     except click.Abort:
         return _fail("aborted", 1)
-    except ScoringError as error:
+    except Refusal as error:
         return _fail(str(error), 1)
     except BrokenPipeError:
         return 1

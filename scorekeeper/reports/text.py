@@ -3,7 +3,23 @@
 from __future__ import annotations
 
 from ..scoring import GameScore, LeftoverScore
+from ..tournament.plan import Plan
 from .grid import score_grid
+
+
+def plan_text(plan: Plan, partnerships: str = "none") -> str:
+    """An event's plan: each round's tables (seats in order), who sits out, and its quality."""
+    lines: list[str] = []
+    for number, tables in enumerate(plan.rounds, start=1):
+        lines.append(f"Round {number}")
+        for table_number, seats in enumerate(tables, start=1):
+            lines.append(f"  Table {table_number}: {', '.join(seats)}")
+        if plan.sitting_out[number - 1]:
+            lines.append(f"  Sitting out: {', '.join(plan.sitting_out[number - 1])}")
+    lines.append("")
+    lines.extend(plan.quality.lines(partnerships))
+    lines.append(f"From {plan.source}.")
+    return "\n".join(lines)
 
 
 def leftover_json(scored: LeftoverScore) -> dict[str, object]:

@@ -21,6 +21,8 @@ TRIES = 400
 #: The most players an event seats: a generous card club's evening (75 tables of four); a bigger
 #: field is refused where its players are listed, so no page has to seat thousands.
 MAX_EVENT_PLAYERS = 300
+#: The longest name a player may have, at a table or in an event.
+NAME_MAX_LENGTH = 30
 
 
 class SeatingError(Refusal):

@@ -33,12 +33,11 @@ from ..scoring.errors import sentence
 from ..scoring.game import blank_table, partners_opposite, with_joiner
 from ..scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec, configure_known
 from ..scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, TARGET, WINNER, HouseRules
-from ..tournament.seating import MAX_EVENT_PLAYERS
+from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH
 
 MAX_PLAYERS = 10
 #: Player slots shown open on the start form; the rest are behind "More players".
 OPEN_PLAYER_SLOTS = 5
-NAME_MAX_LENGTH = 30
 TITLE_MAX_LENGTH = 60
 EVENT_NAME_MAX_LENGTH = 80
 PAPER_CHOICES = [SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")]

@@ -1,0 +1,494 @@
+"""Seating a whole event at once: every round not yet played, planned together.
+
+A round seated on its own (``seating.seat_round``) cannot see the rounds after it, so over
+an event players meet again where a plan need not make them. Here the rounds still to play
+are planned together, and the rounds played are kept as they were:
+
+1. **Who plays.** Each round's players are those arrived and not withdrawn. When they do not
+   divide into the tables the game allows, some sit out: those who have sat out least, then
+   those who sat out longest ago, so nobody sits out twice before everyone present has once.
+2. **Who shares a table.** A stored schedule where one fits the event (``schedules``: no two
+   players at a table twice, or a whist design for rotating partners); fixed partnerships
+   meet as a round robin of pairs; otherwise a simulated annealing (``annealing``) over every
+   round still to play. It starts from the event's previous plan (after a withdrawal, say)
+   or from the round-by-round seating, and keeps the best it sees, so it is never worse.
+3. **Where each sits.** Seats turn so nobody is always in seat 1 (who deals the first hand)
+   or any other; partners stay opposite.
+
+Pure: names in, tables out. ``Quality`` says how good a plan is against its lower bound.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..scoring.game import partners_opposite, seated_opposite
+from .annealing import Annealer, pair_cost
+from .schedules import TABLES, WHIST, round_robin, schedule_for
+from .seating import (
+    ALONE,
+    FIXED,
+    MAX_EVENT_PLAYERS,
+    NAME_MAX_LENGTH,
+    PARTNERSHIP_MODES,
+    ROTATE,
+    SeatingError,
+    seat_round,
+    table_sizes,
+)
+
+#: The most rounds an event plans (a long day's play is a dozen).
+MAX_ROUNDS = 30
+#: How long a plan may search when no stored schedule fits (the issue's bound is 30 s on 2 cores).
+SECONDS = 20.0
+#: Above this many players a plan starts from a random seating: the round-by-round seating
+#: takes seconds a round for a hundred players (and the search soon does better).
+ROUND_BY_ROUND_MOST = 64
+#: Partnering the same player again costs this many repeated table-mates.
+PARTNER_WEIGHT = 4
+
+Round = list[list[str]]
+
+
+@dataclass(frozen=True)
+class Quality:
+    """How good a plan is, over every round (played ones too).
+
+    ``repeats``: meetings beyond the first, summed over pairs: pairs of players at a table
+    (pairs of partnerships, with fixed partners). ``most``: the most times one pair met.
+    ``bound``: no plan of these tables has fewer repeats (each player meets ``size - 1`` a
+    round, and there are only so many others). ``partner_repeats``: rotating partners, pairs
+    partnered more than once. ``seat_spread``: the most that any player's count of rounds in
+    one seat differs from their count in another (tables of four; 0 or 1 is even).
+    ``deals_first``: the most rounds any player sat in seat 1, dealing the first hand.
+    """
+
+    repeats: int
+    most: int
+    bound: int
+    partner_repeats: int
+    seat_spread: int
+    deals_first: int
+
+    @property
+    def margin(self) -> int:
+        return self.repeats - self.bound
+
+    def lines(self, partnerships: str = ALONE) -> list[str]:
+        """The quality in words, for the command line, the event page and the round sheet."""
+        who = "partnerships" if partnerships == FIXED else "players"
+        lines = [
+            f"Repeated meetings: {self.repeats} (no plan can have fewer than {self.bound})",
+            f"Most times two {who} meet: {self.most}",
+        ]
+        if partnerships == ROTATE:
+            lines.append(f"Partners again: {self.partner_repeats}")
+        lines.append(
+            f"Seats: a player's rounds in one seat and another differ by at most {self.seat_spread}; "
+            f"nobody deals first in more than {self.deals_first} round{'s' if self.deals_first != 1 else ''}"
+        )
+        return lines
+
+
+@dataclass(frozen=True)
+class Plan:
+    rounds: list[Round]
+    sitting_out: list[list[str]]
+    source: str
+    quality: Quality
+
+
+def numbered_players(count: int) -> list[str]:
+    """``P1`` ... ``Pcount``: players before they have names."""
+    if not 2 <= count <= MAX_EVENT_PLAYERS:
+        raise SeatingError(f"an event has 2 to {MAX_EVENT_PLAYERS} players, not {count}", "players")
+    return [f"P{number}" for number in range(1, count + 1)]
+
+
+def read_names(text: str) -> list[str]:
+    """Players' names, one a line (blank lines skipped), checked as the event form checks them."""
+    names: list[str] = []
+    seen: set[str] = set()
+    for line_number, line in enumerate(text.splitlines(), start=1):
+        name = line.strip()
+        if not name:
+            continue
+        if len(name) > NAME_MAX_LENGTH:
+            raise SeatingError(f"line {line_number}: a name has at most {NAME_MAX_LENGTH} characters", "players")
+        if name.casefold() in seen:
+            raise SeatingError(f"line {line_number}: {name} is listed twice", "players")
+        seen.add(name.casefold())
+        names.append(name)
+    if not 2 <= len(names) <= MAX_EVENT_PLAYERS:
+        raise SeatingError(f"an event has 2 to {MAX_EVENT_PLAYERS} players; the list has {len(names)}", "players")
+    return names
+
+
+def plan_event(
+    players: Sequence[str],
+    rounds: int,
+    partnerships: str = ALONE,
+    *,
+    played: Sequence[Sequence[Sequence[str]]] = (),
+    arrives: Mapping[str, int] | None = None,
+    leaves: Mapping[str, int] | None = None,
+    previous: Sequence[Sequence[Sequence[str]]] = (),
+    size: int = 4,
+    seed: int = 0,
+    seconds: float = SECONDS,
+) -> Plan:
+    """Every round of the event: ``played`` as played, the rest planned.
+
+    ``arrives[name]`` is a late player's first round; ``leaves[name]`` the first round a
+    withdrawn player misses. ``previous`` is an earlier plan to start from, so a change
+    moves as few players as it can. With fixed partners, the partnerships are as first
+    played, or else as listed (1st with 2nd, 3rd with 4th, ...), and a pair plays while both
+    partners do.
+    """
+    if partnerships not in PARTNERSHIP_MODES:
+        raise SeatingError(f"partnerships must be one of {', '.join(PARTNERSHIP_MODES)}", "partnerships")
+    if len(set(players)) != len(players):
+        raise SeatingError("two players have the same name", "players")
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise SeatingError(f"an event has 1 to {MAX_ROUNDS} rounds, not {rounds}", "rounds")
+    if len(played) > rounds:
+        raise SeatingError(f"{len(played)} rounds are played already, more than {rounds}", "rounds")
+    began = time.monotonic()
+    arrives, leaves = arrives or {}, leaves or {}
+    units = _units(players, partnerships, played)
+    number = {unit: index for index, unit in enumerate(units)}
+    present = [
+        [i for i, unit in enumerate(units) if all(arrives.get(p, 1) <= r < leaves.get(p, rounds + 1) for p in unit)]
+        for r in range(1, rounds + 1)
+    ]
+    played_units = [_as_units(tables, number, partnerships) for tables in played]
+    out = _sit_outs(present, played_units, partnerships, size)
+    sizes = [_sizes(len(present[r]) - len(out[r]), partnerships, size) for r in range(rounds)]
+    first = len(played)
+    candidates = _starts(units, partnerships, present, out, sizes, played_units, previous, number, seed, size)
+    weight = PARTNER_WEIGHT if partnerships == ROTATE else 0
+    source, start = min(candidates, key=lambda c: Annealer(len(units), played_units + c[1], first, weight).cost)
+    annealer = Annealer(len(units), played_units + start, first, weight, seed)
+    target = _least_cost(played_units + start, len(units))
+    if annealer.cost > target and first < rounds:
+        searched = annealer.run(seconds, target)[first:]
+        # The search lowers its cost; a plan is judged by its repeats first (they differ when a
+        # pair meets three times or more), so it must beat its start on those too.
+        if _judged(played_units + searched, partnerships) < _judged(played_units + start, partnerships):
+            start = searched
+            source = f"simulated annealing from {source} ({time.monotonic() - began:.1f} s)"
+    seated = _seat(played, start, units, partnerships)
+    named_out = [[name for i in out_r for name in units[i]] for out_r in out]
+    return Plan(seated, named_out, source, quality(seated, partnerships, len(units)))
+
+
+def _units(
+    players: Sequence[str], partnerships: str, played: Sequence[Sequence[Sequence[str]]]
+) -> list[tuple[str, ...]]:
+    """Who is seated together as one: a player, or with fixed partners a pair."""
+    if partnerships != FIXED:
+        return [(player,) for player in players]
+    pairs: list[tuple[str, ...]] = []
+    paired: set[str] = set()
+    for tables in played:
+        for table in tables:
+            for pair in partners_opposite(table):
+                if not paired & set(pair):
+                    pairs.append(tuple(pair))
+                    paired.update(pair)
+    rest = [player for player in players if player not in paired]
+    if len(rest) % 2:
+        raise SeatingError("fixed partnerships need an even number of players", "players")
+    return pairs + [(rest[i], rest[i + 1]) for i in range(0, len(rest), 2)]
+
+
+def _as_units(tables: Sequence[Sequence[str]], number: Mapping[tuple[str, ...], int], partnerships: str) -> list[list[int]]:
+    if partnerships == FIXED:
+        lookup = {name: index for unit, index in number.items() for name in unit}
+        return [[lookup[table[0]], lookup[table[1]]] for table in tables]
+    return [[number[(name,)] for name in table] for table in tables]
+
+
+def _sizes(count: int, partnerships: str, size: int) -> list[int]:
+    """Tables of a round, counted in units (players; pairs with fixed partners)."""
+    if partnerships == FIXED:
+        if count < 2 or count % 2:
+            raise SeatingError(f"{count} partnerships cannot be seated two to a table", "players")
+        return [2] * (count // 2)
+    return table_sizes(count, partnerships, size)
+
+
+def _sit_outs(
+    present: list[list[int]], played: list[list[list[int]]], partnerships: str, size: int
+) -> list[list[int]]:
+    """Who sits out each round: as played, then the fewest needed, fairly (see the module's doc)."""
+    sat_out: Counter[int] = Counter()
+    last: dict[int, int] = {}
+    out: list[list[int]] = []
+    for r, here in enumerate(present):
+        if r < len(played):
+            seated = {unit for table in played[r] for unit in table}
+            missing = [unit for unit in here if unit not in seated]
+        else:
+            need = _fewest_out(len(here), partnerships, size)
+            order = sorted(here, key=lambda unit: (sat_out[unit], last.get(unit, -1), (unit - r) % max(1, len(here))))
+            missing = sorted(order[:need])
+        for unit in missing:
+            sat_out[unit] += 1
+            last[unit] = r
+        out.append(missing)
+    return out
+
+
+def _fewest_out(count: int, partnerships: str, size: int) -> int:
+    for need in range(count + 1):
+        try:
+            _sizes(count - need, partnerships, size)
+        except SeatingError:
+            continue
+        return need
+    raise SeatingError("too few players to seat a table", "players")
+
+
+def _starts(
+    units: list[tuple[str, ...]],
+    partnerships: str,
+    present: list[list[int]],
+    out: list[list[int]],
+    sizes: list[list[int]],
+    played: list[list[list[int]]],
+    previous: Sequence[Sequence[Sequence[str]]],
+    number: Mapping[tuple[str, ...], int],
+    seed: int,
+    size: int,
+) -> list[tuple[str, list[list[list[int]]]]]:
+    """Where the rounds still to play may start from, before the search: (where from, rounds)."""
+    first, rounds = len(played), len(present)
+    playing = [sorted(set(present[r]) - set(out[r])) for r in range(rounds)]
+    if previous:
+        hints = [_as_hint(previous[r], number) if r < len(previous) else [] for r in range(first, rounds)]
+        return [("the previous plan", [_fit(hints[i], playing[first + i], sizes[first + i]) for i in range(rounds - first)])]
+    found: list[tuple[str, list[list[list[int]]]]] = []
+    if not played and all(len(playing[r]) == len(units) for r in range(rounds)):
+        if partnerships == FIXED and len(units) - 1 >= rounds:
+            matches = round_robin(len(units))[:rounds]
+            found.append(("a round robin of partnerships (circle method)", [[list(m) for m in r] for r in matches]))
+        for kind in (WHIST, TABLES) if partnerships == ROTATE else (TABLES,):
+            stored = schedule_for(len(units), rounds, kind)
+            if stored is not None and partnerships != FIXED and sizes[0] == [4] * (len(units) // 4):
+                found.append((f"the stored schedule: {stored.name}", [[t[:] for t in r] for r in stored.rounds[:rounds]]))
+        if partnerships == ALONE and size == 4:  # a bigger stored schedule without its last players: 3s
+            for more in (1, 2, 3):
+                bigger = schedule_for(len(units) + more, rounds, TABLES)
+                if bigger is not None:
+                    fitted = [_fit(bigger.rounds[r], playing[r], sizes[r]) for r in range(rounds)]
+                    found.append((f"the stored schedule: {bigger.name}, without {more} of its players", fitted))
+    if not found and len(units) > ROUND_BY_ROUND_MOST:
+        rng = random.Random(seed)
+        shuffled = [rng.sample(playing[r], len(playing[r])) for r in range(first, rounds)]
+        found.append(("a random seating", [_fit([], shuffled[i], sizes[first + i]) for i in range(rounds - first)]))
+    if not found:
+        found.append(("round-by-round seating", _round_by_round(units, partnerships, playing, played, sizes, seed, size)))
+    return found
+
+
+def _as_hint(tables: Sequence[Sequence[str]], number: Mapping[tuple[str, ...], int]) -> list[list[int]]:
+    lookup = {name: index for unit, index in number.items() for name in unit}
+    hint: list[list[int]] = []
+    for table in tables:
+        units = []
+        for name in table:
+            unit = lookup.get(name)
+            if unit is not None and unit not in units:
+                units.append(unit)
+        hint.append(units)
+    return hint
+
+
+def _fit(hint: list[list[int]], playing: list[int], sizes: list[int]) -> list[list[int]]:
+    """Tables of ``sizes`` for ``playing``, keeping as much of ``hint`` (an earlier plan) as fits."""
+    here = set(playing)
+    kept = sorted(([u for u in table if u in here] for table in hint), key=len, reverse=True)
+    placed = {u for table in kept for u in table}
+    spare = [u for u in playing if u not in placed]
+    tables: list[list[int]] = []
+    for want in sorted(sizes, reverse=True):
+        table = kept.pop(0) if kept else []
+        while len(table) > want:
+            spare.append(table.pop())
+        tables.append(table)
+    spare += [u for table in kept for u in table]
+    for table, want in zip(tables, sorted(sizes, reverse=True), strict=True):
+        while len(table) < want:
+            table.append(spare.pop())
+    return tables
+
+
+def _round_by_round(
+    units: list[tuple[str, ...]],
+    partnerships: str,
+    playing: list[list[int]],
+    played: list[list[list[int]]],
+    sizes: list[list[int]],
+    seed: int,
+    size: int,
+) -> list[list[list[int]]]:
+    """Each round seated on its own after the ones before it, as events were seated before plans."""
+    first = len(played)
+    if partnerships == FIXED:
+        rng = random.Random(seed)
+        result = []
+        for r in range(first, len(playing)):
+            order = playing[r][:]
+            rng.shuffle(order)
+            result.append([order[i : i + 2] for i in range(0, len(order), 2)])
+        return result
+    names = [unit[0] for unit in units]
+    number = {name: i for i, name in enumerate(names)}
+    history: list[list[list[str]]] = [[[names[u] for u in table] for table in tables] for tables in played]
+    result = []
+    for r in range(first, len(playing)):
+        tables = seat_round([names[u] for u in playing[r]], history, partnerships, seed=seed + r + 1, size=size)
+        if sorted(map(len, tables)) != sorted(sizes[r]):
+            tables = [[names[u] for u in t] for t in _fit([], playing[r], sizes[r])]
+        history.append(tables)
+        result.append([[number[name] for name in table] for table in tables])
+    return result
+
+
+def _seat(
+    played: Sequence[Sequence[Sequence[str]]], planned: list[list[list[int]]], units: list[tuple[str, ...]], mode: str
+) -> list[Round]:
+    """Names in seat order: played rounds as played; planned ones turned so seats even out."""
+    rounds: list[Round] = [[list(table) for table in tables] for tables in played]
+    seats: dict[str, Counter[int]] = {}
+    for tables in rounds:
+        for table in tables:
+            for seat, name in enumerate(table):
+                seats.setdefault(name, Counter())[seat] += 1
+    for numbered in planned:
+        seated: Round = []
+        for group in numbered:
+            if mode == FIXED:
+                names = seated_opposite(units[group[0]], units[group[1]])
+            else:
+                names = [units[u][0] for u in group]
+            seated.append(_turned(names, seats, keep_partners=mode != ALONE))
+        for seats_of_table in seated:
+            for seat, name in enumerate(seats_of_table):
+                seats.setdefault(name, Counter())[seat] += 1
+        rounds.append(seated)
+    return rounds
+
+
+#: The ways to seat a table of four that keep partners opposite: its turns and reflections.
+DIHEDRAL = [(0, 1, 2, 3), (1, 2, 3, 0), (2, 3, 0, 1), (3, 0, 1, 2), (0, 3, 2, 1), (3, 2, 1, 0), (2, 1, 0, 3), (1, 0, 3, 2)]
+
+
+def _turned(table: list[str], seats: Mapping[str, Counter[int]], keep_partners: bool) -> list[str]:
+    """The seating of ``table`` that puts each player where they have sat least (ties: as given)."""
+    if keep_partners and len(table) == 4:
+        options = [[table[i] for i in order] for order in DIHEDRAL]
+    else:
+        options = [list(order) for order in itertools.permutations(table)]
+
+    def cost(option: list[str]) -> int:
+        return sum(seats.get(name, Counter())[seat] ** 2 for seat, name in enumerate(option))
+
+    return min(options, key=cost)
+
+
+def quality(rounds: Sequence[Sequence[Sequence[str]]], partnerships: str = ALONE, units: int | None = None) -> Quality:
+    """How good ``rounds`` are (see ``Quality``); ``units`` is the number of players (pairs, with
+    fixed partners) in the event, or those seated."""
+    meet: Counter[frozenset[str]] = Counter()
+    partners: Counter[frozenset[str]] = Counter()
+    seats: dict[str, Counter[int]] = {}
+    numbered: dict[str, int] = {}
+    as_units: list[list[list[int]]] = []
+    for tables in rounds:
+        round_units = []
+        for table in tables:
+            for seat, name in enumerate(table):
+                seats.setdefault(name, Counter())[seat] += 1
+            if partnerships == FIXED and len(table) == 4:
+                pair, other = partners_opposite(table)
+                keys = ["&".join(sorted(pair)), "&".join(sorted(other))]
+            else:
+                keys = list(table)
+            for a, b in itertools.combinations(keys, 2):
+                meet[frozenset((a, b))] += 1
+            if partnerships == ROTATE and len(table) == 4:
+                for pair in partners_opposite(table):
+                    partners[frozenset(pair)] += 1
+            round_units.append([numbered.setdefault(key, len(numbered)) for key in keys])
+        as_units.append(round_units)
+    fours = [counts for counts in seats.values() if sum(counts.values())]
+    spread = max((max(c[s] for s in range(4)) - min(c[s] for s in range(4)) for c in fours), default=0)
+    return Quality(
+        repeats=sum(m - 1 for m in meet.values() if m > 1),
+        most=max(meet.values(), default=0),
+        bound=_bound(as_units, units if units is not None else len(numbered)),
+        partner_repeats=sum(m - 1 for m in partners.values() if m > 1),
+        seat_spread=spread,
+        deals_first=max((c[0] for c in seats.values()), default=0),
+    )
+
+
+def _judged(rounds: Sequence[Sequence[Sequence[int]]], partnerships: str) -> tuple[int, int, int]:
+    """Which of two numbered plans is better: fewer partners again (rotating), then fewer
+    repeats, then the lower annealing cost."""
+    meet: Counter[tuple[int, int]] = Counter()
+    partners: Counter[tuple[int, int]] = Counter()
+    for tables in rounds:
+        for table in tables:
+            for a, b in itertools.combinations(sorted(table), 2):
+                meet[(a, b)] += 1
+            if partnerships == ROTATE and len(table) == 4:
+                for a, b in ((table[0], table[2]), (table[1], table[3])):
+                    partners[(min(a, b), max(a, b))] += 1
+    again = sum(m - 1 for m in partners.values() if m > 1)
+    return again, sum(m - 1 for m in meet.values() if m > 1), sum(pair_cost(m) for m in meet.values())
+
+
+def _bound(rounds: Sequence[Sequence[Sequence[int]]], count: int) -> int:
+    """Repeats no plan with these rounds' tables avoids (see ``_least``)."""
+    return _least(rounds, count, lambda m: max(0, m - 1))
+
+
+def _least_cost(rounds: Sequence[Sequence[Sequence[int]]], count: int) -> int:
+    """The annealing's cost no plan with these rounds' tables goes below (see ``_least``)."""
+    return _least(rounds, count, pair_cost)
+
+
+def _least(rounds: Sequence[Sequence[Sequence[int]]], count: int, cost: Callable[[int], int]) -> int:
+    """The least total of ``cost(meetings)`` over pairs, for the table sizes of ``rounds``, by
+    two counts, whichever says more:
+
+    - each unit meets at least (the round's smallest table - 1) others in a round it plays,
+      and only ``count - 1`` others exist: its meetings spread as evenly as they can be;
+    - the pairs that meet in a round (``s (s - 1) / 2`` at a table of ``s``), spread as evenly
+      as they can be over every pair of units.
+
+    ``cost`` is convex (repeats, or the annealing's ``pair_cost``), so an even spread costs least.
+    """
+
+    def spread(total: int, over: int) -> int:
+        each, more = divmod(total, max(1, over))
+        return more * cost(each + 1) + (over - more) * cost(each)
+
+    met: Counter[int] = Counter()
+    meetings = 0
+    for tables in rounds:
+        smallest = min((len(table) for table in tables), default=1)
+        for table in tables:
+            meetings += len(table) * (len(table) - 1) // 2
+            for unit in table:
+                met[unit] += smallest - 1
+    by_unit = (sum(spread(m, count - 1) for m in met.values()) + 1) // 2
+    return max(by_unit, spread(meetings, count * (count - 1) // 2))

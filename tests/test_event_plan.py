@@ -1,0 +1,321 @@
+"""Planning a whole event's seating: stored schedules checked, the plan never worse than
+round-by-round seating, never better than its lower bound (exhaustive search on small
+fields), fair sit-outs, late arrivals and withdrawals, seats turned."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.scoring.game import partners_opposite
+from scorekeeper.tournament.plan import (
+    MAX_ROUNDS,
+    Plan,
+    numbered_players,
+    plan_event,
+    quality,
+    read_names,
+)
+from scorekeeper.tournament.schedules import TABLES, WHIST, round_robin, stored
+from scorekeeper.tournament.seating import SeatingError, seat_round, table_sizes
+
+QUICK = 0.5  # seconds a search may take in these tests
+
+
+def pair_counts(rounds, pick=lambda table: [table]):
+    counts: Counter[frozenset] = Counter()
+    for tables in rounds:
+        for table in tables:
+            for group in pick(table):
+                for a, b in itertools.combinations(group, 2):
+                    counts[frozenset((a, b))] += 1
+    return counts
+
+
+def opponents(table):
+    first, second = partners_opposite(table)
+    return [[a, b] for a in first for b in second]
+
+
+# -- The stored schedules: checked here, not trusted -------------------------------------------
+
+
+@pytest.mark.parametrize("schedule", stored(), ids=lambda s: f"{s.kind}-{s.players}")
+def test_every_stored_schedule_is_what_it_says(schedule):
+    players = list(range(schedule.players))
+    assert schedule.source and schedule.name
+    for tables in schedule.rounds:
+        assert sorted(p for table in tables for p in table) == players, "each round seats everyone once"
+        assert all(len(table) == 4 for table in tables)
+    if schedule.kind == TABLES:
+        assert max(pair_counts(schedule.rounds).values()) == 1, "no two players at a table twice"
+    else:
+        assert schedule.kind == WHIST
+        assert len(schedule.rounds) == schedule.players - 1
+        partners = pair_counts(schedule.rounds, lambda table: [list(pair) for pair in partners_opposite(table)])
+        against = pair_counts(schedule.rounds, opponents)
+        every_pair = {frozenset(pair) for pair in itertools.combinations(players, 2)}
+        assert set(partners) == every_pair and set(partners.values()) == {1}, "every pair partners exactly once"
+        assert set(against) == every_pair and set(against.values()) == {2}, "every pair opposes exactly twice"
+
+
+@pytest.mark.parametrize("count", [2, 4, 8, 16, 30])
+def test_the_round_robin_pairs_everyone_once(count):
+    rounds = round_robin(count)
+    assert len(rounds) == count - 1
+    assert all(sorted(p for pair in matches for p in pair) == list(range(count)) for matches in rounds)
+    assert set(pair_counts([[list(pair) for pair in matches] for matches in rounds]).values()) == {1}
+
+
+# -- The aim: no repeats wherever a schedule is known ---------------------------------------------
+
+KNOWN = [(16, 5), (20, 5), (24, 7), (28, 9), (32, 10), (40, 13)]
+
+
+@pytest.mark.parametrize("players, most_rounds", KNOWN)
+def test_no_repeated_table_mates_for_any_number_of_a_known_schedules_rounds(players, most_rounds):
+    for rounds in range(1, most_rounds + 1):
+        plan = plan_event(numbered_players(players), rounds, seconds=QUICK)
+        assert plan.quality.repeats == 0, (players, rounds, plan.source)
+        assert_seated_as_asked(plan, numbered_players(players), rounds)
+
+
+@pytest.mark.parametrize("players, rounds", [(15, 5), (23, 7), (31, 10)])
+def test_a_known_schedule_without_a_player_seats_a_three_and_still_no_repeats(players, rounds):
+    plan = plan_event(numbered_players(players), rounds, seconds=QUICK)
+    assert plan.quality.repeats == 0
+    assert all(sorted(map(len, tables)) == sorted(table_sizes(players)) for tables in plan.rounds)
+
+
+@pytest.mark.parametrize("players", [8, 12, 16])
+def test_rotating_partners_follow_a_whist_design_every_pair_partners_once_and_opposes_twice(players):
+    plan = plan_event(numbered_players(players), players - 1, "rotate", seconds=QUICK)
+    partners = pair_counts(plan.rounds, lambda table: [list(pair) for pair in partners_opposite(table)])
+    against = pair_counts(plan.rounds, opponents)
+    assert set(partners.values()) == {1} and len(partners) == players * (players - 1) // 2
+    assert set(against.values()) == {2}
+    assert plan.quality.partner_repeats == 0
+
+
+def test_fixed_partnerships_meet_every_other_partnership_once_as_a_round_robin():
+    players = numbered_players(16)
+    plan = plan_event(players, 7, "fixed", seconds=QUICK)
+    pairs = {frozenset(pair) for tables in plan.rounds for table in tables for pair in partners_opposite(table)}
+    assert pairs == {frozenset(players[i : i + 2]) for i in range(0, 16, 2)}, "partners as listed, opposite"
+    assert plan.quality.repeats == 0 and plan.quality.most == 1
+
+
+# -- Never worse than round by round; never better than the bound ---------------------------------
+
+
+def round_by_round(players, rounds, seed):
+    """Each round seated on its own after those before, as events were seated before plans
+    (with ``seed`` 0, exactly as they were: round N's seed was N)."""
+    seated: list = []
+    for number in range(rounds):
+        seated.append(seat_round(players, seated, seed=seed + number + 1))
+    return seated
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(8, 40), rounds=st.integers(3, 12), seed=st.integers(0, 3))
+def test_a_plan_is_never_worse_than_seating_round_by_round(players, rounds, seed):
+    names = numbered_players(players)
+    plan = plan_event(names, rounds, seed=seed, seconds=QUICK)
+    before = quality(round_by_round(names, rounds, seed), "none", players)
+    assert_seated_as_asked(plan, names, rounds)
+    assert plan.quality.bound <= plan.quality.repeats <= before.repeats
+
+
+def all_partitions(players, sizes):
+    """Every way to seat ``players`` at tables of ``sizes`` (tables unordered, seats unordered):
+    the first player's table is each size in turn, with each choice of table-mates."""
+    if not sizes:
+        yield []
+        return
+    first, rest = players[0], players[1:]
+    for size in set(sizes):
+        left_sizes = list(sizes)
+        left_sizes.remove(size)
+        for others in itertools.combinations(rest, size - 1):
+            left = [p for p in rest if p not in others]
+            for tail in all_partitions(left, left_sizes):
+                yield [[first, *others], *tail]
+
+
+def test_every_partition_is_listed_once():
+    partitions = list(all_partitions(list("abcdefg"), [4, 3]))
+    assert len(partitions) == math.comb(7, 3)
+    assert len({frozenset(frozenset(t) for t in p) for p in partitions}) == len(partitions)
+
+
+@pytest.mark.parametrize("players, rounds", [(6, 2), (6, 3), (7, 3), (8, 2), (8, 3), (9, 2), (9, 3), (10, 2)])
+def test_on_small_fields_the_plan_is_the_best_an_exhaustive_search_finds_and_the_bound_holds(players, rounds):
+    names = numbered_players(players)
+    sizes = table_sizes(players)
+    choices = list(all_partitions(names, sizes))
+    first = choices[0]  # relabelling: any first round is as good as another
+    best = min(quality([first, *rest], "none", players).repeats for rest in itertools.product(choices, repeat=rounds - 1))
+    plan = plan_event(names, rounds, seconds=2)
+    assert plan.quality.bound <= best, "the lower bound is below every plan"
+    assert plan.quality.repeats == best
+
+
+# -- Who plays: sit-outs, late arrivals, withdrawals --------------------------------------------
+
+
+@pytest.mark.parametrize("players, partnerships", [(18, "rotate"), (19, "rotate"), (10, "fixed"), (7, "rotate")])
+def test_nobody_sits_out_twice_before_everyone_has_once(players, partnerships):
+    names = numbered_players(players)
+    rounds = 12
+    plan = plan_event(names, rounds, partnerships, seconds=QUICK)
+    counts: Counter[str] = Counter()
+    for out in plan.sitting_out:
+        assert out, "these numbers do not divide into tables: someone sits out each round"
+        playing = [n for n in names if n not in out]
+        for name in out:
+            assert counts[name] <= min(counts[n] for n in playing), f"{name} sits out again before everyone has"
+        counts.update(out)
+    assert_seated_as_asked(plan, names, rounds)
+
+
+def test_a_withdrawal_and_a_late_arrival_keep_what_was_played_and_plan_the_rest():
+    names = numbered_players(16)
+    first = plan_event(names, 5, seconds=QUICK)
+    played = first.rounds[:2]
+    late = [*names, "Late"]
+    plan = plan_event(
+        late, 5, played=played, arrives={"Late": 3}, leaves={"P5": 3}, previous=first.rounds, seconds=QUICK
+    )
+    assert plan.rounds[:2] == played, "nothing played changes"
+    for number, tables in enumerate(plan.rounds[2:], start=3):
+        seated = [p for table in tables for p in table]
+        assert "P5" not in seated and "Late" in seated, number
+        assert sorted(seated) == sorted(set(late) - {"P5"})
+    assert "Late" not in {p for tables in played for table in tables for p in table}
+    assert plan.quality.repeats <= first.quality.repeats + plan.quality.bound + 4
+
+
+def test_a_player_withdrawn_from_round_one_never_plays_and_a_late_one_plays_from_their_round():
+    names = numbered_players(13)
+    plan = plan_event(names, 4, arrives={"P13": 3}, leaves={"P1": 1}, seconds=QUICK)
+    for number, tables in enumerate(plan.rounds, start=1):
+        seated = {p for table in tables for p in table}
+        assert "P1" not in seated
+        assert ("P13" in seated) == (number >= 3)
+
+
+def test_with_a_previous_plan_and_nothing_changed_the_plan_stays():
+    names = numbered_players(20)
+    first = plan_event(names, 5, seconds=QUICK)
+    again = plan_event(names, 5, played=first.rounds[:1], previous=first.rounds, seconds=QUICK)
+    same = [sorted(sorted(t) for t in r) for r in again.rounds]
+    assert same == [sorted(sorted(t) for t in r) for r in first.rounds]
+
+
+# -- Seats ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players, rounds, partnerships", [(16, 8, "none"), (16, 8, "rotate"), (20, 5, "none")])
+def test_seats_turn_nobody_always_deals_first(players, rounds, partnerships):
+    plan = plan_event(numbered_players(players), rounds, partnerships, seconds=QUICK)
+    firsts = Counter(table[0] for tables in plan.rounds for table in tables)
+    assert max(firsts.values()) <= math.ceil(rounds / 4) + 1
+    assert plan.quality.deals_first == max(firsts.values())
+    assert plan.quality.seat_spread <= 2
+
+
+# -- Refusals -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: plan_event(numbered_players(8), 0), "1 to"),
+        (lambda: plan_event(numbered_players(8), MAX_ROUNDS + 1), "1 to"),
+        (lambda: plan_event(["Ann", "Ann", "Bob"], 2), "same name"),
+        (lambda: plan_event(numbered_players(9), 2, "fixed"), "even number"),
+        (lambda: plan_event(numbered_players(8), 2, "sideways"), "partnerships must be"),
+        (lambda: numbered_players(1), "2 to"),
+        (lambda: read_names("Ann\nann\n"), "listed twice"),
+        (lambda: read_names("Ann\n" + "x" * 31), "at most 30"),
+    ],
+)
+def test_a_plan_that_cannot_be_made_is_refused_in_words(call, words):
+    with pytest.raises(SeatingError, match=words):
+        call()
+
+
+def assert_seated_as_asked(plan: Plan, names, rounds):
+    """Every round seats each player once (or sits them out), at tables the numbers allow."""
+    assert len(plan.rounds) == rounds
+    for tables, out in zip(plan.rounds, plan.sitting_out, strict=True):
+        seated = [p for table in tables for p in table]
+        assert len(seated) == len(set(seated))
+        assert sorted(seated + out) == sorted(names)
+        assert all(len(table) in (3, 4, 5) for table in tables)
+
+
+# -- The command line -----------------------------------------------------------------------------
+
+
+def test_seat_json_is_exactly_the_rounds_each_a_list_of_tables_in_seat_order():
+    from .test_cli import run
+
+    result = run("seat", "--players", "20", "--rounds", "5", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert list(data) == ["rounds"] and len(data["rounds"]) == 5
+    for tables in data["rounds"]:
+        assert sorted(p for table in tables for p in table) == sorted(numbered_players(20))
+        assert all(len(table) == 4 for table in tables)
+    assert quality(data["rounds"]).repeats == 0
+
+
+def test_seat_reads_names_from_a_file_and_sits_out_who_the_tables_cannot_hold(tmp_path):
+    from .test_cli import run
+
+    names = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Wolfeschlegelsteinhausenberge"]
+    path = tmp_path / "names.txt"
+    path.write_text("\n".join(names) + "\n\n")
+    result = run("seat", "--players-file", str(path), "--rounds", "4", "--partnerships", "rotating", "--json", "--seconds", "1")
+    assert result.returncode == 0, result.stderr
+    rounds = json.loads(result.stdout)["rounds"]
+    out: Counter[str] = Counter()
+    for tables in rounds:
+        seated = [p for table in tables for p in table]
+        assert len(seated) == 8 and set(seated) <= set(names)
+        out.update(set(names) - set(seated))
+    assert sum(out.values()) == 8 and max(out.values()) == 1, "two sit out a round, nobody twice"
+    text = run("seat", "--players-file", str(path), "--rounds", "4", "--partnerships", "rotating", "--seconds", "1")
+    assert "Sitting out:" in text.stdout and "Partners again: 0" in text.stdout
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--players", "1", "--rounds", "3"], "2 to 300"),
+        (["--players", "301", "--rounds", "3"], "2 to 300"),
+        (["--players", "8", "--rounds", "0"], "1 to 30"),
+        (["--players", "8", "--rounds", "31"], "1 to 30"),
+        (["--players", "9", "--rounds", "2", "--partnerships", "fixed"], "even number"),
+        (["--rounds", "2"], "--players"),
+        (["--players", "8", "--rounds", "2", "--partnerships", "sideways"], "sideways"),
+        (["--players-file", "/no/such/file", "--rounds", "2"], "no such file"),
+        (["--players", "x", "--rounds", "2"], "x"),
+    ],
+)
+def test_seat_refuses_bad_arguments_in_one_line(args, words):
+    from .test_cli import run
+
+    result = run("seat", *args)
+    assert result.returncode != 0
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0] and "Traceback" not in result.stderr
