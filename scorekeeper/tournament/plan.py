@@ -267,14 +267,20 @@ def _starts(
     seed: int,
     size: int,
 ) -> list[tuple[str, list[list[list[int]]]]]:
-    """Where the rounds still to play may start from, before the search: (where from, rounds)."""
+    """Where the rounds still to play may start from, before the search: (where from, rounds).
+
+    The previous plan, a stored schedule (or one for a few more players, without them) or a
+    round robin; unless one of those has no more repeats than the bound, also the
+    round-by-round seating (a random one for big fields), so a plan is never worse than it.
+    """
     first, rounds = len(played), len(present)
     playing = [sorted(set(present[r]) - set(out[r])) for r in range(rounds)]
+    found: list[tuple[str, list[list[list[int]]]]] = []
     if previous:
         hints = [_as_hint(previous[r], number) if r < len(previous) else [] for r in range(first, rounds)]
-        return [("the previous plan", [_fit(hints[i], playing[first + i], sizes[first + i]) for i in range(rounds - first)])]
-    found: list[tuple[str, list[list[list[int]]]]] = []
-    if not played and all(len(playing[r]) == len(units) for r in range(rounds)):
+        fitted = [_fit(hints[i], playing[first + i], sizes[first + i]) for i in range(rounds - first)]
+        found.append(("the previous plan", fitted))
+    elif not played and all(len(playing[r]) == len(units) for r in range(rounds)):
         if partnerships == FIXED and len(units) - 1 >= rounds:
             matches = round_robin(len(units))[:rounds]
             found.append(("a round robin of partnerships (circle method)", [[list(m) for m in r] for r in matches]))
@@ -288,11 +294,14 @@ def _starts(
                 if bigger is not None:
                     fitted = [_fit(bigger.rounds[r], playing[r], sizes[r]) for r in range(rounds)]
                     found.append((f"the stored schedule: {bigger.name}, without {more} of its players", fitted))
-    if not found and len(units) > ROUND_BY_ROUND_MOST:
+    perfect = [c for c in found if _judged(played + c[1], partnerships)[1] == _bound(played + c[1], len(units))]
+    if perfect:
+        return perfect
+    if len(units) > ROUND_BY_ROUND_MOST:
         rng = random.Random(seed)
         shuffled = [rng.sample(playing[r], len(playing[r])) for r in range(first, rounds)]
         found.append(("a random seating", [_fit([], shuffled[i], sizes[first + i]) for i in range(rounds - first)]))
-    if not found:
+    else:
         found.append(("round-by-round seating", _round_by_round(units, partnerships, playing, played, sizes, seed, size)))
     return found
 
