@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from scorekeeper.scoring import load_record, parse_record, score_game
 
-from . import event, live, load, pad, page_weight, pdf_load, printing, scaled
+from . import event, live, load, pad, page_weight, pdf_load, printing, scaled, seating
 from .games import full_game_record, played_to_the_end
 
 REPEATS = scaled(300, 5)
@@ -86,6 +86,7 @@ def main() -> None:
     live.main()
     pdf_load.main()
     pad.main()
+    seating.main()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,68 @@
+"""Seating quality: repeated table-mates when each round is seated on its own (as events were
+seated before plans) against the whole event planned at once, beside the lower bound, with
+the time each plan took (the aim: within 30 s on two cores).
+
+    .venv/bin/python -m bench.seating          # the full table (minutes: searches run 20 s)
+"""
+
+from __future__ import annotations
+
+import time
+
+from scorekeeper.scoring.game import partners_opposite
+from scorekeeper.tournament.plan import SECONDS, numbered_players, plan_event, quality
+from scorekeeper.tournament.seating import seat_round
+
+from . import QUICK
+
+SIZES = [(8, 3)] if QUICK else [(n, r) for n in (12, 16, 20, 24, 32) for r in range(5, 11)]
+WHIST = [(8, 7)] if QUICK else [(8, 7), (12, 11), (16, 15)]
+SEARCH = 0.2 if QUICK else SECONDS
+
+
+def round_by_round(players: list[str], rounds: int, partnerships: str = "none") -> list[list[list[str]]]:
+    seated: list[list[list[str]]] = []
+    for number in range(rounds):
+        seated.append(seat_round(players, seated, partnerships, seed=number + 1))
+    return seated
+
+
+def opposed_most(rounds: list[list[list[str]]]) -> int:
+    counts: dict[frozenset[str], int] = {}
+    for tables in rounds:
+        for table in tables:
+            first, second = partners_opposite(table)
+            for a in first:
+                for b in second:
+                    counts[frozenset((a, b))] = counts.get(frozenset((a, b)), 0) + 1
+    return max(counts.values())
+
+
+def main() -> None:
+    print("\nSeating: repeated table-mates, round by round (before) and planned whole (after)")
+    print(f"{'players':>7} {'rounds':>6} {'before':>6} {'after':>5} {'bound':>5} {'most':>4} {'seats':>5} {'time':>6}  from")
+    for players, rounds in SIZES:
+        names = numbered_players(players)
+        before = quality(round_by_round(names, rounds), "none", players)
+        started = time.monotonic()
+        plan = plan_event(names, rounds, seconds=SEARCH)
+        took = time.monotonic() - started
+        q = plan.quality
+        print(
+            f"{players:>7} {rounds:>6} {before.repeats:>6} {q.repeats:>5} {q.bound:>5} {q.most:>4} "
+            f"{q.seat_spread:>5} {took:>5.1f}s  {plan.source}"
+        )
+    print("\nRotating partners: partners again / most times two players oppose (a whist design: 0 / 2)")
+    for players, rounds in WHIST:
+        names = numbered_players(players)
+        before_rounds = round_by_round(names, rounds, "rotate")
+        before = quality(before_rounds, "rotate", players)
+        plan = plan_event(names, rounds, "rotate", seconds=SEARCH)
+        print(
+            f"{players:>7} {rounds:>6}  before {before.partner_repeats} / {opposed_most(before_rounds)}"
+            f"  after {plan.quality.partner_repeats} / {opposed_most(plan.rounds)}  from {plan.source}"
+        )
+
+
+if __name__ == "__main__":
+    main()
