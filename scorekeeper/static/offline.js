@@ -5,7 +5,7 @@
    the server's pages, so a tap still goes through the outbox and counts once. The scores they
    show are provisional until the server has the changes. */
 
-import { fold, merge, record } from "./copy.js";
+import { FORMAT, fold, merge, record } from "./copy.js";
 import { Refused, checkLeftovers, label, parseCard, scoreLeftovers } from "./rules.js";
 import { newKey, pending as queuedFor, withdraw } from "./outbox.js";
 import { scoreHere } from "./pad.js";
@@ -24,7 +24,7 @@ let csrf = "";
 
 async function refresh() {
   if (!copyUrl) { return; }
-  const since = held && held.format === 1 ? held.version : 0;
+  const since = held && held.format === FORMAT ? held.version : 0;
   try {
     let answer = await fetchJson(copyUrl + (since ? "?since=" + since : ""));
     if (answer === null) { return; }
