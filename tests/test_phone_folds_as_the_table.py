@@ -31,6 +31,7 @@ from scorekeeper.gamelog import (
     TableState,
 )
 from scorekeeper.gamelog.checks import accept, accept_record
+from scorekeeper.gamelog.phone_copy import FORMAT as COPY_FORMAT
 from scorekeeper.gamelog.phone_copy import phone_copy
 from scorekeeper.scoring import Card, Game, InvalidCard
 from scorekeeper.storage.exchange import import_changes
@@ -226,3 +227,10 @@ def test_the_phone_folds_its_copy_and_outbox_as_the_table_does():
     assert queued > 10 * len(cases) and refused > queued // 20, (queued, refused)
     assert sum(1 for summary in expected if summary["complete"] >= 3) > len(cases) // 4
     assert finished > len(cases) // 50, "too few games reached their end to prove anything"
+
+
+def test_the_phone_reads_the_shape_of_copy_the_server_sends():
+    """A phone holding a copy of an older shape asks for the whole new one: copy.js knows the shape."""
+    script = f"import('{(ROOT / 'scorekeeper' / 'static' / 'copy.js').as_uri()}').then((m) => console.log(m.FORMAT))"
+    answer = subprocess.run([node(), "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    assert int(answer.stdout) == COPY_FORMAT

@@ -2,7 +2,8 @@
 scores as the engine does. Run in Node against the engine on 10,000 random leftovers per rule set
 (jokers, two decks, suits, house definitions, hands heavy in threes, cards the game refuses) and on
 random games (hands with pressures, to their end and past it): the same totals, covering and
-steps, the same running totals, next pressure and leader, the same refusals. 0 differences.
+steps, the same running totals, next pressure and leader, each hand's pressures, the bonus and the
+standings, the same refusals. 0 differences.
 
 Every rule set of the registry is played, so a new one reaches this test with no line written here.
 """
@@ -138,6 +139,9 @@ def engine_game(game: Game, hands: list[dict[str, Any]], until_decided: bool) ->
         "totals": {side.side.name: str(side.total) for side in score.sides},
         "next": {side.side.name: str(side.next_pressure) for side in score.sides},
         "leader": list(score.leader),
+        "pressures": {side.side.name: [str(points) for points in side.pressures] for side in score.sides},
+        "bonus": {side.side.name: str(side.bonus) for side in score.sides},
+        "standings": [[place, side.side.name] for place, side in score.standings()],
     }
 
 

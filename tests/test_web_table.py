@@ -331,3 +331,26 @@ def test_a_whole_hand_save_meeting_another_phones_entry_is_a_conflict_with_both(
 def test_in_the_250_game_every_rank_waits_for_its_suit_on_the_pad(client):
     table = start(client, ["Ann", "Bob"], rules="two-fifty")
     assert 'data-suit-ranks="all"' in table.page("/hand/1/seat/0")
+
+
+def test_every_page_of_a_game_is_titled_by_the_page_and_the_game(client):
+    table = start(client, FOUR, title="Friday at Ann's")
+    play_hand(table, 1, ["K 5", "", "3 9", "Q"])
+    titles = {
+        path: re.search(r"<title>(.*?)</title>", table.page(path), re.S).group(1)
+        for path in ("/", "/scores", "/history", "/hand/1", "/share")
+    }
+    assert titles == {
+        "/": "Hand 2 · Friday at Ann&#39;s",
+        "/scores": "Scores · Friday at Ann&#39;s",
+        "/history": "History · Friday at Ann&#39;s",
+        "/hand/1": "Hand 1 · Friday at Ann&#39;s",
+        "/share": "Share · Friday at Ann&#39;s",
+    }
+
+
+def test_the_phone_saves_its_game_under_the_name_of_the_servers_export(table):
+    """What the phone's "Save this game" writes is named as the server's download of the record."""
+    export = table.client.get(f"{table.base}/export.json")
+    named = re.search(r'filename="([^"]+)"', export.headers["Content-Disposition"]).group(1)
+    assert table.client.get(f"{table.base}/copy.json").get_json()["file_name"] == named

@@ -14,8 +14,10 @@ from ..scoring.rulebook import rule_book
 from .entries import MAX_PRESSURES_IN_A_HAND, NOTE_MAX_LENGTH, Entry
 from .state import TableState
 
-#: Changed when the copy's shape changes: a phone holding an older copy asks for the new one.
-FORMAT = 1
+#: Changed when the copy's shape changes: a phone holding an older copy asks for the new one
+#: (``static/copy.js`` reads this one). 2: the name a saved game's file takes (``file_name``), the
+#: threes' verb.
+FORMAT = 2
 
 #: A game without a fixed number of hands is written out this many hands past the hand in play:
 #: a table that plays on offline for longer waits for the server to deal it more.
@@ -49,6 +51,7 @@ def phone_copy(state: TableState) -> dict[str, Any]:
         },
         "limits": {"pressures_in_a_hand": MAX_PRESSURES_IN_A_HAND, "note": NOTE_MAX_LENGTH},
         "actions": [[action.card, action.action] for action in rules.card_actions(len(game.players))],
+        "threes_verb": rules.threes_verb,
         "entries": [entry_data(entry) for entry in state.entries],
         "set_aside": {str(key): why for key, why in state.set_aside.items()},
     }

@@ -6,6 +6,9 @@
 
 import { Refused, checkLeftovers, parseCard, pressureValue, scoreGame } from "./rules.js";
 
+/* The copy's shape this code reads (gamelog/phone_copy.FORMAT): a copy of another is asked for whole. */
+export const FORMAT = 2;
+
 /* The copy held, brought up to date with an answer of copy.json (whole, or entries since). */
 export function merge(held, answer) {
   if (!answer.since) { return answer; }
@@ -245,7 +248,7 @@ export class Table {
       }
     };
     const aPlayer = () => { if (!players.includes(entry.player)) { throw new Refused(entry.player + " is not a player of this game"); } };
-    if (this.entries.length >= 2000) { throw new Refused("This game holds 2000 changes, the most one game can."); }
+    if (this.entries.length >= 2000) { throw new Refused("This game holds 2000 changes, the most one game can: start a new game."); }
     if (entry.kind === "leftovers") {
       openHand(); aPlayer();
       const current = this.leftovers.get(key(entry.hand, entry.player)) || null;
@@ -259,7 +262,8 @@ export class Table {
     } else if (entry.kind === "pressure") {
       openHand(); aPlayer();
       if (this.handPressures(entry.hand).length >= this.copy.limits.pressures_in_a_hand) {
-        throw new Refused("Hand " + entry.hand + " has " + this.copy.limits.pressures_in_a_hand + " pressures already, the most a hand can");
+        throw new Refused("Hand " + entry.hand + " has " + this.copy.limits.pressures_in_a_hand + " pressures already, the most a hand can: " +
+          "undo the ones that were mistakes.");
       }
       if (!this.book.pressures) { throw new Refused("this game has no pressures"); }
       if (this.book.no_pressure.includes(entry.player)) { throw new Refused(entry.player + " never takes a pressure"); }
@@ -272,7 +276,7 @@ export class Table {
       if (entry.hand !== this.state.current) { throw new Refused("one-card reminders are for the hand in play"); }
       aPlayer();
     } else if (entry.kind === "confirm") {
-      if (!(entry.hand >= 1 && entry.hand <= this.state.complete)) { throw new Refused("hand " + entry.hand + " is not complete yet"); }
+      if (!(entry.hand >= 1 && entry.hand <= this.state.complete)) { throw new Refused("hand " + entry.hand + " is not complete yet: enter every player's leftovers first"); }
       aPlayer();
       if (this.confirmedBy(entry.hand)) { throw new Refused("hand " + entry.hand + " is already confirmed"); }
     } else if (entry.kind === "void") {
@@ -296,7 +300,10 @@ export class Table {
     if (current === null) {
       const counted = Array.from(this.leftovers.values()).concat(Array.from(this.pressures.values()).flat());
       const later = counted.filter((e) => e.hand > score.hands).map((e) => e.hand).sort((a, b) => a - b);
-      if (later.length) { throw new Refused("The game was decided in hand " + score.hands + ", but hand " + later[0] + " was played after it"); }
+      if (later.length) {
+        throw new Refused("The game was decided in hand " + score.hands + ", but hand " + later[0] + " was played after it: " +
+          "correct or undo the change that decided it early.");
+      }
       return;
     }
     const entered = {};

@@ -5,10 +5,11 @@
    the server's pages, so a tap still goes through the outbox and counts once. The scores they
    show are provisional until the server has the changes. */
 
-import { fold, merge, record } from "./copy.js";
+import { FORMAT, fold, merge, record } from "./copy.js";
 import { Refused, checkLeftovers, label, parseCard, scoreLeftovers } from "./rules.js";
 import { newKey, pending as queuedFor, withdraw } from "./outbox.js";
 import { scoreHere } from "./pad.js";
+import { said, undone } from "./said.js";
 import { local } from "./storage.js";
 
 const body = document.body;
@@ -19,12 +20,13 @@ let held = copyUrl ? local.read(KEPT, null) : null;
 let offline = false;
 let shown = null;  /* the route drawn here, while offline */
 let csrf = "";
+let notice = null;  /* what the server would say of this phone's last change: {item or flash, text, path} */
 
 /* --- the copy, kept up to date ------------------------------------------------------------ */
 
 async function refresh() {
   if (!copyUrl) { return; }
-  const since = held && held.format === 1 ? held.version : 0;
+  const since = held && held.format === FORMAT ? held.version : 0;
   try {
     let answer = await fetchJson(copyUrl + (since ? "?since=" + since : ""));
     if (answer === null) { return; }
@@ -55,7 +57,17 @@ function routeOf(href) {
   return null;
 }
 
+/* A link of this site to a page drawn only by the server (Share, Print, the home page, a
+   download): while offline, a page saying so stands in for the browser's error page. */
+function awayRoute(link) {
+  const url = new URL(link.href, location.href);
+  if (url.origin !== location.origin || !/^https?:$/.test(url.protocol) || link.hasAttribute("download")) { return null; }
+  if (url.hash && url.pathname === location.pathname && url.search === location.search) { return null; }
+  return { page: "away", href: url.href };
+}
+
 function pathOf(route) {
+  if (route.page === "away") { return location.pathname; }  /* Back leaves it for the page it was opened from */
   if (route.page === "hand") { return base; }
   if (route.page === "detail") { return base + "hand/" + route.hand; }
   if (route.page === "pad") { return base + "hand/" + route.hand + "/seat/" + route.seat; }
@@ -86,17 +98,19 @@ function changeButton(route, outbox, fields, content, options = {}) {
   return h("form", { method: "post", action: base + route, "data-outbox": outbox, "data-ask": options.ask, class: options.formClass },
     keys(),
     Object.entries(fields).map(([name, value]) => h("input", { type: "hidden", name, value })),
-    h("button", { type: "submit", class: options.class || "secondary", "aria-label": options.label }, content));
+    h("button", { type: "submit", class: options.class || "secondary", "aria-label": options.label,
+      "aria-pressed": options.pressed === undefined ? null : String(options.pressed) }, content));
 }
 
-/* Undo: a change the server has is undone by a change; one still on this phone is taken out. */
-function undoButton(entry, text = "Undo") {
+/* Undo: a change the server has is undone by a change; one still on this phone is taken out
+   (and the page says so, as the server's does after an undo). */
+function undoButton(entry, text = "Undo", back = "hand") {
   if (entry.queued) {
     const button = h("button", { type: "button", class: "secondary small" }, text);
-    button.addEventListener("click", () => { withdraw(entry.queued); });
+    button.addEventListener("click", () => { takeOut(entry.queued, entry); });
     return button;
   }
-  return changeButton("undo", text, { target: entry.id, back: "hand" }, text, { class: "secondary small", formClass: "inline" });
+  return changeButton("undo", text, { target: entry.id, back }, text, { class: "secondary small", formClass: "inline" });
 }
 
 const swatch = (index) => h("span", { class: "swatch s" + index, "aria-hidden": "true" });
@@ -111,10 +125,11 @@ function banner(table) {
     waiting ? h("span", {}, " · scores provisional until the server has them") : null);
 }
 
+/* The totals, and the game columns of a session (the totals macro of _partials.html). */
 function totals(table) {
   const { score, finished } = table.state;
-  const begun = score.hands > 0;
-  return h("table", { class: "totals provisional", "aria-label": "Totals" },
+  const begun = score.hands > 0 || score.sides.some((side) => side.start !== 0n);
+  return [h("table", { class: "totals provisional", "aria-label": "Totals" },
     score.sides.map((side, i) => {
       const leads = begun && score.leader.includes(side.name);
       return h("tr", { class: leads ? "leads" : "" },
@@ -122,11 +137,26 @@ function totals(table) {
         table.book.end.columns ? h("td", { class: "num" }, plural(side.gamesWon, "game")) : null,
         h("td", { class: "num big" }, String(side.total)),
         h("td", { class: "lead-mark" }, leads ? (finished ? "★ winner" : "▲ leads") : ""));
-    }));
+    })), gamesTable(table)];
+}
+
+/* Hollywood scoring's games, each column's totals and who won it (the games_table macro). */
+function gamesTable(table) {
+  const columns = table.state.score.columns;
+  if (!columns.length) { return null; }
+  const names = Object.keys(columns[0].totals);
+  return [h("table", { class: "grid games", "aria-label": "Games" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), names.map((name) => h("th", { scope: "col", class: "num" }, name)),
+      h("th", { scope: "col" }, "Won by"))),
+    h("tbody", {}, columns.map((column, c) => h("tr", { class: column.winner ? "closed" : "" },
+      h("th", { scope: "row" }, String(c + 1)),
+      names.map((name) => h("td", { class: "num" + (column.winner === name ? " won" : "") }, String(column.totals[name]))),
+      h("td", {}, column.winner ? ["★ " + column.winner + " ", h("small", { class: "muted" }, "(hand " + column.wonIn + ")")] : h("span", { class: "muted" }, "open")))))),
+  h("p", { class: "muted small" }, "A player's 1st winning hand counts in game 1, the 2nd in games 1–2, later ones in every open game; a game closes when someone reaches the target in it.")];
 }
 
 function handPage(table) {
-  const copy = table.copy, book = table.book, { current, last, pending, next } = table.state;
+  const copy = table.copy, book = table.book, { last, pending, next } = table.state;
   const number = last, deal = copy.deals[number - 1] || {};
   const parts = [banner(table),
     h("section", { class: "handhead", "aria-label": "This hand" },
@@ -134,11 +164,6 @@ function handPage(table) {
         " · " + plural(deal.cards, "card") + " each"),
       h("p", { class: "deal" }, "Dealer: ", h("strong", {}, deal.dealer), " · ", h("strong", {}, deal.first), " plays first")),
   ];
-  if (current === null) {
-    parts.push(totals(table));
-    parts.push(h("p", {}, "The game is over. ", h("a", { href: base + "scores" }, "See the final standings.")));
-    return parts;
-  }
   const entered = Object.keys(table.handLeftovers(number));
   parts.push(h("a", { class: "button wide endhand", href: pathOf({ page: "pad", hand: number, seat: table.nextSeatToEnter(number) || 0 }) },
     h("span", {}, "END HAND ", h("span", { "aria-hidden": "true" }, "→"), " cards left")));
@@ -161,7 +186,9 @@ function handPage(table) {
         return changeButton("pressure", "Pressure on " + member + " to " + taker + ", hand " + number, fields,
           ["PRESSURE", h("br"), h("span", { class: "who" }, words(member), " ", h("span", {}, "→"), " ", words(taker)), h("span", { class: "cost" }, "+" + cost)],
           { class: "pressure passed", label: "Pressure on " + member + ", recorded on " + taker + ", plus " + cost, ask: "Another pressure on " + taker + "?" });
-      }))));
+      })),
+      side.members.filter((member) => copy.takers[member] !== member).map((member) => h("p", { class: "muted small" },
+        member + " never takes a pressure: one on " + member + " goes to the next player to play, " + copy.takers[member] + "."))));
     const list = pending.length ? h("ul", { class: "plain pending", "aria-label": "Pressures this hand" }, pending.map(({ entry, side, cost }) =>
       h("li", {}, h("span", {}, "Pressure: ", h("strong", {}, entry.player), side !== entry.player ? " (" + side + ")" : "", " ", h("strong", {}, "+" + cost),
         entry.queued ? h("span", { class: "muted small" }, " · waiting") : null), " ", undoButton(entry)))) : null;
@@ -181,23 +208,44 @@ function handPage(table) {
   if (copy.has.one_card) {
     const owing = table.owing(number);
     parts.push(h("section", { "aria-label": "One card owed" }, h("h2", {}, "“One card” forgotten"),
+      h("p", { class: "muted small" }, "Mark a player who owes two cards on their next turn. Cleared when the hand ends."),
       h("div", { class: "toggle-row" }, book.players.map((player) => {
         const owes = owing.includes(player);
         return changeButton("one-card", "One card: " + player, { hand: number, player, owes: owes ? "0" : "1" },
-          [player, owes ? " · owes 2" : ""], { class: "toggle" + (owes ? " on" : "") });
+          [player, owes ? " · owes 2" : ""], { class: "toggle" + (owes ? " on" : ""), pressed: owes });
       }))));
   }
+  if (copy.has.pressures) { parts.push(shufflePanel(table, number)); }
   parts.push(notesPanel(table, number));
+  parts.push(actionsPanel(table));
   return parts;
+}
+
+/* Both piles empty: a pressure that ends the hand at once, and on to the leftovers. */
+function shufflePanel(table, number) {
+  const { book, copy } = table;
+  return h("details", { class: "panel" }, h("summary", {}, "Both piles empty? (shuffle pressure ends the hand)"),
+    h("p", { class: "small" }, "If a player must draw and there is no card in the stock nor under the top of the pile, they take a pressure and the hand ends at once (Craits rules)."),
+    h("div", { class: "pressure-row" }, book.players.map((player) => {
+      const taker = copy.takers[player];
+      return changeButton("pressure", "Pressure (hand ends): " + taker, { hand: number, player: taker, ends_hand: "y", again: "", waited: "0" },
+        [player + ": pressure", taker !== player ? " (to " + taker + ")" : "", ", end hand"], { ask: "Another pressure on " + taker + "?" });
+    })));
+}
+
+/* What each card does, for this many players. */
+function actionsPanel(table) {
+  return h("details", { class: "panel" }, h("summary", {}, "Card actions (" + table.book.players.length + " players)"),
+    h("table", { class: "actions-table" }, (table.copy.actions || []).map(([card, action]) => h("tr", {}, h("th", { scope: "row" }, card), h("td", {}, action)))));
 }
 
 function notesPanel(table, number) {
   const notes = table.notes.get(number) || [];
   return h("details", { class: "panel" }, h("summary", {}, "Ruling note" + (notes.length ? " (" + notes.length + ")" : "")),
-    notes.map((entry) => h("p", { class: "note" }, "✎ " + entry.data.text, " ", undoButton(entry, "Remove"))),
+    notes.map((entry) => h("div", { class: "note" }, "✎ " + entry.data.text, " ", undoButton(entry, "Remove"))),
     h("form", { method: "post", action: base + "note", class: "stack", "data-outbox": "Ruling note, hand " + number },
       keys(), h("input", { type: "hidden", name: "hand", value: number }),
-      h("div", { class: "field" }, h("label", { for: "offline-note" }, "Ruling"), h("textarea", { id: "offline-note", name: "text", maxlength: table.copy.limits.note })),
+      h("div", { class: "field" }, h("label", { for: "offline-note" }, "Ruling note"), h("textarea", { id: "offline-note", name: "text", maxlength: table.copy.limits.note })),
       h("button", { class: "secondary", type: "submit" }, "Save note")));
 }
 
@@ -247,35 +295,44 @@ function padPage(table, number, seat) {
     form, neighbours, h("p", {}, h("a", { href: base }, "Back to the hand"))];
 }
 
+/* The Scores page (templates/game/scores.html): the final standings once the game is decided,
+   every hand's points with what its pressures added (P), the bonus, the running totals. */
 function scoresPage(table) {
   const book = table.book, copy = table.copy, { score, finished } = table.state;
   const sides = score.sides, crowded = sides.length > 3;
-  const starts = book.sides.map((side) => side.members.reduce((sum, player) => sum + BigInt(book.starts[player]), 0n));
-  const running = starts.slice();
+  const running = sides.map((side) => side.start);
   const rows = [];
   for (let n = 1; n <= score.hands; n += 1) {
-    const pressures = book.sides.map((side) => table.handPressures(n).filter((e) => side.members.includes(e.player)).length);
     rows.push(h("tr", {}, h("th", { scope: "row" }, h("a", { href: pathOf({ page: "detail", hand: n }) }, String(n)), " ",
-      h("small", { class: "muted dealt" }, plural((copy.deals[n - 1] || {}).cards, "card"))),
+      h("small", { class: "muted dealt" }, plural((copy.deals[n - 1] || {}).cards, "card")),
+      (table.notes.get(n) || []).length ? [" ", h("span", { title: "ruling note" }, "✎")] : null),
     sides.map((side, i) => {
       running[i] += side.hands[n - 1];
+      const pressures = side.pressures[n - 1];
       return h("td", { class: "num" }, h("span", { class: "pts" }, String(side.hands[n - 1])),
-        pressures[i] ? [" ", h("span", { class: "pmark", title: "pressures" }, "P" + pressures[i])] : null,
+        pressures ? [" ", h("span", { class: "pmark", title: "pressures" }, "P" + pressures)] : null,
         h("small", { class: "running" }, String(running[i])));
     })));
   }
   const head = h("tr", {}, h("th", { scope: "col" }, "Hand"), sides.map((side, i) => h("th", { scope: "col", class: "num", title: side.name }, swatch(i),
     crowded && side.name.length > 4 ? [h("span", { class: "short", "aria-hidden": "true" }, side.name.slice(0, 3) + "…"), h("span", { class: "visually-hidden" }, side.name)] : side.name)));
-  const withStart = starts.some((start) => start !== 0n);
+  const withStart = sides.some((side) => side.start !== 0n), withBonus = sides.some((side) => side.bonus !== 0n);
   const grid = h("div", { class: "scroll", role: "region", tabindex: "0", "aria-label": "Every hand" },
     h("table", { class: "grid provisional" + (crowded ? " crowded" : "") }, h("thead", {}, head),
-      h("tbody", {}, withStart ? h("tr", { class: "start" }, h("th", { scope: "row" }, "Start"), starts.map((s) => h("td", { class: "num" }, String(s)))) : null, rows),
-      h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "Total"), sides.map((side) => h("td", { class: "num big" }, String(side.total)))))));
+      h("tbody", {}, withStart ? h("tr", { class: "start" }, h("th", { scope: "row" }, "Start"), sides.map((side) => h("td", { class: "num" }, String(side.start)))) : null, rows),
+      h("tfoot", {},
+        withBonus ? h("tr", { class: "bonus" }, h("th", { scope: "row" }, "Bonus"),
+          sides.map((side) => h("td", { class: "num" }, side.bonus ? "+" + side.bonus : h("span", { class: "muted" }, "–")))) : null,
+        h("tr", {}, h("th", { scope: "row" }, "Total"), sides.map((side) => h("td", { class: "num big" }, String(side.total)))))));
   const played = score.hands + (copy.max_hands ? " of " + copy.max_hands + " hands" : " " + (score.hands === 1 ? "hand" : "hands")) + " played";
-  return [banner(table), h("h1", {}, finished ? "Final standings" : "Scores"),
+  const standings = h("ol", { class: "standings" }, score.standings.map(({ place, side }) => h("li", {},
+    h("span", { class: "place" }, String(place)), " ", h("span", { class: "name" }, side.name),
+    book.end.columns ? [" ", h("span", { class: "num" }, plural(side.gamesWon, "game"))] : null, " ", h("span", { class: "num big" }, String(side.total)))));
+  return [banner(table), h("h1", {}, finished ? "Final standings" : "Scores", title() ? " · " + title() : ""),
     h("p", { class: "muted" }, copy.name + " · " + played + (book.lowest_wins ? "" : " · highest total wins")),
-    totals(table), inPlay(table), grid,
-    h("p", { class: "muted small" }, "Each cell: the hand's points and, below, the running total. Tap a hand number to see or correct it."),
+    finished ? [standings, gamesTable(table)] : totals(table), inPlay(table), grid,
+    h("p", { class: "muted small" }, "Each cell: the hand's points" + (copy.has.pressures ? " (P = pressures in it)" : "") +
+      " and, below, the running total." + (withBonus ? " The bonus is added once the game is decided." : "") + " Tap a hand number to see or correct it."),
     h("p", { class: "small" }, h("button", { type: "button", class: "secondary small", "data-save-game": true }, "Save this game, with this phone's unsent changes"))];
 }
 
@@ -288,27 +345,76 @@ function inPlay(table) {
     " (counted when the hand is complete).");
 }
 
+/* A hand's row opened up (templates/play/hand_detail.html): each player's cards and covering,
+   the hand's score, its pressures, its notes; corrections. */
 function detailPage(table, number) {
-  const book = table.book, deal = table.copy.deals[number - 1] || {}, entered = table.handLeftovers(number);
-  const scored = number <= table.state.score.hands;
+  const book = table.book, copy = table.copy, deal = copy.deals[number - 1] || {}, entered = table.handLeftovers(number);
+  const { score } = table.state;
+  const scored = number <= score.hands;
+  const points = Object.fromEntries(Object.entries(entered).map(([player, entry]) => [player, scoreLeftovers(book, entry.data.cards.map(parseCard))]));
+  const covered = Object.values(points).some((found) => found.covers);
+  const pressures = table.handPressures(number), notes = table.notes.get(number) || [];
+  const legend = copy.threes_verb === "cancels"
+    ? "Threes: “3→K” means the 3 cancels the K (the 3 counts 3, the K nothing)."
+    : "Threes: “3→K” means the 3 covers the K (the pair counts 3); in “3→3→K” a second 3 covers that pair.";
   return [banner(table),
     h("h1", {}, "Hand " + number + " ", h("span", { class: "of" }, "· " + plural(deal.cards, "card") + " · dealer " + deal.dealer)),
     scored ? null : h("p", { class: "muted" }, "This hand is not complete yet."),
     h("ul", { class: "plain players" }, book.players.map((player, seat) => {
       const entry = entered[player];
-      const points = entry ? scoreLeftovers(book, entry.data.cards.map(parseCard)) : null;
       return h("li", {}, h("div", { class: "row-between" }, h("strong", {}, player),
-        entry ? h("span", { class: "num big" }, String(points.total)) : h("span", { class: "muted" }, "not entered")),
+        entry ? h("span", { class: "num big" }, String(points[player].total)) : h("span", { class: "muted" }, "not entered")),
       entry ? h("div", {}, entry.data.cards.length ? entry.data.cards.map((t) => h("span", { class: "chip" }, label(parseCard(t)))) : h("span", { class: "chip out" }, "OUT")) : null,
-      points && points.covers ? h("p", { class: "covering small" }, "Threes: " + points.covers) : null,
+      entry && points[player].covers ? h("p", { class: "covering small" }, "Threes: " + points[player].covers) : null,
       h("a", { class: "button secondary small", href: pathOf({ page: "pad", hand: number, seat }) }, entry ? "Correct" : "Enter"));
     })),
+    covered ? h("p", { class: "muted small legend" }, legend) : null,
+    scored ? [h("h2", {}, "The hand's score"), h("ul", { class: "plain hand-sides" }, score.sides.map((side) => {
+      const total = side.hands[number - 1], pressed = side.pressures[number - 1];
+      return h("li", {}, h("span", {}, h("strong", {}, side.name), h("span", { class: "parts" }, "cards " + (total - pressed) + " + pressures " + pressed)),
+        h("span", { class: "num big" }, String(total)));
+    }))] : null,
     h("h2", {}, "Pressures"),
-    h("ul", { class: "plain" }, table.handPressures(number).length
-      ? table.handPressures(number).map((entry) => h("li", { class: "row-between" }, h("span", {}, entry.player), undoButton(entry, "Remove")))
+    h("ul", { class: "plain" }, pressures.length
+      ? pressures.map((entry) => h("li", { class: "row-between" }, h("span", {}, entry.player), undoButton(entry, "Remove", "detail")))
       : h("li", { class: "muted" }, "None")),
+    copy.has.pressures ? h("details", { class: "panel" }, h("summary", {}, "Add a pressure that was missed"),
+      h("div", { class: "pressure-row" }, book.players.map((player) => {
+        const taker = copy.takers[player];
+        return changeButton("pressure", "Pressure: " + taker + ", hand " + number, { hand: number, player: taker, back: "detail" },
+          [player, taker !== player ? " → " + taker : ""]);
+      }))) : null,
     h("h2", {}, "Ruling notes"),
-    (table.notes.get(number) || []).length ? (table.notes.get(number) || []).map((entry) => h("p", { class: "note" }, "✎ " + entry.data.text)) : h("p", { class: "muted" }, "None")];
+    notes.length ? notes.map((entry) => h("p", { class: "note" }, "✎ " + entry.data.text)) : h("p", { class: "muted" }, "None"),
+    h("form", { method: "post", action: base + "note", class: "stack", "data-outbox": "Ruling note, hand " + number },
+      keys(), h("input", { type: "hidden", name: "hand", value: number }), h("input", { type: "hidden", name: "back", value: "detail" }),
+      h("div", { class: "field" }, h("label", { for: "offline-detail-note" }, "Ruling note"),
+        h("textarea", { id: "offline-detail-note", name: "text", maxlength: copy.limits.note })),
+      h("button", { class: "secondary", type: "submit" }, "Add note"))];
+}
+
+/* A page this phone cannot draw: the game is here all the same, and a way back to it. */
+function awayPage(table, href) {
+  return [banner(table), h("h1", {}, "This page needs the server"),
+    h("p", {}, "This page is made by the server, which cannot be reached. The game is kept on this phone: its hand, scores and history open without the server, and what is recorded here is sent when it is back."),
+    h("p", {}, h("a", { class: "button wide", href: base }, "Back to hand " + table.state.last)),
+    h("p", { class: "muted small" }, "Once the server is back: ", h("a", { href }, "open this page again"), ".")];
+}
+
+/* The server's confirmation of this phone's last change (base.html's saved box, or its flash). */
+function noticeBox(table) {
+  if (notice.flash) { return h("p", { class: "flash ok", role: "status" }, notice.text); }
+  const undo = h("button", { type: "button", class: "secondary" }, "Undo");
+  const item = notice.item, entries = table.entries.filter((entry) => entry.queued === item);
+  undo.addEventListener("click", () => { takeOut(item, entries[entries.length - 1]); });
+  return h("div", { class: "saved", role: "status" }, h("span", {}, "✓ " + notice.text), undo);
+}
+
+/* A change still on this phone is taken out of the outbox: undone, as the page then says. */
+function takeOut(item, entry) {
+  const game = table();
+  notice = { flash: true, text: undone(entry, game), fresh: true };
+  withdraw(item);
 }
 
 function historyPage(table) {
@@ -339,28 +445,47 @@ function historyPage(table) {
 
 function table() { return held ? fold(held, base, queuedFor(base)) : null; }
 
+const title = () => (held && held.record && held.record.title) || "";
+const gameTitle = () => title() || "Scorekeeper";
+
+/* The page of a route, with the title the server's page has. */
+const PAGES = {
+  hand: (game) => [handPage(game), "Hand " + game.state.last + " · " + gameTitle()],
+  pad: (game, route) => [padPage(game, route.hand, route.seat), "Leftovers · hand " + route.hand + " · " + game.book.players[route.seat]],
+  scores: (game) => [scoresPage(game), "Scores · " + gameTitle()],
+  history: (game) => [historyPage(game), "History · " + gameTitle()],
+  detail: (game, route) => [detailPage(game, route.hand), "Hand " + route.hand + " · " + gameTitle()],
+  away: (game, route) => [awayPage(game, route.href), "This page needs the server · " + gameTitle()],
+};
+
 function draw(route, push) {
   const game = table();
   if (!game) { return false; }
-  let content;
-  const { last } = game.state;
+  const { last, current } = game.state;
+  /* Where the server sends an address it does not show: a hand not open, a seat not at the
+     table, the hand page once the game is over. */
   if (route.page === "pad" && (route.hand < 1 || route.hand > last || route.seat >= game.book.players.length)) { route = { page: "hand" }; }
   if (route.page === "detail" && (route.hand < 1 || route.hand > last)) { route = { page: "scores" }; }
-  if (route.page === "hand") { content = handPage(game); }
-  if (route.page === "pad") { content = padPage(game, route.hand, route.seat); }
-  if (route.page === "scores") { content = scoresPage(game); }
-  if (route.page === "history") { content = historyPage(game); }
-  if (route.page === "detail") { content = detailPage(game, route.hand); }
+  if (route.page === "hand" && current === null) { route = { page: "scores" }; }
+  const [content, pageTitle] = PAGES[route.page](game, route);
   const main = document.querySelector("main");
   const kept = ["[data-outbox-list]", "[data-refused]"].map((selector) => main.querySelector(selector)).filter(Boolean);
   const fresh = h("main", { "data-offline": true }, kept, content);
   const typed = typedIn(main);
+  const path = pathOf(route);
+  if (push) { notice = null; }
+  if (notice && notice.fresh) {
+    const words = notice.flash ? notice : said(game, queuedFor(base).find((item) => item.id === notice.item) || { id: null });
+    notice = words ? { ...notice, text: words.text, flash: notice.flash || !words.undo, fresh: false, path } : null;
+  }
+  if (notice && notice.path === path && (notice.flash || queuedFor(base).some((item) => item.id === notice.item))) {
+    fresh.querySelector(".offline-banner").after(noticeBox(game));
+  }
   main.replaceWith(fresh);
   retype(fresh, typed);
   shown = route;
-  const path = pathOf(route);
   if (push) { history.pushState({ offline: true }, "", path); } else if (location.pathname !== path) { history.replaceState({ offline: true }, "", path); }
-  document.title = ({ hand: "Hand", pad: "Leftovers", scores: "Scores", history: "History", detail: "Hand" })[route.page] + " · offline";
+  document.title = pageTitle;
   document.dispatchEvent(new CustomEvent("scorekeeper:content", { detail: fresh }));
   return true;
 }
@@ -380,19 +505,21 @@ function retype(root, typed) {
 const busy = () => (document.activeElement && /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName)) ||
   document.querySelector("form[data-dirty], main .js-error, main .conflict, main .ask, main [data-versus]") !== null;
 
-/* A change drawn here that the server would refuse is refused here, beside its field, and not
-   kept: an empty save, a card the deck does not hold, a pressure after the game is over. */
+/* A change drawn here that the server would refuse is refused here, in the server's words, and
+   not kept: an empty save, a card the deck does not hold, a pressure past the most a hand takes.
+   Once on the page: beside the field, or under the row of buttons the tapped one is in. */
 document.addEventListener("submit", (event) => {
   const form = event.target;
   if (!held || !form.closest("main[data-offline]") || !form.hasAttribute("data-outbox")) { return; }
   const item = { id: "trial", url: new URL(form.getAttribute("action"), location.href).href, body: new URLSearchParams(new FormData(form)).toString() };
   const refused = fold(held, base, queuedFor(base).concat([item])).refusedItems.find((found) => found.item === item);
-  form.querySelectorAll(".js-error").forEach((node) => node.remove());
+  document.querySelectorAll("main [data-refused-here]").forEach((node) => node.remove());
   if (!refused) { return; }
   event.preventDefault();
   event.stopImmediatePropagation();
-  const message = h("p", { class: "error js-error", role: "alert" }, refused.reason);
-  (form.querySelector(".field") || form).append(message);
+  const message = h("p", { class: "error js-error", role: "alert", "data-refused-here": true }, refused.reason);
+  const field = form.querySelector(".field");
+  if (field) { field.append(message); } else { (form.closest(".pressure-row, .toggle-row") || form).after(message); }
 }, true);
 
 /* After a change is kept on this phone: the page the server would have gone on to. */
@@ -420,6 +547,7 @@ document.addEventListener("scorekeeper:outbox", (event) => {
   const mine = queuedFor(base);
   const added = mine.filter((item) => !known.has(item.id));
   known = new Set(mine.map((item) => item.id));
+  if (added.length) { notice = { item: added[added.length - 1].id, fresh: true }; }
   if (added.length && !offline) { kept = added[added.length - 1]; return; }
   if (offline && shown) { draw(added.length ? after(added[added.length - 1]) : shown, false); }
 });
@@ -442,11 +570,12 @@ document.addEventListener("scorekeeper:connection", (event) => {
 });
 
 /* The game's own links: opened from the copy while the server cannot be reached (the live
-   stream and the poll find that out within a second or two of losing it). */
+   stream and the poll find that out within a second or two of losing it); the site's other
+   links open a page saying they need the server, instead of the browser's error page. */
 document.addEventListener("click", (event) => {
   const link = event.target.closest && event.target.closest("a[href]");
   if (!offline || !link || !held || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) { return; }
-  const route = routeOf(link.href);
+  const route = routeOf(link.href) || awayRoute(link);
   if (!route) { return; }
   event.preventDefault();
   draw(route, true);
@@ -485,7 +614,7 @@ function offerSaving(root) {
     button.addEventListener("click", () => {
       const saved = record(fold(held, base, queuedFor(base)));
       const link = h("a", { href: URL.createObjectURL(new Blob([JSON.stringify(saved, null, 1)], { type: "application/json" })),
-        download: "scorekeeper-game-" + new Date().toISOString().slice(0, 10) + ".json" });
+        download: held.file_name || "game-" + new Date().toISOString().slice(0, 10) + ".json" });
       document.body.append(link);
       link.click();
       link.remove();

@@ -199,16 +199,18 @@ function outright(book, totals) {
 
 /* A game scored hand by hand: hands are {leftovers: {player: [card]}, pressures: [player]}.
    Refused on the first broken rule, as the engine refuses it (or, untilDecided, the hands
-   after the game was decided are left out). */
+   after the game was decided are left out). Each side has its start, each hand's points and
+   what its pressures added in it, its bonus and total; the standings place the sides. */
 export function scoreGame(book, hands, untilDecided = false) {
   const most = "hands" in book.end ? book.end.hands : null;
   if (most !== null && hands.length > most) { throw new Refused("the game has only " + most + " hands"); }
-  const starts = {}, totals = {}, taken = {}, sideHands = {};
+  const starts = {}, totals = {}, taken = {}, sideHands = {}, sidePressures = {};
   book.sides.forEach((side) => {
     starts[side.name] = side.members.reduce((sum, p) => sum + BigInt(book.starts[p]), 0n);
     totals[side.name] = starts[side.name];
     taken[side.name] = 0;
     sideHands[side.name] = [];
+    sidePressures[side.name] = [];
   });
   const history = [];
   let over = false;
@@ -231,6 +233,7 @@ export function scoreGame(book, hands, untilDecided = false) {
       row[side.name] = side.members.reduce((sum, p) => sum + BigInt(points[p]), 0n) + pressures[side.name];
       totals[side.name] += row[side.name];
       sideHands[side.name].push(row[side.name]);
+      sidePressures[side.name].push(pressures[side.name]);
     });
     history.push(row);
     over = decided(book, totals, history);
@@ -244,23 +247,43 @@ export function scoreGame(book, hands, untilDecided = false) {
   const games = "columns" in book.end ? columns(book, history) : [];
   const sides = book.sides.map((side) => ({
     name: side.name,
+    start: starts[side.name],
+    bonus: bonus[side.name],
     total: totals[side.name] + bonus[side.name],
     hands: sideHands[side.name],
+    pressures: sidePressures[side.name],
     taken: taken[side.name],
     next: book.pressures ? pressureValue(book, taken[side.name] + 1) : 0n,
     gamesWon: games.filter((game) => game.winner === side.name).length,
   }));
-  return { hands: history.length, finished: over, sides, outright: won, columns: games, leader: leaders(book, sides, won) };
+  return { hands: history.length, finished: over, sides, outright: won, columns: games,
+    leader: leaders(book, sides, won), standings: standings(book, sides, won) };
 }
 
-/* The side(s) ahead (GameScore.leader): an outright win, then more games won, then the total. */
+/* Smaller is better (GameScore._rank): an outright win, then more games won, then the total. */
+const ranker = (book, won) => (side) => (won.includes(side.name)
+  ? [-1n, 0n]
+  : [BigInt(-side.gamesWon), book.lowest_wins ? side.total : -side.total]);
+const before = (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+const level = (a, b) => a[0] === b[0] && a[1] === b[1];
+
+/* The side(s) ahead (GameScore.leader). */
 function leaders(book, sides, won) {
-  const rank = (side) => (won.includes(side.name)
-    ? [-1n, 0n]
-    : [BigInt(-side.gamesWon), book.lowest_wins ? side.total : -side.total]);
-  const before = (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+  const rank = ranker(book, won);
   const best = sides.map(rank).reduce((low, r) => (before(r, low) ? r : low));
-  return sides.filter((side) => { const r = rank(side); return r[0] === best[0] && r[1] === best[1]; }).map((side) => side.name);
+  return sides.filter((side) => level(rank(side), best)).map((side) => side.name);
+}
+
+/* The sides best first, each with its place; tied sides share one (GameScore.standings: 1, 1, 3). */
+function standings(book, sides, won) {
+  const rank = ranker(book, won);
+  const ordered = sides.slice().sort((a, b) => (before(rank(a), rank(b)) ? -1 : before(rank(b), rank(a)) ? 1 : 0));
+  const places = [];
+  ordered.forEach((side, index) => {
+    const tied = places.length && level(rank(places[places.length - 1].side), rank(side));
+    places.push({ place: tied ? places[places.length - 1].place : index + 1, side });
+  });
+  return places;
 }
 
 function checkHand(book, hand) {

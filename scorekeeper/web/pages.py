@@ -104,9 +104,10 @@ def export_response(stored: StoredGame, state: TableState) -> Response:
 
 
 def phone_copy_response(stored: StoredGame, state: TableState) -> Response:
-    """The game as the phone keeps it (``gamelog.phone_copy``), with the record's head for its
-    "Save this game"; ``?since=N`` (the version the phone holds) sends only the entries after
-    it, since a log only grows. An ETag of the version answers a phone that is up to date."""
+    """The game as the phone keeps it (``gamelog.phone_copy``), with the record's head and the
+    export's file name for its "Save this game"; ``?since=N`` (the version the phone holds) sends
+    only the entries after it, since a log only grows. An ETag of the version answers a phone that
+    is up to date."""
     etag = f"copy-{state.version}"
     if request.if_none_match.contains(etag):
         return Response(status=304, headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"})
@@ -120,9 +121,10 @@ def phone_copy_response(stored: StoredGame, state: TableState) -> Response:
             "set_aside": {str(key): why for key, why in state.set_aside.items()},
         }
     else:
-        record = export_record(stored, state, filing(stored))
+        filed = filing(stored)
+        record = export_record(stored, state, filed)
         head = {key: value for key, value in record.items() if key not in ("hands", "in_play")}
-        body = {**phone_copy(state), "record": head}
+        body = {**phone_copy(state), "record": head, "file_name": download_name(stored, "game", "json", filed)}
     response = jsonify(body)
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache"

@@ -30,6 +30,9 @@ const results = cases.map(({ book, leftovers, games }) => ({
       totals: Object.fromEntries(score.sides.map((side) => [side.name, String(side.total)])),
       next: Object.fromEntries(score.sides.map((side) => [side.name, String(side.next)])),
       leader: score.leader,
+      pressures: Object.fromEntries(score.sides.map((side) => [side.name, side.pressures.map(String)])),
+      bonus: Object.fromEntries(score.sides.map((side) => [side.name, String(side.bonus)])),
+      standings: score.standings.map(({ place, side }) => [place, side.name]),
     };
   })),
 }));

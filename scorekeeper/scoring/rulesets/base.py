@@ -326,6 +326,12 @@ class RuleSet(ABC):
         said = (self.how_it_scores(), self.blocked_hand(), self.how_it_is_won())
         return (("Scoring", " ".join(part for part in said if part)),)
 
+    @property
+    def threes_verb(self) -> str:
+        """What a three does to the card it takes, in the rules' own word ("cancels" or "covers"):
+        the verb of the legend beside a hand's covering of threes."""
+        return "cancels" if "cancels" in dict(self.scoring_rules()).get("Threes", "") else "covers"
+
     def option_in_words(self, spec: OptionSpec) -> str:
         """An option's value as a player reads it on a sheet."""
         value = getattr(self, spec.name)

@@ -476,7 +476,7 @@ def _detail_context(stored: StoredGame, state: TableState, number: int) -> dict[
         "pressures": state.hand_pressures(number),
         "notes": state.notes.get(number, ()),
         "note_form": NoteForm(),
-        "threes_verb": "cancels" if "cancels" in dict(rules.scoring_rules()).get("Threes", "") else "covers",
+        "threes_verb": rules.threes_verb,
     }
 
 
