@@ -217,7 +217,7 @@ class Pad {
       add("replaces-" + which, seats.recorded(which).entry);
     });
     form.setAttribute("action", form.getAttribute("data-hand-url"));
-    form.setAttribute("data-outbox", "Leftovers: " + list.map((which) => seats.player(which)) + ", hand " + this.hand);
+    form.setAttribute("data-outbox", "Leftovers: " + list.map((which) => seats.player(which)).join(", ") + ", hand " + this.hand);
   }
 
   /* A refused save: its player is shown, every tap kept; a conflict shows both entries (from the
