@@ -119,6 +119,7 @@ class Pad {
       chip.textContent = label(token) + (this.needsSuit(token) ? "?" : "");
       chip.setAttribute("aria-label", "Remove " + label(token));
       chip.addEventListener("click", () => {
+        this.clearErrors();
         const next = this.tokens();
         next.splice(index, 1);
         this.setTokens(next);
@@ -136,7 +137,12 @@ class Pad {
     }
   }
 
+  /* A tap answers the last refusal (an empty save, five kings): its message goes; the next save
+     brings its own. */
+  clearErrors() { drop(this.form, ".error"); }
+
   tapCard(card) {
+    this.clearErrors();
     if (this.wentOut.checked) {  /* a tap never silently replaces an OUT */
       this.line.say("live", this.$("[data-player-name]").textContent + " went out. Tap OUT again to give cards instead.");
     } else if (this.waitingRank(this.tokens())) {  /* the suit goes to the rank that waits for it, never to the next */
@@ -147,6 +153,7 @@ class Pad {
   }
 
   tapSuit(suit) {
+    this.clearErrors();
     const list = this.tokens(), last = list.length - 1;
     if (last < 0 || !BARE.test(list[last])) {
       this.line.say("live", "Tap a rank first, then its suit.");
@@ -158,6 +165,7 @@ class Pad {
 
   /* OUT moves on to the next player with nothing recorded or tapped; OUT again takes it back. */
   tapOut() {
+    this.clearErrors();
     if (this.wentOut.checked) {
       this.wentOut.checked = false;
       this.render();
