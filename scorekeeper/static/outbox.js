@@ -119,10 +119,11 @@ async function freshCsrf() {
   return (await response.json()).token;
 }
 
-/* Send one item: the server's answer, or "later" (a server error) or "offline" (no answer). */
+/* Send one item: the server's answer, or "later" (a server error) or "offline" (no answer). Every
+   change says how long it waited here, so the server stamps it with the time it was made. */
 async function send(item, retried = false) {
   const params = new URLSearchParams(item.body);
-  if (params.has("waited")) { params.set("waited", String(Math.max(0, Date.now() - (item.at || 0)))); }
+  params.set("waited", String(Math.max(0, Date.now() - (item.at || 0))));
   item.body = params.toString();
   let response;
   try {

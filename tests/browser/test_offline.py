@@ -3,6 +3,7 @@
 import json
 import urllib.parse
 import urllib.request
+from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 
 from playwright.sync_api import expect
@@ -144,3 +145,26 @@ def test_the_outbox_tells_the_page_what_waits_what_arrived_and_whether_it_is_con
     states = [detail for name, detail in heard if name == "connection"]
     assert states[0] == "offline" and states[-1] == "live", states
     assert all(before != after for before, after in pairwise(states)), states
+
+
+def test_a_note_kept_offline_arrives_stamped_with_the_time_it_was_written(server, phone):
+    """Seen in a fresh-clone check: pressures sent late were stamped when tapped, leftovers and notes
+    when they arrived. Every change now says how long it waited in the outbox."""
+    ann = phone()
+    record_url = start_three(ann, server)
+    ann.wait_for_function(f"() => localStorage.getItem('scorekeeper:copy:{record_url[len(server):]}') !== null")
+    ann.context.set_offline(True)
+    expect(ann.locator(".offline-banner")).to_be_visible()
+    ann.click("summary:has-text('Ruling note')")
+    ann.fill("textarea[name=text]", "Cy misdealt; redealt")
+    written = datetime.now(UTC)
+    ann.click("button:has-text('Save note')")
+    expect(ann.locator(".offline-banner")).to_contain_text("1 change waiting")
+    ann.wait_for_timeout(4000)
+    with ann.expect_request(lambda request: request.url.endswith("/note")) as sent:
+        ann.context.set_offline(False)
+    assert int(urllib.parse.parse_qs(sent.value.post_data)["waited"][0]) >= 4000
+    ann.wait_for_function(OUTBOX_EMPTY, timeout=15_000)
+    with urllib.request.urlopen(record_url + "copy.json") as response:
+        (note,) = json.loads(response.read())["entries"]
+    assert datetime.fromisoformat(note["at"]) <= written + timedelta(seconds=1)
