@@ -31,6 +31,10 @@ const path = (url) => new URL(url, location.href).pathname;
 /* Every change waiting to be sent, oldest first. */
 export const queued = () => local.read(OUTBOX, []);
 
+/* How many changes wait to be sent: the one count every page says (the outbox's list, the banner of
+   a page drawn offline). A change is one save, whatever it holds: a whole hand's leftovers count once. */
+export const waitingCount = () => queued().length;
+
 /* The changes waiting for one game: those whose address starts with its prefix ("/t/<token>/"). */
 export const pending = (gameUrlPrefix) => queued().filter((item) => path(item.url).startsWith(path(gameUrlPrefix)));
 
