@@ -380,12 +380,14 @@ def hand_leftovers(token: str, number: int) -> Response:
     except TableError as error:
         if error.index is not None:
             seat = form.entries[error.index].seat
-        return _refused_seat(token, number, seat, error)
+        return _refused_seat(token, number, seat, error, form)
     return _after_hand_leftovers(token, number, appended)
 
 
-def _refused_seat(token: str, number: int, seat: int | None, error: TableError) -> Response:
-    """A whole-hand save refused: the reason names the player, and the phone is told which seat."""
+def _refused_seat(token: str, number: int, seat: int | None, error: TableError, form: HandLeftoversForm) -> Response:
+    """A whole-hand save refused: the reason names the player, and the phone is told which seat.
+    A conflict names every seat that met another phone's entry (``conflicts``: the seat, its player,
+    and the entry that stands now), so the phone shows them all and keeps every entry it sent."""
     players = recording_game(token).game.players
     player = players[seat] if seat is not None and 0 <= seat < len(players) else None
     text = str(error)
@@ -398,8 +400,24 @@ def _refused_seat(token: str, number: int, seat: int | None, error: TableError) 
     if seat is not None:
         body = response.get_json()
         body.update({"seat": seat, "player": player})
+        if isinstance(error, StaleEdit):
+            body["conflicts"] = _conflicts(error, form)
         response.set_data(jsonify(body).get_data())
     return response
+
+
+def _conflicts(error: StaleEdit, form: HandLeftoversForm) -> list[dict[str, object]]:
+    """Each seat of a whole-hand save that met an entry made meanwhile, with what stands now
+    (``entry`` and ``cards`` None: undone meanwhile)."""
+    return [
+        {
+            "seat": form.entries[each.index].seat if each.index is not None else None,
+            "player": each.player,
+            "entry": each.current.id if each.current else None,
+            "cards": list(each.current.data.get("cards", [])) if each.current else None,
+        }
+        for each in error.conflicts
+    ]
 
 
 def _after_hand_leftovers(token: str, number: int, appended: list[Appended]) -> Response:
