@@ -61,27 +61,40 @@ function drawWaiting(list) {
 }
 
 function drawRefused(where) {
-  const all = refused();
+  /* A refusal being re-applied on this page is shown there (the pad's two entries), not twice. */
+  const here = document.querySelector("form[data-settles]");
+  const all = refused().map((item, index) => ({ item, index })).filter(({ item }) => !here || item.id !== here.getAttribute("data-settles"));
   where.hidden = !all.length;
   where.textContent = "";
-  all.forEach((item, index) => {
+  all.forEach(({ item, index }) => {
     const p = document.createElement("p");
     p.textContent = "Not saved: " + item.label + ". " + item.error + " ";
+    where.appendChild(p);
+    let actions = p;
+    if (item.conflicts && item.conflicts.length) {  /* each player's two entries: the one recorded, and this phone's */
+      const ul = document.createElement("ul");
+      item.conflicts.forEach((conflict) => {
+        const li = document.createElement("li");
+        li.textContent = (conflict.player ? conflict.player + ": " : "") + "Recorded: " + conflict.recorded + " / Yours: " + conflict.yours;
+        ul.appendChild(li);
+      });
+      actions = document.createElement("p");
+      where.append(ul, actions);
+    }
     if (item.again) {
       const yes = button("small", "Yes, record it");
       yes.addEventListener("click", () => { dismissRefused(index); sendAgain(item.again); });
-      p.append(yes, " ");
+      actions.append(yes, " ");
     }
     if (item.reapply) {
       const a = document.createElement("a");
       a.href = item.reapply;
       a.textContent = "Open it to re-apply";
-      p.append(a, " ");
+      actions.append(a, " ");
     }
     const dismiss = button("secondary small", "Dismiss");
     dismiss.addEventListener("click", () => dismissRefused(index));
-    p.appendChild(dismiss);
-    where.appendChild(p);
+    actions.appendChild(dismiss);
   });
 }
 

@@ -9,6 +9,7 @@ from itertools import pairwise
 from playwright.sync_api import expect
 
 from .conftest import start_game, submit
+from .test_accessibility import axe_violations
 
 OUTBOX_EMPTY = "() => JSON.parse(localStorage.getItem('scorekeeper:outbox') || '[]').length === 0"
 
@@ -198,6 +199,7 @@ def test_many_changes_waiting_take_no_more_room_than_two(server, phone, shot):
     summary = waiting.locator("summary").bounding_box()
     assert summary["height"] >= 44, summary  # a tap target
     page.screenshot(path="/tmp/scorekeeper-shots/offline-hand-360-five-waiting.png")
+    assert axe_violations(page) == []
     waiting.locator("summary").click()  # the whole list, one tap away
     expect(waiting.locator("li")).to_have_count(5)
     expect(waiting.locator("li").last).to_be_visible()
