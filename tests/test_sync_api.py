@@ -1,6 +1,7 @@
 """What the outbox and the live pages rely on: JSON answers, exactly once, versions with ETags."""
 
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -98,3 +99,47 @@ def test_pages_carry_their_version_for_the_live_script(table):
     send(table, "/pressure", "k1", hand=1, player="Bob")
     assert 'data-version="1"' in table.page("/")
     assert f'data-version-url="/t/{table.token}/version"' in table.page("/scores")
+
+
+def made_ago(table) -> list[timedelta]:
+    """How long ago each entry of the game's log was made, by the time it is stamped with, oldest first."""
+    entries = table.client.get(f"{table.base}/copy.json").get_json()["entries"]
+    return [datetime.now(UTC) - datetime.fromisoformat(entry["at"]) for entry in entries]
+
+
+MINUTE = "60000"
+#: Each kind of change a phone's outbox may hold: its address and fields (the undo's target is the first entry).
+LATE_CHANGES = {
+    "pressure": ("/pressure", {"hand": "1", "player": "Bob"}),
+    "leftovers": ("/hand/1/seat/0", {"cards": "K 5", "replaces": ""}),
+    "whole hand": ("/hand/1/leftovers", {"seats": "0,1", "cards-0": "K", "cards-1": "", "out-1": "y"}),
+    "ruling note": ("/note", {"hand": "1", "text": "Bob misdealt; redealt"}),
+    "one card": ("/one-card", {"hand": "1", "player": "Cy", "owes": "1"}),
+    "undo": ("/undo", {"target": "1"}),
+}
+
+
+@pytest.mark.parametrize("kind", LATE_CHANGES)
+def test_every_change_sent_late_is_stamped_with_the_time_it_was_made(table, kind):
+    """Leftovers, notes, reminders and undos kept a minute in an offline phone's outbox take their place in
+    the history a minute back, as pressures do, not at the moment they reach the server."""
+    send(table, "/pressure", "first", hand=1, player="Ann")
+    path, fields = LATE_CHANGES[kind]
+    response = send(table, path, "late", waited=MINUTE, **fields)
+    assert response.status_code == 200, response.get_json()
+    first, *late = made_ago(table)
+    assert first < timedelta(seconds=5)
+    assert late and all(timedelta(seconds=55) < ago < timedelta(seconds=70) for ago in late), late
+
+
+def test_a_change_claiming_to_have_waited_longer_than_a_day_is_stamped_a_day_back(table):
+    send(table, "/note", "k1", hand=1, text="Ruled on the count", waited="9" * 12)
+    (ago,) = made_ago(table)
+    assert timedelta(hours=23, minutes=59) < ago < timedelta(hours=24, minutes=1)
+
+
+def test_a_change_sent_at_once_or_without_the_field_is_stamped_now(table):
+    send(table, "/note", "k1", hand=1, text="Ruled on the count", waited="0")
+    send(table, "/note", "k2", hand=1, text="And on the threes")
+    send(table, "/note", "k3", hand=1, text="And on the jokers", waited="-5")
+    assert all(ago < timedelta(seconds=5) for ago in made_ago(table))

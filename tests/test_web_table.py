@@ -328,6 +328,45 @@ def test_a_whole_hand_save_meeting_another_phones_entry_is_a_conflict_with_both(
     assert "Ann&#39;s leftovers" not in table.page("/history")
 
 
+def test_a_whole_hand_save_meeting_several_players_entries_names_every_one_and_keeps_nothing(table):
+    """Seen in a fresh-clone check: phone X saved the whole hand while phone Y had saved Ann and Cy;
+    X's refusal named Ann alone, so X could not see (nor keep) its entry for Cy."""
+    table.leftovers(1, 0, "9")
+    table.leftovers(1, 2, "Q 3")
+    response = save_hand(table, 1, "x", {0: "K", 1: "4", 2: "2", 3: "J"})
+    data = response.get_json()
+    assert response.status_code == 409
+    assert [(c["seat"], c["player"], c["cards"]) for c in data["conflicts"]] == [(0, "Ann", ["9"]), (2, "Cy", ["Q", "3"])]
+    assert data["seat"] == 0 and data["current"]["cards"] == ["9"]  # where the pad opens, as before
+    assert "Ann's and Cy's leftovers were entered meanwhile" in data["error"]
+    assert "Ann: 9" in data["error"] and "Cy: Q 3" in data["error"]
+    history = table.page("/history")
+    assert "Bob&#39;s leftovers" not in history and "Di&#39;s leftovers" not in history  # none of the save
+
+    # Re-applied, replacing both: every entry this phone sent stands.
+    replaces = {f"replaces-{c['seat']}": str(c["entry"]) for c in data["conflicts"]}
+    again = save_hand(table, 1, "x2", {0: "K", 1: "4", 2: "2", 3: "J"}, **replaces)
+    assert again.status_code == 200, again.get_json()
+    record = table.client.get(f"{table.base}/export.json").get_json()
+    assert record["hands"][0]["leftovers"] == {"Ann": ["K"], "Bob": ["4"], "Cy": ["2"], "Di": ["J"]}
+
+
+def test_a_single_players_conflict_in_a_whole_hand_is_listed_as_one(table):
+    table.leftovers(1, 3, "7")
+    data = save_hand(table, 1, "x", {0: "K", 3: "J"}).get_json()
+    assert [(c["seat"], c["player"], c["cards"]) for c in data["conflicts"]] == [(3, "Di", ["7"])]
+    assert data["error"].startswith("Di's leftovers for hand 1 were entered meanwhile (7)")
+
+
+def test_a_whole_hand_meeting_a_conflict_and_a_referees_refusal_is_answered_with_the_conflict_first(table):
+    """Which of the two stands depends on the conflict: it is settled first (the other comes with the next save)."""
+    table.leftovers(1, 0, "9")
+    table.leftovers(1, 2, "Q")
+    response = save_hand(table, 1, "x", {0: "K", 1: "K K K K K", 2: "2"})
+    assert response.status_code == 409
+    assert [c["player"] for c in response.get_json()["conflicts"]] == ["Ann", "Cy"]
+
+
 def test_in_the_250_game_every_rank_waits_for_its_suit_on_the_pad(client):
     table = start(client, ["Ann", "Bob"], rules="two-fifty")
     assert 'data-suit-ranks="all"' in table.page("/hand/1/seat/0")

@@ -20,6 +20,7 @@ from .entries import (
     Entry,
     SecondThoughts,
     StaleEdit,
+    StaleEdits,
     TableError,
 )
 from .history import describe
@@ -41,6 +42,7 @@ __all__ = [
     "Guard",
     "SecondThoughts",
     "StaleEdit",
+    "StaleEdits",
     "TableError",
     "TableState",
     "accept",

@@ -169,12 +169,13 @@ def _check_leftovers(state: TableState, change: Change) -> None:
         if target is not None and (target.kind, target.hand, target.player) != (LEFTOVERS, number, player):
             raise TableError(f"What this corrects is not {player}'s leftovers for hand {number}: reload the page.", "cards")
         if current is None:
-            raise StaleEdit(f"{player}'s leftovers for hand {number} were undone meanwhile", None, "cards")
+            raise StaleEdit(f"{player}'s leftovers for hand {number} were undone meanwhile", None, "cards", player)
         raise StaleEdit(
             f"{player}'s leftovers for hand {number} were entered meanwhile "
             f"({current.cards_text}). Check them, and correct them if they are wrong.",
             current,
             "cards",
+            player,
         )
     try:
         cards = tuple(Card.parse(token) for token in change.data.get("cards", ()))

@@ -7,7 +7,7 @@ undoes an earlier entry. Nothing is ever updated or deleted.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -41,18 +41,50 @@ class TableError(Refusal):
 
 
 class StaleEdit(TableError):
-    """The form was built from a value that has changed since: ``current`` is what stands now."""
+    """The form was built from a value that has changed since: ``current`` is what stands now
+    (None: undone), and ``player`` whose leftovers they are, where they are someone's."""
 
     status = 409
 
-    def __init__(self, message: str, current: Entry | None, field: str | None = None) -> None:
+    def __init__(self, message: str, current: Entry | None, field: str | None = None, player: str | None = None) -> None:
         super().__init__(message, field)
         self.current = current
+        self.player = player
 
     def details(self) -> dict[str, object]:
         if self.current is None:
             return {}
         return {"current": {"entry": self.current.id, "cards": list(self.current.data.get("cards", []))}}
+
+    @property
+    def conflicts(self) -> tuple[StaleEdit, ...]:
+        """Every change refused so: this one, or each of several saved together."""
+        return (self,)
+
+
+class StaleEdits(StaleEdit):
+    """Several leftovers saved together (a whole hand from one phone) met entries made meanwhile
+    on another phone: every one of them (``stale``, each with its ``index`` in the save), so that
+    the phone shows each player's two entries and keeps all it sent. Saved together, none is saved."""
+
+    def __init__(self, stale: Sequence[StaleEdit]) -> None:
+        first = stale[0]
+        players = [error.player or "?" for error in stale]
+        names = ", ".join(f"{name}'s" for name in players[:-1]) + f" and {players[-1]}'s"
+        now = "; ".join(f"{error.player}: {error.current.cards_text if error.current else 'undone'}" for error in stale)
+        super().__init__(
+            f"{names} leftovers were entered meanwhile on another phone ({now}). "
+            "Check them, and correct them if they are wrong.",
+            first.current,
+            first.field,
+            first.player,
+        )
+        self.stale = tuple(stale)
+        self.index = first.index
+
+    @property
+    def conflicts(self) -> tuple[StaleEdit, ...]:
+        return self.stale
 
 
 class SecondThoughts(TableError):

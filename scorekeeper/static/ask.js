@@ -15,13 +15,17 @@ function el(tag, className, text) {
   return node;
 }
 
-/* True when the same change was tapped moments ago on this phone (kept over the reload after a save). */
+/* True when the same change was tapped moments ago on this phone (kept over the reload after a save).
+   Every recent tap is kept, not only the last: Bob, Cy, Bob within seconds asks about Bob. */
 export function tappedJustNow(form) {
   const now = Date.now(), data = new FormData(form);
   const key = form.action + "|" + data.get("hand") + "|" + data.get("player");
-  const before = session.read(TAPS, {})[key];
-  session.write(TAPS, { [key]: now });
-  return now - before <= SAME_TAP_MS;
+  const taps = {};
+  Object.entries(session.read(TAPS, {})).forEach(([other, at]) => { if (now - at <= SAME_TAP_MS) { taps[other] = at; } });
+  const before = taps[key];
+  taps[key] = now;
+  session.write(TAPS, taps);
+  return before !== undefined && now - before <= SAME_TAP_MS;
 }
 
 /* The question beside the form (or its [data-ask-here]): yes() for a second one, no() for the same one. */

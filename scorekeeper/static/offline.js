@@ -7,7 +7,7 @@
 
 import { FORMAT, fold, merge, record } from "./copy.js";
 import { Refused, checkLeftovers, label, parseCard, scoreLeftovers } from "./rules.js";
-import { newKey, pending as queuedFor, withdraw } from "./outbox.js";
+import { newKey, pending as queuedFor, waitingCount, withdraw } from "./outbox.js";
 import { scoreHere } from "./pad.js";
 import { said, undone } from "./said.js";
 import { local } from "./storage.js";
@@ -119,7 +119,7 @@ const words = (name) => name.split(" ").flatMap((word, i) => (i ? [" ", h("span"
 const cardsText = (entry) => entry.data.cards.map((t) => label(parseCard(t))).join(" ") || "went out";
 
 function banner(table) {
-  const waiting = table.queued;
+  const waiting = waitingCount();  /* the count the outbox's list says */
   return h("p", { class: "offline-banner", role: "status" },
     h("strong", {}, "Offline"), " · ", plural(waiting, "change"), " waiting",
     waiting ? h("span", {}, " · scores provisional until the server has them") : null);

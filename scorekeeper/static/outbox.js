@@ -4,11 +4,13 @@
    error (5xx) holds back only the later changes of its game. The connection's state is kept here.
 
    The keys and the items' fields are stored as they always were ({id, url, body, from, label,
-   replace, at, tries}), so a phone upgrading mid-game keeps its queue. On `document`:
+   replace, at, tries}; and settles, the refusal an item re-applies, where it does), so a phone
+   upgrading mid-game keeps its queue. On `document`:
      scorekeeper:outbox      detail: the queue; whenever it (or the refused list) changes
      scorekeeper:delivered   detail: {item, result}; the server accepted an item
      scorekeeper:connection  detail: "live" | "reconnecting" | "offline" | "failing"; when it changes */
 
+import { refusedLeftovers } from "./pad_seats.js";
 import { local } from "./storage.js";
 
 const OUTBOX = "scorekeeper:outbox";
@@ -31,16 +33,29 @@ const path = (url) => new URL(url, location.href).pathname;
 /* Every change waiting to be sent, oldest first. */
 export const queued = () => local.read(OUTBOX, []);
 
+/* How many changes wait to be sent: the one count every page says (the outbox's list, the banner of
+   a page drawn offline). A change is one save, whatever it holds: a whole hand's leftovers count once. */
+export const waitingCount = () => queued().length;
+
 /* The changes waiting for one game: those whose address starts with its prefix ("/t/<token>/"). */
 export const pending = (gameUrlPrefix) => queued().filter((item) => path(item.url).startsWith(path(gameUrlPrefix)));
 
-/* Changes the server refused, to be shown as not saved: {label, error, reapply, again}. */
+/* Changes the server refused, to be shown as not saved: {id, label, error, reapply, conflicts, again}
+   (conflicts: the players whose entries met another phone's, {player, recorded, yours}). */
 export const refused = () => local.read(REFUSED, []);
 
 export function dismissRefused(index) {
   const all = refused();
   all.splice(index, 1);
   local.write(REFUSED, all);
+  changed();
+}
+
+/* A refused change is settled (re-applied and saved, or what is recorded kept): it is not shown any more. */
+export function settleRefused(id) {
+  const all = refused();
+  if (!id || !all.some((item) => item.id === id)) { return; }
+  local.write(REFUSED, all.filter((item) => item.id !== id));
   changed();
 }
 
@@ -72,13 +87,15 @@ export function newKey() {
 }
 
 /* A form's change, queued with the key its form carries; the form gets a new key for the next one.
-   A change marked data-outbox-replace replaces a queued one to the same address (not on its way). */
+   A change marked data-outbox-replace replaces a queued one to the same address (not on its way);
+   one marked data-settles re-applies a refused change, which is settled once it is saved. */
 export function enqueue(form) {
   const data = new URLSearchParams(new FormData(form));
   const item = {
     id: data.get("idem"), url: form.action, body: data.toString(), from: location.pathname,
     label: form.getAttribute("data-outbox"), replace: form.hasAttribute("data-outbox-replace"), at: Date.now(),
   };
+  if (form.hasAttribute("data-settles")) { item.settles = form.getAttribute("data-settles"); }
   let box = queued();
   if (!box.some((other) => other.id === item.id)) {
     if (item.replace) {
@@ -119,10 +136,11 @@ async function freshCsrf() {
   return (await response.json()).token;
 }
 
-/* Send one item: the server's answer, or "later" (a server error) or "offline" (no answer). */
+/* Send one item: the server's answer, or "later" (a server error) or "offline" (no answer). Every
+   change says how long it waited here, so the server stamps it with the time it was made. */
 async function send(item, retried = false) {
   const params = new URLSearchParams(item.body);
-  if (params.has("waited")) { params.set("waited", String(Math.max(0, Date.now() - (item.at || 0)))); }
+  params.set("waited", String(Math.max(0, Date.now() - (item.at || 0))));
   item.body = params.toString();
   let response;
   try {
@@ -159,11 +177,14 @@ function gameOf(item) {
   return match ? match[0] : item.url;
 }
 
+/* Listed as not saved. Leftovers that met another phone's entries are listed with each player's
+   two entries and an address that brings every one of this phone's back (pad_seats.js). */
 function refuse(item, result) {
-  const cards = new URLSearchParams(item.body).get("cards");
-  const reapply = result.status === 409 && item.from.includes("/seat/")
-    ? item.from + "?cards=" + encodeURIComponent(cards || "") : null;
-  local.write(REFUSED, [...refused(), { label: item.label, error: result.error, reapply, again: result.ask ? item : null }]);
+  const leftovers = refusedLeftovers(item, result, item.id);
+  local.write(REFUSED, [...refused(), {
+    id: item.id, label: item.label, error: result.error, again: result.ask ? item : null,
+    reapply: leftovers && leftovers.reapply, conflicts: leftovers && leftovers.conflicts,
+  }]);
 }
 
 /* One round: what waits, oldest first, until the queue is through or the server cannot be reached. */
@@ -196,6 +217,7 @@ async function round(justSent, refusedHere) {
     const mine = justSent && item.id === justSent.id;
     if (result.ok) {
       outcome.delivered += 1;
+      settleRefused(item.settles);
       tell("scorekeeper:delivered", { item, result });
     } else if (mine && refusedHere && refusedHere(result) !== false) {
       /* shown beside its form */

@@ -2,9 +2,13 @@
    the server refused ([data-refused], with Dismiss, and Yes or Open it where one can act on it),
    and the connection in the header ([data-live-status]). Drawn again whenever outbox.js says. */
 
-import { dismissRefused, queued, refused, sendAgain } from "./outbox.js";
+import { dismissRefused, queued, refused, sendAgain, waitingCount } from "./outbox.js";
 
 const SHOW_AFTER_MS = 1200;
+/* Past this many, the list folds into its count (one line, opened on a tap), so that a hand of many
+   pressures taken offline keeps its PRESSURE buttons on the first screen. */
+const LISTED = 2;
+let listOpen = false;
 const STATUS = {
   live: "● Live", reconnecting: "Reconnecting…", offline: "Offline: changes kept on this phone",
   failing: "Server error: a change is waiting (kept on this phone)",
@@ -30,42 +34,67 @@ function drawWaiting(list) {
     drawLater = setTimeout(drawOutbox, SHOW_AFTER_MS);
     box = [];
   }
-  list.hidden = !box.length;
+  const count = box.length ? waitingCount() : 0;
+  list.hidden = !count;
   list.textContent = "";
-  if (!box.length) { return; }
-  const title = document.createElement("strong");
-  title.textContent = box.length + (box.length === 1 ? " change" : " changes") + " waiting to be sent:";
+  list.classList.toggle("folded", count > LISTED);
+  if (!count) { return; }
+  const said = count + (count === 1 ? " change" : " changes") + " waiting to be sent";
   const ul = document.createElement("ul");
   box.forEach((item) => {
     const li = document.createElement("li");
     li.textContent = item.label;
     ul.appendChild(li);
   });
-  list.append(title, ul);
+  if (count <= LISTED) {
+    const title = document.createElement("strong");
+    title.textContent = said + ":";
+    list.append(title, ul);
+    return;
+  }
+  const details = document.createElement("details"), summary = document.createElement("summary");
+  summary.textContent = said;
+  details.open = listOpen;
+  details.addEventListener("toggle", () => { listOpen = details.open; });
+  details.append(summary, ul);
+  list.appendChild(details);
 }
 
 function drawRefused(where) {
-  const all = refused();
+  /* A refusal being re-applied on this page is shown there (the pad's two entries), not twice. */
+  const here = document.querySelector("form[data-settles]");
+  const all = refused().map((item, index) => ({ item, index })).filter(({ item }) => !here || item.id !== here.getAttribute("data-settles"));
   where.hidden = !all.length;
   where.textContent = "";
-  all.forEach((item, index) => {
+  all.forEach(({ item, index }) => {
     const p = document.createElement("p");
     p.textContent = "Not saved: " + item.label + ". " + item.error + " ";
+    where.appendChild(p);
+    let actions = p;
+    if (item.conflicts && item.conflicts.length) {  /* each player's two entries: the one recorded, and this phone's */
+      const ul = document.createElement("ul");
+      item.conflicts.forEach((conflict) => {
+        const li = document.createElement("li");
+        li.textContent = (conflict.player ? conflict.player + ": " : "") + "Recorded: " + conflict.recorded + " / Yours: " + conflict.yours;
+        ul.appendChild(li);
+      });
+      actions = document.createElement("p");
+      where.append(ul, actions);
+    }
     if (item.again) {
       const yes = button("small", "Yes, record it");
       yes.addEventListener("click", () => { dismissRefused(index); sendAgain(item.again); });
-      p.append(yes, " ");
+      actions.append(yes, " ");
     }
     if (item.reapply) {
       const a = document.createElement("a");
       a.href = item.reapply;
       a.textContent = "Open it to re-apply";
-      p.append(a, " ");
+      actions.append(a, " ");
     }
     const dismiss = button("secondary small", "Dismiss");
     dismiss.addEventListener("click", () => dismissRefused(index));
-    p.appendChild(dismiss);
-    where.appendChild(p);
+    actions.appendChild(dismiss);
   });
 }
 

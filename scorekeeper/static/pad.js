@@ -3,7 +3,8 @@
    so one phone may tap in the whole hand and save it once (each player still gets an entry of
    their own), or each phone only its own player. Without JavaScript the cards are typed. */
 
-import { Seats } from "./pad_seats.js";
+import { settleRefused } from "./outbox.js";
+import { Seats, shown } from "./pad_seats.js";
 
 const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const BARE = /^(10|[2-9AJQKT])$/i;
@@ -119,6 +120,7 @@ class Pad {
       chip.textContent = label(token) + (this.needsSuit(token) ? "?" : "");
       chip.setAttribute("aria-label", "Remove " + label(token));
       chip.addEventListener("click", () => {
+        this.clearErrors();
         const next = this.tokens();
         next.splice(index, 1);
         this.setTokens(next);
@@ -136,7 +138,12 @@ class Pad {
     }
   }
 
+  /* A tap answers the last refusal (an empty save, five kings): its message goes; the next save
+     brings its own. */
+  clearErrors() { drop(this.form, ".error"); }
+
   tapCard(card) {
+    this.clearErrors();
     if (this.wentOut.checked) {  /* a tap never silently replaces an OUT */
       this.line.say("live", this.$("[data-player-name]").textContent + " went out. Tap OUT again to give cards instead.");
     } else if (this.waitingRank(this.tokens())) {  /* the suit goes to the rank that waits for it, never to the next */
@@ -147,6 +154,7 @@ class Pad {
   }
 
   tapSuit(suit) {
+    this.clearErrors();
     const list = this.tokens(), last = list.length - 1;
     if (last < 0 || !BARE.test(list[last])) {
       this.line.say("live", "Tap a rank first, then its suit.");
@@ -158,6 +166,7 @@ class Pad {
 
   /* OUT moves on to the next player with nothing recorded or tapped; OUT again takes it back. */
   tapOut() {
+    this.clearErrors();
     if (this.wentOut.checked) {
       this.wentOut.checked = false;
       this.render();
@@ -217,40 +226,84 @@ class Pad {
       add("replaces-" + which, seats.recorded(which).entry);
     });
     form.setAttribute("action", form.getAttribute("data-hand-url"));
-    form.setAttribute("data-outbox", "Leftovers: " + list.map((which) => seats.player(which)) + ", hand " + this.hand);
+    form.setAttribute("data-outbox", "Leftovers: " + list.map((which) => seats.player(which)).join(", ") + ", hand " + this.hand);
   }
 
-  /* A refused save: its player is shown, every tap kept; a conflict shows both entries (from the
-     page's template), and one tap chooses which stands. */
+  /* A refused save: its player is shown, every tap kept. A conflict (another phone's entries came
+     first: for one player, or several of a whole hand) marks what stands now on each tab and
+     shows both entries of each of those players. */
   refused(event) {
-    const result = event.detail, { seats } = this;
+    const result = event.detail;
     if (result.seat !== undefined) { this.switchTo(result.seat); }
-    const template = document.querySelector("[data-versus-template]");
-    if (!result.current || !template) { return; }
+    const conflicts = result.conflicts || (result.current ? [{ seat: this.seat, entry: result.current.entry, cards: result.current.cards }] : []);
+    if (!conflicts.length || !document.querySelector("[data-versus-template]")) { return; }
     event.preventDefault();
+    conflicts.forEach((conflict) => this.seats.stands(conflict.seat, conflict.entry, conflict.cards));
+    this.replaces.value = this.seats.recorded(this.seat).entry;
+    this.render();
+    this.showConflicts(conflicts.map((conflict) => String(conflict.seat)), "Not saved: " + result.error);
+  }
+
+  /* Both entries of each seat in conflict (from the page's template), this phone's still tapped:
+     Keep it takes the recorded one (this phone's is dropped); Save yours saves every entry this
+     phone holds for the hand, each replacing what stands. */
+  showConflicts(list, why) {
+    const { seats } = this, template = document.querySelector("[data-versus-template]");
     drop(document, "[data-versus], .js-error");
-    const seat = this.seat, mine = seats.drafts[seat], tab = seats.tab(seat), theirs = result.current.cards.join(" ");
-    tab.setAttribute("data-entry", String(result.current.entry));
-    tab.setAttribute("data-recorded", theirs);
-    this.replaces.value = String(result.current.entry);
+    const differing = list.filter((which) => seats.tab(which) && seats.dirty(which));
+    if (!differing.length || !template) { return; }
     const box = template.content.firstElementChild.cloneNode(true);
-    box.querySelector(".why").textContent = "Not saved: " + result.error;
-    box.querySelector("[data-theirs]").textContent = theirs || "went out";
-    box.querySelector("[data-mine]").textContent = mine.out ? "went out" : mine.cards;
-    box.querySelector("[data-keep]").addEventListener("click", () => {
-      box.remove();
-      delete seats.drafts[this.seat];
-      this.switchTo(this.seat);
+    const theirsCell = box.querySelector("[data-theirs-cell]"), mineCell = box.querySelector("[data-mine-cell]");
+    box.querySelector(".why").textContent = why;
+    differing.forEach((which) => {
+      const recorded = seats.recorded(which), theirs = theirsCell.cloneNode(true), mine = mineCell.cloneNode(true);
+      [theirs, mine].forEach((cell) => {  /* whose, where there are several */
+        const who = cell.querySelector("[data-who]");
+        who.textContent = seats.player(which);
+        who.hidden = differing.length < 2;
+      });
+      theirs.querySelector("[data-theirs]").textContent = recorded.entry ? shown(recorded) : "nothing";
+      mine.querySelector("[data-mine]").textContent = shown(seats.drafts[which]);
+      theirs.querySelector("[data-keep]").addEventListener("click", () => {
+        theirs.remove();
+        mine.remove();
+        delete seats.drafts[which];
+        if (which === this.seat) { this.switchTo(which); } else { this.render(); }
+        if (!box.querySelector("[data-keep]")) {
+          box.remove();
+          if (!seats.waiting().length) { settleRefused(this.form.getAttribute("data-settles")); }
+        }
+      });
+      theirsCell.before(theirs, mine);
     });
+    theirsCell.remove();
+    mineCell.remove();
     box.querySelector("[data-use]").addEventListener("click", () => {
       box.remove();
-      seats.drafts[this.seat] = mine;
-      this.switchTo(this.seat);
       this.form.requestSubmit();
     });
     this.form.parentNode.insertBefore(box, this.form);
     box.scrollIntoView({ block: "nearest" });
-    this.showState();
+  }
+
+  /* Opened by a refusal's "Open it to re-apply" (?reapply=<id>, from pad_seats.js): every entry of
+     the refused save is tapped in again, the seats in conflict show both entries, and the refusal
+     is settled once this phone's entries are saved (or the recorded ones kept). */
+  reapply() {
+    const query = new URLSearchParams(location.search), { seats } = this;
+    if (!query.has("reapply")) { return; }
+    (query.get("seats") || "").split(",").filter((which) => seats.tab(which)).forEach((which) => {
+      seats.drafts[which] = { cards: query.get("cards-" + which) || "", out: query.get("out-" + which) === "y" };
+    });
+    if (seats.drafts[this.seat]) {
+      this.input.value = seats.drafts[this.seat].cards;
+      this.wentOut.checked = seats.drafts[this.seat].out;
+    }
+    this.form.setAttribute("data-settles", query.get("reapply"));
+    try { history.replaceState(null, "", location.pathname); } catch { /* the address stays */ }
+    this.render();
+    this.showConflicts((query.get("conflicts") || "").split(","),
+      "Entered meanwhile on another phone. Your entries are tapped in again: keep what is recorded, or save yours.");
   }
 
   /* The pad shown instead of typing, its keys, tabs and form listened to, the drafts brought back. */
@@ -280,10 +333,11 @@ class Pad {
     input.addEventListener("input", () => this.render());
     form.addEventListener("submit", () => this.prepareSubmit());
     form.addEventListener("scorekeeper:refused", (event) => this.refused(event));
-    const shown = this.seats.restore(this.seat, { cards: input.value, out: wentOut.checked }, !!this.$(".error"));
-    input.value = shown.cards;
-    wentOut.checked = shown.out;
+    const restored = this.seats.restore(this.seat, { cards: input.value, out: wentOut.checked }, !!this.$(".error"));
+    input.value = restored.cards;
+    wentOut.checked = restored.out;
     this.render();
+    this.reapply();
   }
 }
 

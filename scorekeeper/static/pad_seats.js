@@ -1,11 +1,41 @@
 /* The leftovers pad's seats: a tab a player, what is recorded for each (the tab's data-recorded
    and data-entry), and what was tapped for each and not saved yet (a draft: {cards, out}). Drafts
    are kept in this phone's storage per hand, so a refresh or a trip back loses nothing, unless
-   what is recorded changed meanwhile. */
+   what is recorded changed meanwhile. And a save of them the server refused, as the outbox lists it. */
 
 import { local } from "./storage.js";
 
 const norm = (entry) => entry.cards.toUpperCase().split(/[\s,]+/).filter(Boolean).join(" ") + "|" + entry.out;
+const LEFTOVERS_URL = /^(.*\/hand\/\d+\/)(?:seat\/(\d+)|leftovers)$/;
+
+/* An entry as a player reads it: its cards, or "went out". */
+export const shown = (entry) => (entry.out ? "went out" : entry.cards);
+
+/* A save of leftovers the server refused because another phone's entries came first (one seat's,
+   or a whole hand's), as the outbox keeps it: each seat in conflict ({player, recorded, yours}),
+   and the address that brings every entry of the save back onto the pad, those seats shown both
+   ways (?reapply=<id>: Pad.reapply). Null for any other change or refusal. */
+export function refusedLeftovers(item, result, id) {
+  const match = LEFTOVERS_URL.exec(new URL(item.url, location.href).pathname);
+  if (!match || result.status !== 409) { return null; }
+  const body = new URLSearchParams(item.body), whole = body.has("seats");
+  const held = whole ? body.get("seats").split(",").filter(Boolean) : [match[2]];
+  const mine = (seat) => (whole ? { cards: body.get("cards-" + seat) || "", out: !!body.get("out-" + seat) }
+    : { cards: body.get("cards") || "", out: !!body.get("went_out") });
+  const conflicts = result.conflicts || [{ seat: match[2], player: null, cards: result.current ? result.current.cards : null }];
+  const query = new URLSearchParams({ reapply: id, seats: held.join(","), conflicts: conflicts.map((c) => c.seat).join(",") });
+  held.forEach((seat) => {
+    query.set("cards-" + seat, mine(seat).cards);
+    if (mine(seat).out) { query.set("out-" + seat, "y"); }
+  });
+  return {
+    reapply: match[1] + "seat/" + conflicts[0].seat + "?" + query,
+    conflicts: conflicts.map((c) => ({
+      player: c.player, yours: shown(mine(String(c.seat))),
+      recorded: c.cards === null || c.cards === undefined ? "nothing (undone)" : c.cards.join(" ") || "went out",
+    })),
+  };
+}
 
 export class Seats {
   constructor(form) {
@@ -23,6 +53,18 @@ export class Seats {
   recorded(which) {
     const tab = this.tab(which), cards = tab.getAttribute("data-recorded") || "";
     return { cards, out: tab.hasAttribute("data-entry") && !cards, entry: tab.getAttribute("data-entry") || "" };
+  }
+
+  /* What another phone recorded meanwhile stands now for this seat (entry null: nothing, undone). */
+  stands(which, entry, cards) {
+    const tab = this.tab(which);
+    if (entry === null || entry === undefined) {
+      tab.removeAttribute("data-entry");
+      tab.removeAttribute("data-recorded");
+      return;
+    }
+    tab.setAttribute("data-entry", String(entry));
+    tab.setAttribute("data-recorded", (cards || []).join(" "));
   }
 
   /* Tapped and different from what is recorded. */

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 
 import sqlite_utils
 
-from ..gamelog import Change, Entry, Guard, TableError, TableState, accept, accept_record
+from ..gamelog import Change, Entry, Guard, StaleEdit, StaleEdits, TableError, TableState, accept, accept_record
 from ..gamelog.memo import Memo
 from ..scoring import Game, configure
 from .database import immediate
@@ -337,8 +337,16 @@ def append_all(
 def _prepare(
     state: TableState, changes: Sequence[tuple[Change, str]], source: str, guard: Guard | None
 ) -> list[Appended]:
-    """Each change checked and folded on in turn; its entry not yet stored (its id is a stand-in)."""
+    """Each change checked and folded on in turn; its entry not yet stored (its id is a stand-in).
+
+    A change that meets another phone's made meanwhile (``StaleEdit``) does not stop the check: the
+    rest are checked too, so that the refusal names every one of them (``StaleEdits``) and the
+    phone can show each player's two entries at once. Conflicts are answered before any other
+    refusal (what else stands may depend on how they are settled); without them, the first
+    refusal, naming the change it refuses."""
     prepared: list[Appended] = []
+    stale: list[StaleEdit] = []
+    refused: TableError | None = None
     for index, (change, idem_key) in enumerate(changes):
         try:
             done = _appended_before(state, change, idem_key)
@@ -349,9 +357,19 @@ def _prepare(
                 done = Appended(entry, accept(state, change, entry), duplicate=False)
         except TableError as error:
             error.index = index
-            raise
+            if isinstance(error, StaleEdit):
+                stale.append(error)
+            elif refused is None:
+                refused = error
+            continue
         prepared.append(done)
         state = done.state
+    if len(stale) > 1:
+        raise StaleEdits(stale)
+    if stale:
+        raise stale[0]
+    if refused is not None:
+        raise refused
     return prepared
 
 

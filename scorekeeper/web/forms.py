@@ -104,10 +104,22 @@ class SubmissionKeyField(HiddenField):
         super().process(formdata, data, extra_filters)
 
 
+MAX_WAITED_MS = 24 * 3600 * 1000
+"""A phone's outbox may hold a change for a day at most: an older claim is taken as a day."""
+
+
 class ChangeForm(Form):
-    """A form that appends to a game's log: it carries a key so a retry is recorded once."""
+    """A form that appends to a game's log: it carries a key so a retry is recorded once, and
+    how long the change waited in the phone's outbox, so it is stamped with the time it was made."""
 
     idem = SubmissionKeyField(default=new_idem_key)
+    waited = HiddenField()
+
+    @property
+    def waited_ms(self) -> int:
+        """How long the change waited in the phone's outbox before it was sent (0 without JavaScript)."""
+        digits = str(self.waited.data or "")
+        return min(int(digits), MAX_WAITED_MS) if digits.isascii() and digits.isdigit() and len(digits) <= 12 else 0
 
 
 def row_id(text: object) -> int | None:
@@ -369,27 +381,16 @@ class HandLeftoversForm(ChangeForm):
         self.entries = tuple(entries)
 
 
-MAX_WAITED_MS = 24 * 3600 * 1000
-"""A phone's outbox may hold a tap for a day at most: an older claim is taken as a day."""
-
-
 class PressureForm(ChangeForm):
     player = HiddenField(validators=[InputRequired()])
     hand = IntegerField(validators=[InputRequired()])
     ends_hand = BooleanField("Both piles empty: the hand ends now")
     again = HiddenField()
-    waited = HiddenField()
 
     @property
     def confirmed(self) -> bool:
         """The player was asked whether this is a second pressure, and said yes."""
         return str(self.again.data) == "1"
-
-    @property
-    def waited_ms(self) -> int:
-        """How long the tap waited in the phone's outbox before it was sent (0 without JavaScript)."""
-        digits = str(self.waited.data or "")
-        return min(int(digits), MAX_WAITED_MS) if digits.isascii() and digits.isdigit() and len(digits) <= 12 else 0
 
 
 class NoteForm(ChangeForm):

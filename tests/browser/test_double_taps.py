@@ -86,3 +86,22 @@ def test_no_brings_in_the_pressure_the_other_phone_recorded(server, phone):
     # At once, not at the next safety poll (every 5 s) or a tap on Show:
     expect(bob.locator("main")).to_contain_text("Pressure: Bob", timeout=1000)
     expect(bob.locator("button.pressure:has-text('Bob')")).to_contain_text("+10", timeout=1000)
+
+
+def test_offline_bob_then_cy_then_bob_within_seconds_asks_about_bob(server, phone):
+    """Seen in a fresh-clone check: a phone without the server, tapping Bob, Cy and Bob again within
+    five seconds, recorded the second Bob without a question (it remembered only its last tap)."""
+    ann = phone()
+    record_url = start_game(ann, server, ["Ann", "Bob", "Cy"])
+    base = record_url[len(server) :]
+    ann.wait_for_function(f"() => localStorage.getItem('scorekeeper:copy:{base}') !== null")
+    ann.context.set_offline(True)  # the phone left the room's Wi-Fi
+    expect(ann.locator(".offline-banner")).to_be_visible()
+    for player in ("Bob", "Cy"):
+        ann.click(f"button.pressure:has-text('{player}')")
+        expect(ann.locator(".pending")).to_contain_text(f"Pressure: {player}")
+    ann.click("button.pressure:has-text('Bob')")
+    expect(ann.locator(".ask")).to_contain_text("Another pressure on Bob?")
+    ann.locator(".ask").get_by_role("button", name="No, the same one").click()
+    expect(ann.locator(".ask")).to_have_count(0)
+    expect(ann.locator(".pending li")).to_have_count(2)

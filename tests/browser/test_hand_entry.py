@@ -194,3 +194,23 @@ def test_a_tabs_mark_stays_whole_beside_a_long_name(server, phone):
         height = mark.evaluate("m => m.getBoundingClientRect().height")
         line = mark.evaluate("m => parseFloat(getComputedStyle(m).lineHeight) || parseFloat(getComputedStyle(m).fontSize) * 1.3")
         assert height <= line * 1.2, f"the mark wraps: {height} px for a {line} px line"
+
+
+def test_the_next_tap_clears_a_refusal_shown_beside_the_pad(server, phone):
+    """Seen in a fresh-clone check: "Tap the cards left…" and "5 × K…" stayed under the pad after
+    the taps that answered them."""
+    page = phone(**SMALL)
+    record_url = start_game(page, server, PLAYERS)
+    page.goto(record_url + "hand/1/seat/0")
+    refusal = page.locator("#leftovers-form .error")
+    page.click("[data-save]")  # nothing tapped
+    expect(refusal).to_contain_text("Tap the cards left")
+    page.click(".pad button[data-card='K']")
+    expect(refusal).to_have_count(0)
+    for _ in range(4):
+        page.click(".pad button[data-card='K']")
+    page.click("[data-save]")
+    expect(refusal).to_contain_text("5 × K")
+    page.locator("[data-chips] button").first.click()  # one king taken back
+    expect(refusal).to_have_count(0)
+    expect(page.locator("[data-chips]")).to_have_text("KKKK")

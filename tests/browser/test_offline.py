@@ -3,11 +3,13 @@
 import json
 import urllib.parse
 import urllib.request
+from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 
 from playwright.sync_api import expect
 
 from .conftest import start_game, submit
+from .test_accessibility import axe_violations
 
 OUTBOX_EMPTY = "() => JSON.parse(localStorage.getItem('scorekeeper:outbox') || '[]').length === 0"
 
@@ -144,3 +146,82 @@ def test_the_outbox_tells_the_page_what_waits_what_arrived_and_whether_it_is_con
     states = [detail for name, detail in heard if name == "connection"]
     assert states[0] == "offline" and states[-1] == "live", states
     assert all(before != after for before, after in pairwise(states)), states
+
+
+def test_a_note_kept_offline_arrives_stamped_with_the_time_it_was_written(server, phone):
+    """Seen in a fresh-clone check: pressures sent late were stamped when tapped, leftovers and notes
+    when they arrived. Every change now says how long it waited in the outbox."""
+    ann = phone()
+    record_url = start_three(ann, server)
+    ann.wait_for_function(f"() => localStorage.getItem('scorekeeper:copy:{record_url[len(server):]}') !== null")
+    ann.context.set_offline(True)
+    expect(ann.locator(".offline-banner")).to_be_visible()
+    ann.click("summary:has-text('Ruling note')")
+    ann.fill("textarea[name=text]", "Cy misdealt; redealt")
+    written = datetime.now(UTC)
+    ann.click("button:has-text('Save note')")
+    expect(ann.locator(".offline-banner")).to_contain_text("1 change waiting")
+    ann.wait_for_timeout(4000)
+    with ann.expect_request(lambda request: request.url.endswith("/note")) as sent:
+        ann.context.set_offline(False)
+    assert int(urllib.parse.parse_qs(sent.value.post_data)["waited"][0]) >= 4000
+    ann.wait_for_function(OUTBOX_EMPTY, timeout=15_000)
+    with urllib.request.urlopen(record_url + "copy.json") as response:
+        (note,) = json.loads(response.read())["entries"]
+    assert datetime.fromisoformat(note["at"]) <= written + timedelta(seconds=1)
+
+
+def test_many_changes_waiting_take_no_more_room_than_two(server, phone, shot):
+    """Seen in a fresh-clone check at 360 x 740: every pressure taken offline added a line to the list of
+    what waits, above the PRESSURE buttons, until they were below the fold. Past two changes the list
+    folds into its count, one tap from the whole of it, and the buttons stay where they were."""
+    page = phone(viewport={"width": 360, "height": 740})
+    players = ["Ann", "Bob", "Cy", "Di"]
+    record_url = start_game(page, server, players, partnerships=True)
+    page.wait_for_function(f"() => localStorage.getItem('scorekeeper:copy:{record_url[len(server):]}') !== null")
+    page.context.set_offline(True)
+    expect(page.locator(".offline-banner")).to_be_visible()
+    waiting = page.locator("[data-outbox-list]")
+    lowest = "() => { scrollTo(0, 0); return Math.max(...Array.from(document.querySelectorAll('button.pressure'), (b) => b.getBoundingClientRect().bottom)); }"
+    for taken, player in enumerate([*players, players[0]], start=1):
+        page.click(f"button.pressure:has-text('{player}')")
+        if taken > len(players):  # Ann again within seconds: asked, and confirmed
+            page.locator(".ask").get_by_role("button", name="Yes, a second one").click()
+        expect(page.locator(".pending li")).to_have_count(taken)
+        if taken == 2:
+            expect(waiting).to_contain_text("2 changes waiting to be sent:")
+            expect(waiting.locator("li")).to_have_count(2)
+            with_two = page.evaluate(lowest)
+    expect(page.locator(".offline-banner")).to_contain_text("5 changes waiting")
+    expect(waiting).to_contain_text("5 changes waiting to be sent")
+    expect(waiting.locator("li").first).to_be_hidden()
+    assert page.evaluate(lowest) <= with_two
+    summary = waiting.locator("summary").bounding_box()
+    assert summary["height"] >= 44, summary  # a tap target
+    page.screenshot(path="/tmp/scorekeeper-shots/offline-hand-360-five-waiting.png")
+    assert axe_violations(page) == []
+    waiting.locator("summary").click()  # the whole list, one tap away
+    expect(waiting.locator("li")).to_have_count(5)
+    expect(waiting.locator("li").last).to_be_visible()
+    expect(waiting.locator("li").first).to_have_text("Pressure: Ann, hand 1")
+    shot(page, "offline-hand-360-five-waiting-opened")
+
+
+def test_a_whole_hand_saved_offline_is_one_change_waiting_wherever_it_is_counted(server, phone):
+    """Seen in a fresh-clone check: the list said 1 change waiting, the banner above the page 4 (one for
+    each player's entry in the save). Both say the outbox's one count."""
+    page = phone()
+    record_url = start_game(page, server, ["Ann", "Bob", "Cy", "Di"])
+    page.goto(record_url + "hand/1/seat/0")
+    page.wait_for_function(f"() => localStorage.getItem('scorekeeper:copy:{record_url[len(server):]}') !== null")
+    page.context.set_offline(True)
+    expect(page.locator(".offline-banner")).to_be_visible()
+    for seat, card in enumerate(["K", "2", "9", "Q"]):
+        page.click(f".seat-tab[data-seat='{seat}']")
+        page.click(f".pad button[data-card='{card}']")
+    expect(page.locator("[data-save]")).to_have_text("Save 4 players’ leftovers")
+    page.click("[data-save]")
+    expect(page.locator(".offline-banner")).to_contain_text("Offline · 1 change waiting")
+    waiting = page.locator("[data-outbox-list]")
+    expect(waiting).to_contain_text("1 change waiting to be sent")
+    expect(waiting.locator("li")).to_have_text(["Leftovers: Ann, Bob, Cy, Di, hand 1"])  # its players by name, spaced

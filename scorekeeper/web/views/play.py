@@ -41,7 +41,16 @@ from ..access import recording_game
 from ..connection import get_db
 from ..devices import client_address, record_source
 from ..errors import go_back_on_refusal, refusal_json
-from ..forms import ConfirmForm, HandLeftoversForm, LeftoversForm, NoteForm, OneCardForm, PressureForm, UndoForm
+from ..forms import (
+    ChangeForm,
+    ConfirmForm,
+    HandLeftoversForm,
+    LeftoversForm,
+    NoteForm,
+    OneCardForm,
+    PressureForm,
+    UndoForm,
+)
 from ..installable import secure_origin
 from ..pages import export_response, history_page, phone_copy_response, scores_context, sheet_response
 from ..responses import version_response, wants_json
@@ -91,17 +100,19 @@ def _source() -> str:
 
 
 def _append(
-    stored: StoredGame, change: Change, idem: str | None, guard: Guard | None = None, read: TableState | None = None
+    stored: StoredGame, change: Change, form: ChangeForm, guard: Guard | None = None, read: TableState | None = None
 ) -> Appended:
-    """Append as this phone (its label and address); the logged-in director may also change a locked game.
+    """Append as this phone (its label and address), stamped with the time it was made (``_made_at``,
+    unless the change says); the logged-in director may also change a locked game.
     ``read``: the state this request has read already."""
     source = _source()
-    change = replace(change, address=client_address())
-    return append(get_db(), stored, change, idem or "", source, source == "director", guard, read)
+    change = replace(change, address=client_address(), at=change.at or _made_at(form).isoformat())
+    return append(get_db(), stored, change, form.idem.data or "", source, source == "director", guard, read)
 
 
-def _tapped(form: PressureForm) -> datetime:
-    """When the pressure was tapped: now, less the time it waited in the phone's outbox."""
+def _made_at(form: ChangeForm) -> datetime:
+    """When the change was made at the table (a tap, a save): now, less the time it waited in the
+    phone's outbox. Every change is stamped so, and the history shows it in that order of events."""
     return (datetime.now(UTC) - timedelta(milliseconds=form.waited_ms)).replace(microsecond=0)
 
 
@@ -169,10 +180,10 @@ def pressure(token: str) -> Response:
     if not form.validate_on_submit():
         raise TableError("That pressure could not be recorded: reload the page and tap again.", "player")
     number = form.hand.data
-    tapped = _tapped(form)
+    tapped = _made_at(form)
     change = Change(PRESSURE, number, form.player.data, {}, at=tapped.isoformat())
     try:
-        appended = _append(stored, change, form.idem.data, _same_pressure_guard(form, tapped))
+        appended = _append(stored, change, form, _same_pressure_guard(form, tapped))
     except SecondThoughts as error:
         if wants_json():
             raise
@@ -206,7 +217,7 @@ def note(token: str) -> str | Response | tuple[str, int]:
     if form.validate_on_submit():
         text = (form.text.data or "").strip()
         try:
-            appended = _append(stored, Change(NOTE, form.hand.data, None, {"text": text}), form.idem.data)
+            appended = _append(stored, Change(NOTE, form.hand.data, None, {"text": text}), form)
         except TableError as error:
             if wants_json():
                 raise
@@ -233,7 +244,7 @@ def one_card(token: str) -> Response:
     if not form.validate_on_submit():
         raise TableError("That reminder could not be recorded: reload the page.", "player")
     owes = form.owes.data == "1"
-    appended = _append(stored, Change(ONE_CARD, form.hand.data, form.player.data, {"owes": owes}), form.idem.data)
+    appended = _append(stored, Change(ONE_CARD, form.hand.data, form.player.data, {"owes": owes}), form)
     message = f"{form.player.data} owes two cards." if owes else f"{form.player.data}'s reminder cleared."
     return _done(token, appended, message, _back_url(token))
 
@@ -248,7 +259,7 @@ def undo(token: str) -> Response:
     target = _state(stored).by_id.get(form.target.data or -1)
     hand_number = target.hand if target else None
     go_back_on_refusal(_back_url(token, hand_number))
-    appended = _append(stored, Change(VOID, target=form.target.data), form.idem.data)
+    appended = _append(stored, Change(VOID, target=form.target.data), form)
     what, old, _ = describe(appended.entry, appended.state)
     message = f"{what}{f' ({old})' if old else ''}."
     flash(message, "ok")
@@ -263,7 +274,7 @@ def confirm(token: str) -> Response:
     go_back_on_refusal(_back_url(token))
     if not form.validate_on_submit():
         raise TableError("That confirmation could not be recorded: reload the page.")
-    appended = _append(stored, Change(CONFIRM, form.hand.data, form.player.data, {"source": _source()}), form.idem.data)
+    appended = _append(stored, Change(CONFIRM, form.hand.data, form.player.data, {"source": _source()}), form)
     return _done(token, appended, f"Hand {form.hand.data} confirmed by {form.player.data}.", _back_url(token))
 
 
@@ -299,7 +310,7 @@ def leftovers(token: str, number: int, seat: int) -> str | Response | tuple[str,
             target=form.replaces_id,
         )
         try:
-            appended = _append(stored, change, form.idem.data, read=state)
+            appended = _append(stored, change, form, read=state)
         except StaleEdit as error:
             if wants_json():
                 raise
@@ -352,6 +363,7 @@ def hand_leftovers(token: str, number: int) -> Response:
             seat = form.error_seat
             raise TableError(str(error), "cards") from None
         changes = []
+        made_at = _made_at(form).isoformat()
         for entry in form.entries:
             change = Change(
                 LEFTOVERS,
@@ -360,6 +372,7 @@ def hand_leftovers(token: str, number: int) -> Response:
                 {"cards": [card.token for card in entry.cards]},
                 target=entry.replaces,
                 address=client_address(),
+                at=made_at,
             )
             changes.append((change, f"{form.idem.data}-{entry.seat}"))
         source = _source()
@@ -367,12 +380,14 @@ def hand_leftovers(token: str, number: int) -> Response:
     except TableError as error:
         if error.index is not None:
             seat = form.entries[error.index].seat
-        return _refused_seat(token, number, seat, error)
+        return _refused_seat(token, number, seat, error, form)
     return _after_hand_leftovers(token, number, appended)
 
 
-def _refused_seat(token: str, number: int, seat: int | None, error: TableError) -> Response:
-    """A whole-hand save refused: the reason names the player, and the phone is told which seat."""
+def _refused_seat(token: str, number: int, seat: int | None, error: TableError, form: HandLeftoversForm) -> Response:
+    """A whole-hand save refused: the reason names the player, and the phone is told which seat.
+    A conflict names every seat that met another phone's entry (``conflicts``: the seat, its player,
+    and the entry that stands now), so the phone shows them all and keeps every entry it sent."""
     players = recording_game(token).game.players
     player = players[seat] if seat is not None and 0 <= seat < len(players) else None
     text = str(error)
@@ -385,8 +400,24 @@ def _refused_seat(token: str, number: int, seat: int | None, error: TableError) 
     if seat is not None:
         body = response.get_json()
         body.update({"seat": seat, "player": player})
+        if isinstance(error, StaleEdit):
+            body["conflicts"] = _conflicts(error, form)
         response.set_data(jsonify(body).get_data())
     return response
+
+
+def _conflicts(error: StaleEdit, form: HandLeftoversForm) -> list[dict[str, object]]:
+    """Each seat of a whole-hand save that met an entry made meanwhile, with what stands now
+    (``entry`` and ``cards`` None: undone meanwhile)."""
+    return [
+        {
+            "seat": form.entries[each.index].seat if each.index is not None else None,
+            "player": each.player,
+            "entry": each.current.id if each.current else None,
+            "cards": list(each.current.data.get("cards", [])) if each.current else None,
+        }
+        for each in error.conflicts
+    ]
 
 
 def _after_hand_leftovers(token: str, number: int, appended: list[Appended]) -> Response:
