@@ -7,7 +7,7 @@ from scorekeeper import create_app
 
 @pytest.fixture
 def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "test.db")})
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "test.db"), "PLAN_SECONDS": 1})
 
 
 @pytest.fixture

@@ -45,6 +45,7 @@ def test_migrations_are_named_and_run_once(tmp_path):
         "0006_join_failures",
         "0007_entry_addresses",
         "0008_event_paper",
+        "0009_event_plans",
     ]
     assert not migrations.pending(database)
 

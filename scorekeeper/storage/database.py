@@ -171,6 +171,32 @@ def _event_paper(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE events ADD COLUMN paper TEXT NOT NULL DEFAULT 'a4'")
 
 
+@migrations(name="0009_event_plans")
+def _event_plans(db: sqlite_utils.Database) -> None:
+    """An event planned whole: its rounds, the plan (JSON) and what it was made for, when a
+    plan began to be made; each player's first round and the round they withdrew from; the
+    tables seated otherwise than planned; how a sit-out counts; the director's changes."""
+    db.execute("ALTER TABLE events ADD COLUMN rounds INTEGER")
+    db.execute("ALTER TABLE events ADD COLUMN plan TEXT")
+    db.execute("ALTER TABLE events ADD COLUMN plan_basis TEXT NOT NULL DEFAULT ''")
+    db.execute("ALTER TABLE events ADD COLUMN planning_since REAL")
+    db.execute("ALTER TABLE events ADD COLUMN sit_out TEXT NOT NULL DEFAULT 'average'")
+    db.execute("ALTER TABLE event_players ADD COLUMN arrives INTEGER NOT NULL DEFAULT 1")
+    db.execute("ALTER TABLE event_players ADD COLUMN leaves INTEGER")
+    db.execute("ALTER TABLE event_tables ADD COLUMN by_hand INTEGER NOT NULL DEFAULT 0")
+    db.execute(
+        """
+        CREATE TABLE event_history (
+            id INTEGER PRIMARY KEY,
+            event_id INTEGER NOT NULL REFERENCES events(id),
+            at TEXT NOT NULL,
+            what TEXT NOT NULL,
+            reason TEXT NOT NULL DEFAULT ''
+        )
+        """
+    )
+
+
 def connect(path: str) -> sqlite_utils.Database:
     """A connection of our own: autocommit mode (we issue BEGIN), WAL, FULL sync, busy timeout.
 

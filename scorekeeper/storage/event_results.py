@@ -8,7 +8,6 @@ import sqlite_utils
 
 from ..gamelog import TableState
 from ..scoring import GameRecord, GameScore, score_game
-from ..tournament.seating import seat_round
 from ..tournament.standings import PlayerStanding, TableResult, standings, tie_breaks
 from .events import Event, EventTable, event_players, event_tables, table_filing
 from .exchange import export_record, record_extra
@@ -65,14 +64,6 @@ def rounds_played(tables: list[TableProgress]) -> list[list[list[str]]]:
     for row in tables:
         rounds.setdefault(row.table.round, []).append(list(row.table.game.game.players))
     return [rounds[number] for number in sorted(rounds)]
-
-
-def proposed_seating(db: sqlite_utils.Database, event: Event) -> list[list[str]]:
-    """The automatic seating of the next round: as many new opponents as possible."""
-    players = [player.name for player in event_players(db, event.id)]
-    previous = rounds_played(progress(db, event))
-    size = event.ruleset().table_size
-    return seat_round(players, previous, event.partnerships, seed=len(previous) + 1, size=size)
 
 
 def unfinished_tables(tables: list[TableProgress], round_: int | None = None) -> int:

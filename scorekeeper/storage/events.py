@@ -27,6 +27,10 @@ class Event:
     wall_token: str
     verify: bool = False
     paper: str = "a4"
+    #: Rounds planned ahead (None: an event seated round by round, made before plans).
+    rounds: int | None = None
+    #: How a round a player sits out counts in the standings (``standings.SIT_OUT_RULES``).
+    sit_out: str = "average"
 
     def ruleset(self) -> RuleSet:
         """The event's game with its options."""
@@ -38,6 +42,10 @@ class EventPlayer:
     name: str
     club: str
     number: str
+    #: The first round the player plays (late arrivals: after 1).
+    arrives: int = 1
+    #: The first round the player no longer plays (withdrawn), or None.
+    leaves: int | None = None
 
 
 @dataclass(frozen=True)
@@ -59,6 +67,8 @@ def create_event(
     players: Sequence[EventPlayer],
     verify: bool = False,
     paper: str = "a4",
+    rounds: int | None = None,
+    sit_out: str = "average",
 ) -> Event:
     """A new event with its players (at most ``MAX_EVENT_PLAYERS``: SeatingError beyond)."""
     if len(players) > MAX_EVENT_PLAYERS:
@@ -66,7 +76,7 @@ def create_event(
     with immediate(db):
         cursor = db.conn.execute(
             "INSERT INTO events (name, held_on, rules, options, scoring, partnerships, wall_token, created_at, verify,"
-            " paper) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " paper, rounds, sit_out) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 name,
                 held_on,
@@ -78,6 +88,8 @@ def create_event(
                 now(),
                 int(verify),
                 paper,
+                rounds,
+                sit_out,
             ],
         )
         event_id = int(cursor.lastrowid or 0)
@@ -103,6 +115,8 @@ def _event(row: dict[str, object]) -> Event:
         wall_token=str(row["wall_token"]),
         verify=bool(row.get("verify", 0)),
         paper=str(row.get("paper") or "a4"),
+        rounds=None if row.get("rounds") is None else int(str(row["rounds"])),
+        sit_out=str(row.get("sit_out") or "average"),
     )
 
 
@@ -122,9 +136,21 @@ def list_events(db: sqlite_utils.Database) -> list[Event]:
 
 def event_players(db: sqlite_utils.Database, event_id: int) -> list[EventPlayer]:
     return [
-        EventPlayer(row["name"], row["club"], row["number"])
+        EventPlayer(row["name"], row["club"], row["number"], int(row.get("arrives") or 1), row.get("leaves"))
         for row in db.query("SELECT * FROM event_players WHERE event_id = ? ORDER BY id", [event_id])
     ]
+
+
+def played_rounds(db: sqlite_utils.Database, event_id: int) -> list[list[list[str]]]:
+    """Every round seated so far: its tables, each its players in seat order (no game replayed)."""
+    rounds: dict[int, list[list[str]]] = {}
+    for round_, players in db.execute(
+        "SELECT t.round, g.players FROM event_tables t JOIN games g ON g.id = t.game_id "
+        "WHERE t.event_id = ? ORDER BY t.round, t.number",
+        [event_id],
+    ):
+        rounds.setdefault(int(round_), []).append(json.loads(players))
+    return [rounds[number] for number in sorted(rounds)]
 
 
 def event_tables(db: sqlite_utils.Database, event_id: int) -> list[EventTable]:

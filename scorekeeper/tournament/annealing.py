@@ -22,6 +22,9 @@ import time
 from collections.abc import Sequence
 
 Tables = list[list[int]]
+#: A search that has found nothing better for this long (or an eighth of its time) stops:
+#: where the lower bound cannot be met, waiting out the whole time would find nothing more.
+PATIENCE = 2.0
 #: The temperature falls this many times in a run: a cold search that is stuck warms up again.
 CYCLES = 3
 
@@ -107,7 +110,8 @@ class Annealer:
         return delta
 
     def run(self, seconds: float, target: int = 0, steps: int | None = None) -> list[Tables]:
-        """The best rounds seen within ``seconds`` (or ``steps`` moves), played ones unchanged.
+        """The best rounds seen within ``seconds`` (or ``steps`` moves; or until nothing better
+        was found for ``PATIENCE``), played ones unchanged.
 
         The temperature falls with the time spent (or the steps taken), from 3 to 0.15: early
         moves wander, late ones only descend. Most moves take a player who meets someone
@@ -123,10 +127,13 @@ class Annealer:
         began = time.monotonic()
         temperature = start
         step = 0
+        improved = began
+        patience = max(PATIENCE, seconds / 8)
         while True:
             if step % 512 == 0:
-                done = (step / steps) if steps else (time.monotonic() - began) / seconds
-                if done >= 1:
+                now = time.monotonic()
+                done = (step / steps) if steps else (now - began) / seconds
+                if done >= 1 or (not steps and now - improved > patience):
                     break
                 temperature = start * (end / start) ** ((done * CYCLES) % 1)
             step += 1
@@ -166,6 +173,7 @@ class Annealer:
                     self.cost += delta
             if self.cost < best_cost:
                 best_cost, best = self.cost, [[t[:] for t in tables] for tables in rounds]
+                improved = time.monotonic()
                 if best_cost <= target:
                     break
         return best

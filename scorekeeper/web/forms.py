@@ -33,6 +33,7 @@ from ..scoring.errors import sentence
 from ..scoring.game import blank_table, partners_opposite, with_joiner
 from ..scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec, configure_known
 from ..scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, TARGET, WINNER, HouseRules
+from ..tournament.plan import MAX_ROUNDS
 from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH
 
 MAX_PLAYERS = 10
@@ -532,6 +533,12 @@ class EventForm(RuleOptionsForm):
         choices=PAPER_CHOICES,
         default="a4",
         description="What the score sheets, standings, table cards and booklet print on.",
+    )
+    rounds = IntegerField(
+        "Rounds",
+        validators=[Optional(), NumberRange(min=1, max=MAX_ROUNDS, message=f"From 1 to {MAX_ROUNDS} rounds.")],
+        description="Every round is planned at once, so that players meet again as little as possible. "
+        "Empty: each round is planned when the one before is seated.",
     )
     verify = BooleanField(
         "Hands must be confirmed",

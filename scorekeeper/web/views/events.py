@@ -22,13 +22,13 @@ from ...storage.event_results import (
     export_json,
     export_rows,
     progress,
-    proposed_seating,
     rounds_played,
     unfinished_tables,
 )
 from ...storage.events import Event, EventPlayer, RoundConflict
 from .. import booklets, printer
 from ..connection import get_db
+from ..event_planner import event_plan
 from ..forms import EmptyForm, EventForm, KeyedForm, SeatingForm
 from ..responses import download_response, json_download, pdf_response, requested_paper
 from .director import director_required
@@ -67,6 +67,7 @@ def new_event() -> Response | str | tuple[str, int]:
             [EventPlayer(*row) for row in form.parsed_players],
             verify=bool(form.verify.data),
             paper=form.paper.data,
+            rounds=form.rounds.data,
         )
         return redirect(url_for("events.event", event_id=event.id))
     return render_template("events/new_event.html", form=form), (422 if form.is_submitted() else 200)
@@ -84,11 +85,11 @@ def _event_page(event: Event, seating: SeatingForm, status: int = 200, withdraw_
     tables = progress(db, event)
     latest = max((row.table.round for row in tables), default=None)
     unplayed = all(not row.state.entries for row in tables if row.table.round == latest)
-    if not seating.tables.data:
-        try:
-            seating.tables.data = "\n".join(", ".join(table) for table in proposed_seating(db, event))
-        except ValueError as error:
-            seating.tables.errors = [str(error)]
+    next_round = len(rounds_played(tables)) + 1
+    stored, planning = event_plan(db, event)
+    plan = stored.plan if stored is not None else None
+    if not seating.tables.data and plan is not None and next_round <= len(plan.rounds):
+        seating.tables.data = "\n".join(", ".join(table) for table in plan.rounds[next_round - 1])
     wall_url = url_for("wall.standings", token=event.wall_token, _external=True)
     return render_template(
         "events/event.html",
@@ -99,7 +100,11 @@ def _event_page(event: Event, seating: SeatingForm, status: int = 200, withdraw_
         lock_form=EmptyForm(),
         logout=EmptyForm(),
         wall_url=wall_url,
-        next_round=len(rounds_played(tables)) + 1,
+        next_round=next_round,
+        plan=plan,
+        plan_refused=stored.refused if stored is not None else "",
+        planning=planning,
+        refresh=2 if planning and not seating.tables.data else None,
         withdrawable=latest if unplayed else None,
         withdraw_error=withdraw_error,
         tie_breaks=event_tie_breaks(event),

@@ -1,0 +1,152 @@
+"""An event's plan of every round, kept in the event's row: made once per change, never per view.
+
+The plan (``tournament.plan``) is stored as JSON with the basis it was made for: the
+players, the rounds each plays (late arrivals, withdrawals), the event's number of rounds,
+its partnerships and its game's table size. It is the event's plan while that basis holds
+and every round seated so far was seated as planned; otherwise it is stale. Making a plan
+takes seconds, so it is made outside any request (the web part's ``event_planner``) and
+outside any write lock: ``claim_planning`` lets one maker at a time start, and ``save_plan``
+keeps its result only if the basis has not changed meanwhile.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import asdict, dataclass
+
+import sqlite_utils
+
+from ..tournament.plan import Plan, Quality, plan_event
+from .database import immediate
+from .events import Event, event_players, played_rounds
+
+#: A plan begun this long ago and not saved was lost (its server stopped): another may start.
+PLANNING_LOST_AFTER = 120.0
+
+
+@dataclass(frozen=True)
+class PlanInputs:
+    players: list[str]
+    arrives: dict[str, int]
+    leaves: dict[str, int]
+    rounds: int
+    partnerships: str
+    size: int
+    played: list[list[list[str]]]
+
+    @property
+    def basis(self) -> str:
+        """What the plan depends on besides the rounds played (which it keeps as they were)."""
+        data = [self.players, self.arrives, self.leaves, self.rounds, self.partnerships, self.size]
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+
+
+def plan_inputs(db: sqlite_utils.Database, event: Event) -> PlanInputs:
+    """What a plan of ``event`` is made from. An event without a number of rounds (made before
+    plans) is planned one round ahead."""
+    players = event_players(db, event.id)
+    played = played_rounds(db, event.id)
+    return PlanInputs(
+        players=[p.name for p in players],
+        arrives={p.name: p.arrives for p in players if p.arrives > 1},
+        leaves={p.name: p.leaves for p in players if p.leaves is not None},
+        rounds=max(event.rounds or 0, len(played) + (0 if event.rounds else 1)),
+        partnerships=event.partnerships,
+        size=event.ruleset().table_size,
+        played=played,
+    )
+
+
+def make_plan(inputs: PlanInputs, previous: Plan | None, seconds: float) -> Plan:
+    """The plan for ``inputs``, starting from ``previous`` if there is one (no database: seconds of work)."""
+    return plan_event(
+        inputs.players,
+        inputs.rounds,
+        inputs.partnerships,
+        played=inputs.played,
+        arrives=inputs.arrives,
+        leaves=inputs.leaves,
+        previous=previous.rounds if previous else (),
+        size=inputs.size,
+        seconds=seconds,
+    )
+
+
+@dataclass(frozen=True)
+class StoredPlan:
+    """The plan last saved (None when it could not be made: ``refused`` says why) and its basis."""
+
+    plan: Plan | None
+    refused: str
+    basis: str
+
+    def stands(self, inputs: PlanInputs) -> bool:
+        """Made for this basis, and every round played as it planned (a refusal stands while its basis does)."""
+        if self.basis != inputs.basis:
+            return False
+        if self.plan is None:
+            return True
+        if len(self.plan.rounds) != inputs.rounds:
+            return False
+        return all(_as_set(self.plan.rounds[r]) == _as_set(tables) for r, tables in enumerate(inputs.played))
+
+
+def stored_plan(db: sqlite_utils.Database, event_id: int) -> StoredPlan | None:
+    row = db.execute("SELECT plan, plan_basis FROM events WHERE id = ?", [event_id]).fetchone()
+    if row is None or not row[0]:
+        return None
+    data = json.loads(row[0])
+    if "refused" in data:
+        return StoredPlan(None, str(data["refused"]), str(row[1]))
+    plan = Plan(data["rounds"], data["sitting_out"], data["source"], Quality(**data["quality"]))
+    return StoredPlan(plan, "", str(row[1]))
+
+
+def _as_set(tables: list[list[str]]) -> set[frozenset[str]]:
+    return {frozenset(table) for table in tables}
+
+
+def claim_planning(db: sqlite_utils.Database, event_id: int) -> bool:
+    """Mark the event's plan as being made; False if another maker has it (and is not lost)."""
+    now = time.time()
+    with immediate(db):
+        cursor = db.conn.execute(
+            "UPDATE events SET planning_since = ? WHERE id = ? AND (planning_since IS NULL OR planning_since < ?)",
+            [now, event_id, now - PLANNING_LOST_AFTER],
+        )
+    return cursor.rowcount > 0
+
+
+def planning(db: sqlite_utils.Database, event_id: int) -> bool:
+    """Whether a plan of the event is being made now."""
+    row = db.execute("SELECT planning_since FROM events WHERE id = ?", [event_id]).fetchone()
+    return row is not None and row[0] is not None and row[0] > time.time() - PLANNING_LOST_AFTER
+
+
+def save_plan(db: sqlite_utils.Database, event: Event, inputs: PlanInputs, plan: Plan | str) -> bool:
+    """Keep ``plan`` (or why none could be made) if what it was made from still holds (else
+    drop it: a newer change plans again); the maker's mark goes either way. A millisecond's write."""
+    if isinstance(plan, str):
+        data = json.dumps({"refused": plan})
+    else:
+        data = json.dumps(
+            {
+                "rounds": plan.rounds,
+                "sitting_out": plan.sitting_out,
+                "source": plan.source,
+                "quality": asdict(plan.quality),
+            }
+        )
+    with immediate(db):
+        now = plan_inputs(db, event)
+        kept = now.basis == inputs.basis and now.played == inputs.played
+        if kept:
+            db.conn.execute(
+                "UPDATE events SET plan = ?, plan_basis = ?, planning_since = NULL WHERE id = ?",
+                [data, inputs.basis, event.id],
+            )
+        else:
+            db.conn.execute("UPDATE events SET planning_since = NULL WHERE id = ?", [event.id])
+    return kept
