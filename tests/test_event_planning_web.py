@@ -63,7 +63,7 @@ def test_a_round_seated_by_hand_makes_a_new_plan_from_it(director, app):
     event_url = new_event(director, SIXTEEN, rounds="4")
     page = planned_page(director, event_url)
     number = re.search(r'name="number" value="(\d+)"', page).group(1)
-    by_hand = "\n".join(", ".join(SIXTEEN[i : i + 4]) for i in range(0, 16, 4))
+    by_hand = "\n".join(", ".join(SIXTEEN[i::4]) for i in range(4))  # not the plan's first round
     response = director.post(
         event_url + "/rounds", data={"csrf_token": csrf_token(director, event_url), "number": number, "tables": by_hand}
     )
@@ -73,7 +73,7 @@ def test_a_round_seated_by_hand_makes_a_new_plan_from_it(director, app):
     proposal = re.search(r'<textarea[^>]*name="tables"[^>]*>\s*(.*?)</textarea>', page, re.S).group(1)
     for line in proposal.strip().splitlines():
         seats = line.split(", ")
-        assert not any(set(seats) >= set(SIXTEEN[i : i + 2]) for i in range(0, 16, 4))
+        assert not any(set(seats) >= set(SIXTEEN[i::4][:2]) for i in range(4))
 
 
 def test_an_event_without_rounds_plans_the_next_round_as_before(director):
@@ -81,3 +81,75 @@ def test_an_event_without_rounds_plans_the_next_round_as_before(director):
     page = planned_page(director, event_url)
     assert page.count("<h3>Round ") == 1
     assert len(seat_next_round(director, event_url)) == 4
+
+
+def post(director, event_url, path, **data):
+    return director.post(event_url + path, data={"csrf_token": csrf_token(director, event_url), **data})
+
+
+def test_a_withdrawal_and_a_late_arrival_after_round_one_are_planned_around_and_kept_in_the_history(director):
+    event_url = new_event(director, SIXTEEN, rounds="5")
+    planned_page(director, event_url)
+    first = seat_next_round(director, event_url)
+    response = post(
+        director, event_url, "/players/withdraw", **{"withdraw-name": "Player 05", "withdraw-from_round": "2",
+                                                      "withdraw-reason": "went home ill"}
+    )
+    assert response.status_code == 302
+    again = post(director, event_url, "/players/withdraw", **{"withdraw-name": "Player 05", "withdraw-from_round": "2"})
+    assert again.status_code == 302, "a double click changes nothing"
+    response = post(
+        director, event_url, "/players/late", **{"late-name": "Late Lou", "late-from_round": "2", "late-club": "Boston BC"}
+    )
+    assert response.status_code == 302
+    page = planned_page(director, event_url)
+    assert "withdrawn from round 2" in page and "from round 2</strong>" in page
+    assert "Player 05 withdrawn from round 2 on · <em>went home ill</em>" in page
+    assert "Late Lou added, playing from round 2" in page
+    assert page.count("Player 05 withdrawn") == 1
+    second = seat_next_round(director, event_url)
+    seated = [p for table in second for p in table]
+    assert "Player 05" not in seated and "Late Lou" in seated and len(seated) == 16
+    assert record_rounds(director, event_url)[0] == sorted(sorted(t) for t in first), "round 1 stays as played"
+
+
+def record_rounds(director, event_url):
+    page = director.get(event_url).get_data(as_text=True)
+    rows = re.findall(r"<tr class=\"\">\s*<td>(\d+)</td><td>\d+[^<]*(?:<span[^>]*>[^<]*</span>)?</td>\s*<td><a [^>]*>([^<]+)</a>", page)
+    rounds: dict[int, list[list[str]]] = {}
+    for number, players in rows:
+        rounds.setdefault(int(number), []).append(sorted(players.split(", ")))
+    return [sorted(rounds[n]) for n in sorted(rounds)]
+
+
+@pytest.mark.parametrize(
+    "path, data, words",
+    [
+        ("/players/withdraw", {"withdraw-name": "Player 05", "withdraw-from_round": "1"}, "Round 1 is seated already"),
+        ("/players/withdraw", {"withdraw-name": "Nobody", "withdraw-from_round": "2"}, "Nobody is not a player"),
+        ("/players/late", {"late-name": "player 07", "late-from_round": "2"}, "Player 07 is a player of this event already"),
+        ("/players/late", {"late-name": "Late Lou", "late-from_round": "9"}, "The event has 5 rounds"),
+        ("/players/late", {"late-name": "x" * 31, "late-from_round": "2"}, "30"),
+    ],
+)
+def test_a_change_that_cannot_be_made_is_refused_beside_its_field_keeping_what_was_typed(director, path, data, words):
+    event_url = new_event(director, SIXTEEN, rounds="5")
+    planned_page(director, event_url)
+    seat_next_round(director, event_url)
+    response = post(director, event_url, path, **data)
+    assert response.status_code in (409, 422)
+    page = response.get_data(as_text=True)
+    assert words in page
+    typed = data.get("late-name")
+    if typed and len(typed) <= 30:
+        assert f'value="{typed}"' in page
+
+
+def test_a_round_seated_by_hand_is_marked_and_in_the_history(director):
+    event_url = new_event(director, SIXTEEN, rounds="4")
+    page = planned_page(director, event_url)
+    by_hand = "\n".join(", ".join(SIXTEEN[i::4]) for i in range(4))  # not the plan's first round
+    response = post(director, event_url, "/rounds", number="1", tables=by_hand)
+    assert response.status_code == 302
+    page = director.get(event_url).get_data(as_text=True)
+    assert "(by hand)" in page and "Round 1 seated by hand" in page

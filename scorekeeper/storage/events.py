@@ -54,6 +54,8 @@ class EventTable:
     number: int
     game: StoredGame
     locked: bool
+    #: Seated otherwise than the event's plan proposed.
+    by_hand: bool = False
 
 
 def create_event(
@@ -155,7 +157,7 @@ def played_rounds(db: sqlite_utils.Database, event_id: int) -> list[list[list[st
 
 def event_tables(db: sqlite_utils.Database, event_id: int) -> list[EventTable]:
     rows = db.query(
-        "SELECT t.round, t.number, g.record_token, g.locked FROM event_tables t JOIN games g ON g.id = t.game_id "
+        "SELECT t.round, t.number, t.by_hand, g.record_token, g.locked FROM event_tables t JOIN games g ON g.id = t.game_id "
         "WHERE t.event_id = ? ORDER BY t.round, t.number",
         [event_id],
     )
@@ -163,7 +165,7 @@ def event_tables(db: sqlite_utils.Database, event_id: int) -> list[EventTable]:
     for row in rows:
         game = game_by_record_token(db, row["record_token"])
         assert game is not None
-        tables.append(EventTable(row["round"], row["number"], game, bool(row["locked"])))
+        tables.append(EventTable(row["round"], row["number"], game, bool(row["locked"]), bool(row["by_hand"])))
     return tables
 
 
@@ -216,13 +218,31 @@ def event_version(db: sqlite_utils.Database, event: Event) -> int:
     return int(row[0])
 
 
+#: The longest reason a director may give for a change.
+REASON_MAX_LENGTH = 200
+
+
+def note_change(db: sqlite_utils.Database, event_id: int, what: str, reason: str = "") -> None:
+    """Add a line to the event's history of the director's changes (inside the caller's transaction)."""
+    db.conn.execute(
+        "INSERT INTO event_history (event_id, at, what, reason) VALUES (?, ?, ?, ?)",
+        [event_id, now(), what, reason.strip()[:REASON_MAX_LENGTH]],
+    )
+
+
 class RoundConflict(Refusal):
     """A round cannot be seated or withdrawn as asked (seated already, not the latest, play recorded): why."""
 
     status = 409
 
 
-def add_round(db: sqlite_utils.Database, event: Event, tables: Sequence[Sequence[str]], number: int) -> bool:
+def add_round(
+    db: sqlite_utils.Database,
+    event: Event,
+    tables: Sequence[Sequence[str]],
+    number: int,
+    planned: Sequence[Sequence[str]] | None = None,
+) -> bool:
     """Seat round ``number``: a game per table, all in one transaction.
 
     The games are built (and so checked by the rules: ScoringError) before the write lock
@@ -252,12 +272,19 @@ def add_round(db: sqlite_utils.Database, event: Event, tables: Sequence[Sequence
             raise RoundConflict(f"Round {number} is seated already, with other tables: the next round is {following}.")
         if number > following:
             raise RoundConflict(f"Round {number} cannot be seated yet: the next round is {following}. Reload the page.")
+        as_planned = {frozenset(seats) for seats in planned or ()}
+        by_hand = []
         for index, game in enumerate(games, start=1):
             stored = _insert_game(db, game, f"{event.name} · round {number} · table {index}", event.verify)
+            hand = frozenset(tables[index - 1]) not in as_planned
+            by_hand += [index] if hand else []
             db.conn.execute(
-                "INSERT INTO event_tables (event_id, round, number, game_id) VALUES (?, ?, ?, ?)",
-                [event.id, number, index, stored.id],
+                "INSERT INTO event_tables (event_id, round, number, game_id, by_hand) VALUES (?, ?, ?, ?, ?)",
+                [event.id, number, index, stored.id, int(hand)],
             )
+        if by_hand:
+            which = "every table" if len(by_hand) == len(games) else "table " + ", ".join(map(str, by_hand))
+            note_change(db, event.id, f"Round {number} seated by hand ({which} otherwise than planned)")
     return True
 
 
@@ -270,7 +297,13 @@ class SeatedRound:
     not_seated: list[str]
 
 
-def seat_written_round(db: sqlite_utils.Database, event: Event, text: str, number: int) -> SeatedRound:
+def seat_written_round(
+    db: sqlite_utils.Database,
+    event: Event,
+    text: str,
+    number: int,
+    planned: Sequence[Sequence[str]] | None = None,
+) -> SeatedRound:
     """Seat round ``number`` from the tables as the director wrote them (the automatic proposal, or edited by hand).
 
     Raises SeatingError for tables that do not read as the event's players, ScoringError for
@@ -278,7 +311,7 @@ def seat_written_round(db: sqlite_utils.Database, event: Event, text: str, numbe
     """
     names = [player.name for player in event_players(db, event.id)]
     tables = parse_tables(text, names, event.partnerships)
-    new = add_round(db, event, tables, number)
+    new = add_round(db, event, tables, number, planned)
     seated = {name for seats in tables for name in seats}
     return SeatedRound(tables, new, sorted(set(names) - seated))
 
@@ -314,13 +347,20 @@ def withdraw_round(db: sqlite_utils.Database, event: Event, number: int) -> bool
         marks = ", ".join("?" * len(games))
         db.conn.execute(f"UPDATE games SET locked = 1 WHERE id IN ({marks})", games)
         db.conn.execute("DELETE FROM event_tables WHERE event_id = ? AND round = ?", [event.id, number])
+        note_change(db, event.id, f"Round {number} withdrawn")
     return True
 
 
-def set_locked(db: sqlite_utils.Database, game: StoredGame, locked: bool) -> bool:
-    """Lock or unlock; False when the game was so already (nothing changes)."""
+def set_locked(db: sqlite_utils.Database, game: StoredGame, locked: bool, table: EventTable | None = None) -> bool:
+    """Lock or unlock; False when the game was so already (nothing changes). ``table``: the
+    event's table it is, whose history says so."""
     with immediate(db):
         cursor = db.conn.execute(
             "UPDATE games SET locked = ? WHERE id = ? AND locked != ?", [int(locked), game.id, int(locked)]
         )
+        if cursor.rowcount and table is not None:
+            event_id = db.execute("SELECT event_id FROM event_tables WHERE game_id = ?", [game.id]).fetchone()
+            if event_id is not None:
+                state = "locked" if locked else "unlocked"
+                note_change(db, int(event_id[0]), f"Round {table.round}, table {table.number} {state}")
     return cursor.rowcount > 0

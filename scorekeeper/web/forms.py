@@ -33,6 +33,7 @@ from ..scoring.errors import sentence
 from ..scoring.game import blank_table, partners_opposite, with_joiner
 from ..scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec, configure_known
 from ..scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, TARGET, WINNER, HouseRules
+from ..storage.event_roster import REASON_MAX_LENGTH
 from ..tournament.plan import MAX_ROUNDS
 from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH
 
@@ -592,6 +593,28 @@ class SeatingForm(Form):
     number = IntegerField(
         validators=[InputRequired(message="This page is out of date: reload it."), NumberRange(min=1)]
     )
+
+
+class WithdrawPlayerForm(Form):
+    """A player who plays no more from a round on (rounds seated stay as played)."""
+
+    name = SelectField("Player", choices=[], validate_choice=False)
+    from_round = IntegerField(
+        "From round", validators=[InputRequired(message="Which round?"), NumberRange(min=1, max=MAX_ROUNDS)]
+    )
+    reason = StringField("Reason (optional)", validators=[Optional(), Length(max=REASON_MAX_LENGTH)])
+
+
+class LatePlayerForm(Form):
+    """A player who joins the event from a round on."""
+
+    name = StringField("Name", validators=[DataRequired(message="Type the player's name."), Length(max=NAME_MAX_LENGTH)])
+    club = StringField("Club (optional)", validators=[Optional(), Length(max=60)])
+    number = StringField("Membership number (optional)", validators=[Optional(), Length(max=30)])
+    from_round = IntegerField(
+        "From round", validators=[InputRequired(message="Which round?"), NumberRange(min=1, max=MAX_ROUNDS)]
+    )
+    reason = StringField("Reason (optional)", validators=[Optional(), Length(max=REASON_MAX_LENGTH)])
 
 
 class EmptyForm(Form):

@@ -14,7 +14,9 @@ from ...reports.csv_text import csv_text
 from ...reports.qr import qr_svg
 from ...reports.sheets import booklet_cover_html, event_sheets_html, standings_html, table_cards_html
 from ...scoring import Refusal
+from ...storage import event_roster
 from ...storage import events as event_store
+from ...storage.event_plans import stored_plan
 from ...storage.event_results import (
     TableProgress,
     event_standings,
@@ -29,7 +31,7 @@ from ...storage.events import Event, EventPlayer, RoundConflict
 from .. import booklets, printer
 from ..connection import get_db
 from ..event_planner import event_plan
-from ..forms import EmptyForm, EventForm, KeyedForm, SeatingForm
+from ..forms import EmptyForm, EventForm, KeyedForm, LatePlayerForm, SeatingForm, WithdrawPlayerForm
 from ..responses import download_response, json_download, pdf_response, requested_paper
 from .director import director_required
 
@@ -80,7 +82,14 @@ def event(event_id: int) -> tuple[str, int]:
     return _event_page(found, SeatingForm())
 
 
-def _event_page(event: Event, seating: SeatingForm, status: int = 200, withdraw_error: str = "") -> tuple[str, int]:
+def _event_page(
+    event: Event,
+    seating: SeatingForm,
+    status: int = 200,
+    withdraw_error: str = "",
+    withdraw_player: WithdrawPlayerForm | None = None,
+    late_player: LatePlayerForm | None = None,
+) -> tuple[str, int]:
     db = get_db()
     tables = progress(db, event)
     latest = max((row.table.round for row in tables), default=None)
@@ -91,12 +100,19 @@ def _event_page(event: Event, seating: SeatingForm, status: int = 200, withdraw_
     if not seating.tables.data and plan is not None and next_round <= len(plan.rounds):
         seating.tables.data = "\n".join(", ".join(table) for table in plan.rounds[next_round - 1])
     wall_url = url_for("wall.standings", token=event.wall_token, _external=True)
+    players = event_store.event_players(db, event.id)
+    withdraw_player = withdraw_player or WithdrawPlayerForm(prefix="withdraw", formdata=None, from_round=next_round)
+    withdraw_player.name.choices = [p.name for p in players if p.leaves is None]
+    late_player = late_player or LatePlayerForm(prefix="late", formdata=None, from_round=next_round)
     return render_template(
         "events/event.html",
         event=event,
         tables=tables,
-        players=event_store.event_players(db, event.id),
+        players=players,
         seating=seating,
+        withdraw_player=withdraw_player,
+        late_player=late_player,
+        history=event_roster.event_history(db, event.id),
         lock_form=EmptyForm(),
         logout=EmptyForm(),
         wall_url=wall_url,
@@ -122,8 +138,11 @@ def seat_round(event_id: int) -> Response | tuple[str, int]:
     if not form.validate_on_submit():
         return _event_page(found, form, 422)
     number = form.number.data
+    stored = stored_plan(get_db(), found.id)
+    plan = stored.plan if stored is not None else None
+    planned = plan.rounds[number - 1] if plan is not None and 0 < number <= len(plan.rounds) else None
     try:
-        seated = event_store.seat_written_round(get_db(), found, form.tables.data or "", number)
+        seated = event_store.seat_written_round(get_db(), found, form.tables.data or "", number, planned)
     except Refusal as error:
         form.tables.errors = [str(error)]
         return _event_page(found, form, error.status)
@@ -136,6 +155,45 @@ def seat_round(event_id: int) -> Response | tuple[str, int]:
         + (f" Not seated: {', '.join(missing)}." if missing else ""),
         "ok",
     )
+    return redirect(url_for("events.event", event_id=found.id))
+
+
+@bp.post("/events/<int:event_id>/players/withdraw")
+@director_required
+def withdraw_player(event_id: int) -> Response | tuple[str, int]:
+    """A player plays no more from a round on; the rounds still to play are planned again."""
+    found = _event(event_id)
+    form = WithdrawPlayerForm(prefix="withdraw")
+    if not form.validate_on_submit():
+        return _event_page(found, SeatingForm(formdata=None), 422, withdraw_player=form)
+    try:
+        changed = event_roster.withdraw_player(
+            get_db(), found, form.name.data, form.from_round.data, form.reason.data or ""
+        )
+    except Refusal as error:
+        getattr(form, error.field or "name").errors = [str(error)]
+        return _event_page(found, SeatingForm(formdata=None), error.status, withdraw_player=form)
+    verb = "withdrawn" if changed else "was already withdrawn"
+    flash(f"{form.name.data} {verb} from round {form.from_round.data} on.", "ok")
+    return redirect(url_for("events.event", event_id=found.id))
+
+
+@bp.post("/events/<int:event_id>/players/late")
+@director_required
+def late_player(event_id: int) -> Response | tuple[str, int]:
+    """A player who joins from a round on; the rounds still to play are planned again."""
+    found = _event(event_id)
+    form = LatePlayerForm(prefix="late")
+    if not form.validate_on_submit():
+        return _event_page(found, SeatingForm(formdata=None), 422, late_player=form)
+    player = EventPlayer(form.name.data.strip(), form.club.data or "", form.number.data or "", form.from_round.data)
+    try:
+        added = event_roster.add_late_player(get_db(), found, player, form.reason.data or "")
+    except Refusal as error:
+        getattr(form, error.field or "name").errors = [str(error)]
+        return _event_page(found, SeatingForm(formdata=None), error.status, late_player=form)
+    verb = "added" if added else "was added already"
+    flash(f"{player.name} {verb}, playing from round {player.arrives}.", "ok")
     return redirect(url_for("events.event", event_id=found.id))
 
 
@@ -180,7 +238,7 @@ def _set_locked(event_id: int, token: str, locked: bool) -> Response:
     if table is None:
         abort(404)
     if form.validate_on_submit():
-        changed = event_store.set_locked(get_db(), table.game, locked)
+        changed = event_store.set_locked(get_db(), table.game, locked, table)
         state = "locked" if locked else "unlocked"
         flash(f"Round {table.round}, table {table.number} {state if changed else 'was already ' + state}.", "ok")
     return redirect(url_for("events.event", event_id=found.id))

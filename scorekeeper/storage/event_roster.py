@@ -1,0 +1,85 @@
+"""An event's players once it has begun (withdrawals, late arrivals), and the history of the
+director's changes to the event, each with an optional reason."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sqlite_utils
+
+from ..scoring import Refusal
+from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH
+from .database import immediate
+from .events import REASON_MAX_LENGTH, Event, EventPlayer, note_change
+
+__all__ = ["REASON_MAX_LENGTH", "HistoryLine", "RosterRefusal", "add_late_player", "event_history", "withdraw_player"]
+
+
+class RosterRefusal(Refusal):
+    """A withdrawal or a late arrival that cannot be made as asked."""
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    at: str
+    what: str
+    reason: str
+
+
+def event_history(db: sqlite_utils.Database, event_id: int) -> list[HistoryLine]:
+    """The director's changes to the event, newest first."""
+    return [
+        HistoryLine(row["at"], row["what"], row["reason"])
+        for row in db.query("SELECT * FROM event_history WHERE event_id = ? ORDER BY id DESC", [event_id])
+    ]
+
+
+def _first_open_round(db: sqlite_utils.Database, event: Event, asked: int) -> None:
+    """``asked`` must be a round not seated yet (and, in a planned event, one of its rounds)."""
+    seated = int(db.execute("SELECT COALESCE(MAX(round), 0) FROM event_tables WHERE event_id = ?", [event.id]).fetchone()[0])
+    if asked <= seated:
+        raise RosterRefusal(f"Round {asked} is seated already: the first round still to seat is {seated + 1}.", "from_round")
+    if event.rounds is not None and asked > event.rounds:
+        raise RosterRefusal(f"The event has {event.rounds} rounds.", "from_round")
+
+
+def withdraw_player(db: sqlite_utils.Database, event: Event, name: str, from_round: int, reason: str = "") -> bool:
+    """``name`` plays no more from round ``from_round`` on (rounds seated stay as played). False
+    when already so (a double click); refused for a round seated already, or a name not in the event."""
+    with immediate(db):
+        row = db.execute(
+            "SELECT id, leaves, arrives FROM event_players WHERE event_id = ? AND name = ?", [event.id, name]
+        ).fetchone()
+        if row is None:
+            raise RosterRefusal(f"{name} is not a player of this event.", "name")
+        if row[1] is not None and row[1] <= from_round:
+            return False
+        _first_open_round(db, event, from_round)
+        db.conn.execute("UPDATE event_players SET leaves = ? WHERE id = ?", [from_round, row[0]])
+        note_change(db, event.id, f"{name} withdrawn from round {from_round} on", reason)
+    return True
+
+
+def add_late_player(db: sqlite_utils.Database, event: Event, player: EventPlayer, reason: str = "") -> bool:
+    """A player who joins from round ``player.arrives``. False when that very player was added
+    already (a double click); refused for a name taken, too long, a round seated already, or
+    an event at its size limit."""
+    name = player.name.strip()
+    if not name or len(name) > NAME_MAX_LENGTH:
+        raise RosterRefusal(f"A name of 1 to {NAME_MAX_LENGTH} characters.", "name")
+    with immediate(db):
+        rows = db.execute("SELECT name, arrives FROM event_players WHERE event_id = ?", [event.id]).fetchall()
+        for existing, arrives in rows:
+            if existing == name and arrives == player.arrives:
+                return False
+            if existing.casefold() == name.casefold():
+                raise RosterRefusal(f"{existing} is a player of this event already.", "name")
+        if len(rows) >= MAX_EVENT_PLAYERS:
+            raise RosterRefusal(f"An event seats at most {MAX_EVENT_PLAYERS} players.", "name")
+        _first_open_round(db, event, player.arrives)
+        db.conn.execute(
+            "INSERT INTO event_players (event_id, name, club, number, arrives) VALUES (?, ?, ?, ?, ?)",
+            [event.id, name, player.club.strip()[:60], player.number.strip()[:30], player.arrives],
+        )
+        note_change(db, event.id, f"{name} added, playing from round {player.arrives}", reason)
+    return True
