@@ -6,6 +6,7 @@
    show are provisional until the server has the changes. */
 
 import { fold, merge, record } from "./copy.js";
+import { showAddressedPage } from "./follow.js";
 import { Refused, checkLeftovers, label, parseCard, scoreLeftovers } from "./rules.js";
 import { newKey, pending as queuedFor, withdraw } from "./outbox.js";
 import { scoreHere } from "./pad.js";
@@ -424,6 +425,8 @@ document.addEventListener("scorekeeper:outbox", (event) => {
   if (offline && shown) { draw(added.length ? after(added[added.length - 1]) : shown, false); }
 });
 
+/* Live again: the server's page is swapped in for the phone's, in place (follow.js, once it hears
+   the version), never reloaded. */
 document.addEventListener("scorekeeper:connection", (event) => {
   const state = event.detail;
   if (state === "offline" || state === "reconnecting") {
@@ -436,7 +439,6 @@ document.addEventListener("scorekeeper:connection", (event) => {
     offline = false;
     kept = null;
     refresh();
-    /* The server's own page comes back in place of the phone's (follow.js swaps it in). */
     if (shown) { body.setAttribute("data-version", "-1"); }
   }
 });
@@ -452,9 +454,11 @@ document.addEventListener("click", (event) => {
   draw(route, true);
 }, true);
 
+/* Back and forward over the pages drawn here: drawn again while offline; online, the server's
+   page for the address is swapped in (a reload would drop a link tapped meanwhile). */
 window.addEventListener("popstate", () => {
   const route = routeOf(location.href);
-  if (offline && route) { draw(route, false); } else if (shown) { location.reload(); }
+  if (offline && route && held) { draw(route, false); } else { showAddressedPage(); }
 });
 
 document.addEventListener("scorekeeper:content", (event) => {
