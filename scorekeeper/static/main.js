@@ -9,11 +9,12 @@ import { bindForms } from "./outbox_forms.js";
 import { startSending } from "./outbox.js";
 import { drawOutbox } from "./outbox_view.js";
 import { setUpPads } from "./pad.js";
-import { setUpRuleChoices, startPages } from "./pages.js";
+import { localTimes, setUpRuleChoices, startPages } from "./pages.js";
 import { forgetConfirmation, keepTyping, restoreTyped } from "./typing.js";
 
 /* The pad first: its submit handler prepares the form before the outbox reads it. */
 function setUp(root) {
+  localTimes(root);
   setUpRuleChoices(root);
   setUpCounts(root);
   setUpPads(root);

@@ -40,3 +40,19 @@ def test_without_the_stream_the_page_follows_by_polling(server, phone):
     second.goto(record_url)
     submit(first, "button.pressure:has-text('Bob')")
     expect(second.locator("main")).to_contain_text("Pressure: Bob", timeout=8000)
+
+
+def test_a_history_brought_up_to_date_shows_times_in_the_phones_own_time(server, phone):
+    """Seen in a fresh-clone check: a page updated in place showed its times in UTC, as the server
+    writes them, until it was reloaded."""
+    first = phone(**SMALL)
+    record_url = start_game(first, server, ["Ann", "Bob"])
+    submit(first, "button.pressure:has-text('Bob')")
+    second = phone(**SMALL, timezone_id="Pacific/Auckland")
+    second.goto(record_url + "history")
+    second.evaluate("() => { window.sameDocument = true; }")
+    submit(first, "button.pressure:has-text('Ann')")
+    expect(second.locator("ol.history > li")).to_have_count(2, timeout=8000)
+    assert second.evaluate("() => window.sameDocument === true"), "the page reloaded instead of updating in place"
+    times = second.locator("ol.history time").all_inner_texts()
+    assert len(times) == 2 and not any("UTC" in text for text in times), times
