@@ -4,9 +4,13 @@
    brought in by fetching the page again and swapping its <main> in place, keeping what was typed;
    while the player is busy, a notice ([data-stale]) offers it instead. Nothing here navigates: a
    page that moves on (an entry page of a hand another phone completed, a game that ended) takes
-   its next page's <main> and address in place, so a link tapped meanwhile goes where it was tapped. */
+   its next page's <main> and address in place, so a link tapped meanwhile goes where it was tapped.
 
-import { afterRound, flush, leaving, queued, sending, setConnection } from "./outbox.js";
+   The connection's state (outbox.js keeps it): live while the stream is open or the poll is
+   answered; offline only when both fail. A failed poll while the stream is open only has the
+   stream opened again, to learn whether it still holds. */
+
+import { afterRound, connection, flush, leaving, queued, sending, setConnection } from "./outbox.js";
 import { retype, typed } from "./typing.js";
 
 const POLL_MS = 2000;
@@ -14,7 +18,6 @@ const POLL_MS = 2000;
 const STREAM_POLL_MS = 5000;
 const STREAM_RETRY_CAP_MS = 60000;
 const body = document.body;
-let failures = 0;
 let etag = null;
 let pollTimer = null;
 let stream = null;
@@ -94,12 +97,19 @@ export function bindStale(root) {
 
 /* Heard from the server: what waits is sent (or all is well). */
 function heard() {
-  failures = 0;
   if (queued().length) { flush(); } else { setConnection("live"); }
 }
 
 function followVersion(version) {
   if (String(version) !== body.getAttribute("data-version")) { followChange(); }
+}
+
+const streamOpen = () => stream !== null && stream.readyState === EventSource.OPEN;
+
+/* Unanswered: offline when the stream is down too; an open stream is opened again, and its own
+   failure, if it fails, says so. */
+function unanswered() {
+  if (streamOpen()) { closeStream(); openStream(); } else { setConnection("offline"); }
 }
 
 function poll() {
@@ -111,10 +121,7 @@ function poll() {
     if (response.status === 304) { return; }
     etag = response.headers.get("ETag");
     return response.json().then((data) => followVersion(data.version));
-  }, () => {
-    failures += 1;
-    setConnection(!navigator.onLine || failures > 2 ? "offline" : "reconnecting");
-  });
+  }, unanswered);
 }
 
 function pollEvery(ms) {
@@ -122,6 +129,8 @@ function pollEvery(ms) {
   pollTimer = setInterval(poll, ms);
 }
 
+/* A failed stream falls back on the poll at once (whose answer, or silence, sets the state) and is
+   tried again later. */
 function openStream() {
   const url = body.getAttribute("data-live-url");
   if (!url || !window.EventSource || stream || document.hidden) { return; }
@@ -149,6 +158,16 @@ function closeStream() {
 
 /* After a round of sending that delivered something, the page shows what stands now. */
 afterRound(({ delivered, leaving: away }) => { if (delivered && !away) { followChange(); } });
+
+/* A change that could not be sent (outbox.js says "reconnecting"): the server is out of reach
+   unless the stream still holds, which is then put to the test. Decided once the news has been
+   told to every listener, so that none hears it after the answer. */
+document.addEventListener("scorekeeper:connection", (event) => {
+  if (event.detail !== "reconnecting") { return; }
+  setTimeout(() => {
+    if (connection() === "reconnecting") { unanswered(); }
+  }, 0);
+});
 
 /* A game's page follows it (live, else polled; paused while hidden); any page sends what waits
    once the phone is back online. */

@@ -425,11 +425,12 @@ document.addEventListener("scorekeeper:outbox", (event) => {
   if (offline && shown) { draw(added.length ? after(added[added.length - 1]) : shown, false); }
 });
 
-/* Live again: the server's page is swapped in for the phone's, in place (follow.js, once it hears
-   the version), never reloaded. */
+/* Offline (the stream and the poll both failed, or a change could not be sent; follow.js decides):
+   the page is drawn from the copy, headed Offline as the header is. Live again: the server's page
+   is swapped in for the phone's, in place (follow.js, once it hears the version), never reloaded. */
 document.addEventListener("scorekeeper:connection", (event) => {
   const state = event.detail;
-  if (state === "offline" || state === "reconnecting") {
+  if (state === "offline") {
     const route = kept ? after(kept) : routeOf(location.href);
     const redraw = kept !== null || (!offline && !busy());
     offline = true;
