@@ -1,13 +1,14 @@
 /* What makes the app work from a phone's home screen: the service worker registered where the
    origin is secure (https, or this machine; plain http gets none, by the browser's rule), which
    keeps the pages this phone opened for a reload without the server; and, on the home page, the
-   games this phone holds (offline.js keeps them), each of which can be forgotten here, where the
-   app opened from there starts. */
+   games this phone holds (offline.js keeps them), each of which can be forgotten here, and a
+   notice while the server cannot be reached, where the app opened from there starts. */
 
 import { dismissRefused, pending, refused, withdraw } from "./outbox.js";
 import { local, session } from "./storage.js";
 
 const COPY = "scorekeeper:copy:";
+const RECHECK_MS = 5000;
 
 export function keepPages() {
   const url = document.body.getAttribute("data-worker");
@@ -97,4 +98,39 @@ export function listMyGames() {
     list.appendChild(item);
   }
   section.hidden = !games.length;
+}
+
+/* The home page says so when the server cannot be reached (opened from the service worker's copy,
+   or the connection lost since): the games on this phone still open, where a service worker keeps
+   their pages (a secure address); a new game needs the server. Asked on load, when the phone is
+   back online or the page shown again, and every few seconds while the notice shows. */
+export function noticeOffline() {
+  const heading = document.querySelector("[data-my-games]") && document.querySelector("main h1");
+  if (!heading) { return; }
+  const notice = el("p", "offline-banner");
+  notice.setAttribute("role", "status");
+  notice.setAttribute("data-offline-notice", "");
+  notice.hidden = true;
+  heading.before(notice);
+  let again = null;
+  const show = (away) => {
+    const kept = window.isSecureContext && navigator.serviceWorker && navigator.serviceWorker.controller;
+    notice.replaceChildren(el("strong", "", "Offline"), kept ? ": games on this phone still open; new games need the server."
+      : ": a game's page left open plays on; opening a game, or a new one, needs the server at this address.");
+    notice.hidden = !away;
+    clearTimeout(again);
+    if (away) { again = setTimeout(check, RECHECK_MS); }
+  };
+  function check() {
+    if (!navigator.onLine) { show(true); return; }
+    fetch(location.pathname, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
+      .then((response) => show(!response.ok), () => show(true));
+  }
+  window.addEventListener("offline", () => show(true));
+  window.addEventListener("online", check);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) { check(); } });
+  document.addEventListener("scorekeeper:connection", (event) => {
+    if (event.detail === "offline") { show(true); } else if (event.detail === "live") { show(false); }
+  });
+  check();
 }

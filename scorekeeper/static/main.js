@@ -4,7 +4,7 @@
 
 import { setUpCounts } from "./count.js";
 import { bindStale, startFollowing } from "./follow.js";
-import { keepPages, listMyGames } from "./home_screen.js";
+import { keepPages, listMyGames, noticeOffline } from "./home_screen.js";
 import { bindForms } from "./outbox_forms.js";
 import { startSending } from "./outbox.js";
 import { drawOutbox } from "./outbox_view.js";
@@ -37,6 +37,6 @@ document.addEventListener("DOMContentLoaded", () => {
   startSending();
 });
 document.addEventListener("DOMContentLoaded", startPages);
-document.addEventListener("DOMContentLoaded", () => { keepPages(); listMyGames(); });
+document.addEventListener("DOMContentLoaded", () => { keepPages(); listMyGames(); noticeOffline(); });
 document.addEventListener("scorekeeper:content", (event) => setUp(event.detail));
 document.addEventListener("scorekeeper:content", (event) => bind(event.detail));
