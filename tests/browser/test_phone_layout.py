@@ -193,11 +193,6 @@ def test_the_250_pads_suits_sit_by_the_rank_that_waits_for_one(server, phone):
     assert suits["y"] + suits["height"] <= 740  # the suit is in view when its rank waits
 
 
-# Against the layout's width: a phone's browser (Chromium's is_mobile) widens innerWidth to the
-# content that overflows, so that innerWidth never finds it.
-SCROLLS_SIDEWAYS = "() => document.scrollingElement.scrollWidth > document.documentElement.clientWidth"
-
-
 def test_a_30_letter_word_breaks_in_the_saved_line_and_the_hands_pressures_at_360(server, phone, shot):
     """Seen in a fresh-clone check: "✓ Pressure to Wolfeschlegelsteinhausenberger" beside its Undo,
     and the same name in the hand's list of pressures, pushed the hand page sideways at 360 px, on
@@ -209,7 +204,7 @@ def test_a_30_letter_word_breaks_in_the_saved_line_and_the_hands_pressures_at_36
     expect(page.locator(".saved")).to_contain_text(LONG_WORD)
     expect(page.locator(".pending li")).to_have_count(1)
     shot(page, "hand-360-long-word-saved")
-    assert not page.evaluate(SCROLLS_SIDEWAYS), "the server's hand page scrolls sideways"
+    assert sideways(page) is None, "the server's hand page scrolls sideways"
 
     page.context.set_offline(True)
     expect(page.locator(".offline-banner")).to_be_visible()
@@ -217,4 +212,4 @@ def test_a_30_letter_word_breaks_in_the_saved_line_and_the_hands_pressures_at_36
     expect(page.locator(".pending li")).to_have_count(2)
     expect(page.locator(".pending li").last).to_contain_text("waiting")
     shot(page, "hand-360-long-word-offline")
-    assert not page.evaluate(SCROLLS_SIDEWAYS), "the hand page drawn offline scrolls sideways"
+    assert sideways(page) is None, "the hand page drawn offline scrolls sideways"
