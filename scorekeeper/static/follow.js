@@ -2,9 +2,15 @@
    events), else by a 2 s poll of the game's version (with its ETag); a failed stream is tried
    again after a random wait under a doubling cap (full jitter), never a storm. What changed is
    brought in by fetching the page again and swapping its <main> in place, keeping what was typed;
-   while the player is busy, a notice ([data-stale]) offers it instead. */
+   while the player is busy, a notice ([data-stale]) offers it instead. Nothing here navigates: a
+   page that moves on (an entry page of a hand another phone completed, a game that ended) takes
+   its next page's <main> and address in place, so a link tapped meanwhile goes where it was tapped.
 
-import { afterRound, flush, leave, leaving, queued, sending, setConnection } from "./outbox.js";
+   The connection's state (outbox.js keeps it): live while the stream is open or the poll is
+   answered; offline only when both fail. A failed poll while the stream is open only has the
+   stream opened again, to learn whether it still holds. */
+
+import { afterRound, connection, flush, leaving, queued, sending, setConnection } from "./outbox.js";
 import { retype, typed } from "./typing.js";
 
 const POLL_MS = 2000;
@@ -12,12 +18,16 @@ const POLL_MS = 2000;
 const STREAM_POLL_MS = 5000;
 const STREAM_RETRY_CAP_MS = 60000;
 const body = document.body;
-let failures = 0;
 let etag = null;
 let pollTimer = null;
 let stream = null;
 let streamFailures = 0;
 let streamRetry = null;
+
+const here = () => location.pathname + location.search;
+/* The address the <main> shown belongs to: a swap here or a page drawn offline (offline.js) moves it. */
+let shownAt = here();
+document.addEventListener("scorekeeper:content", () => { shownAt = here(); });
 
 function busy() {
   const active = document.activeElement;
@@ -26,31 +36,29 @@ function busy() {
   return queued().length > 0;
 }
 
-/* Bring in what changed. The swapped content is announced as scorekeeper:content (detail: the new
-   <main>), for the page's scripts to set it up. */
-export function followChange(shown) {
-  if (leaving() || sending()) { return; }  /* its own change is on the way (and then, maybe, to its next page) */
-  if (busy() && !shown) {
-    const stale = document.querySelector("[data-stale]");
-    if (stale) { stale.hidden = false; }
-    return;
-  }
-  fetch(location.href, { credentials: "same-origin", cache: "no-store" }).then((response) => {
-    if (response.redirected || !response.ok) { location.assign(response.url); return null; }
-    return response.text();
-  }).then((html) => {
-    if (html === null || leaving() || (busy() && !shown)) { return; }
-    const fresh = new DOMParser().parseFromString(html, "text/html");
+/* The server's page at url, its <main> swapped in for this one (what was typed kept); unless forced,
+   not while the player is busy. An entry page of a hand another phone completed brings in the page
+   it moves on to instead, and the address becomes that of the page shown. An error, or no answer,
+   leaves the page as it is (the next version heard tries again); so does a page moved meanwhile
+   (the back button, a page drawn offline). The swapped content is announced as scorekeeper:content
+   (detail: the new <main>), for the page's scripts to set it up. */
+function swapIn(url, forced) {
+  const asked = location.href;
+  fetch(url, { credentials: "same-origin", cache: "no-store" }).then((response) => {
+    if (!response.ok) { return null; }
+    return response.text().then((html) => ({ html, at: response.url }));
+  }).then((answer) => {
+    if (answer === null || leaving() || location.href !== asked || (busy() && !forced)) { return; }
+    const fresh = new DOMParser().parseFromString(answer.html, "text/html");
     const main = document.querySelector("main");
     const freshMain = fresh.querySelector("main");
     if (!main || !freshMain) { return; }
-    const kept = typed(main), focused = document.activeElement && document.activeElement.id;
-    /* An entry page of a hand another phone just completed moves on with the table. */
     const done = fresh.querySelector("form[data-follow]:not([data-open])");
     if (done && main.querySelector("form[data-follow][data-open]")) {
-      leave(done.getAttribute("data-follow"));
+      swapIn(done.getAttribute("data-follow"), forced);
       return;
     }
+    const kept = typed(main), focused = document.activeElement && document.activeElement.id;
     main.replaceWith(freshMain);
     retype(freshMain, kept);
     if (focused && document.getElementById(focused)) { document.getElementById(focused).focus(); }
@@ -58,9 +66,27 @@ export function followChange(shown) {
       const value = fresh.body.getAttribute(name);
       if (value !== null) { body.setAttribute(name, value); }
     });
+    if (answer.at && answer.at !== asked.split("#")[0]) { history.replaceState(null, "", answer.at); }
     document.title = fresh.title;
     document.dispatchEvent(new CustomEvent("scorekeeper:content", { detail: freshMain }));
   }).catch(() => { /* the next poll tries again */ });
+}
+
+/* Bring in what changed. */
+export function followChange(shown) {
+  if (leaving() || sending()) { return; }  /* its own change is on the way (and then, maybe, to its next page) */
+  if (busy() && !shown) {
+    const stale = document.querySelector("[data-stale]");
+    if (stale) { stale.hidden = false; }
+    return;
+  }
+  swapIn(location.href, shown);
+}
+
+/* The address changed without its page (the back button, over pages drawn while offline): the
+   server's page for it, swapped in. Never a reload, which would drop a link being opened. */
+export function showAddressedPage() {
+  if (here() !== shownAt) { swapIn(location.href, true); }
 }
 
 /* The notice's Show swaps even while busy, keeping what was typed. */
@@ -71,12 +97,19 @@ export function bindStale(root) {
 
 /* Heard from the server: what waits is sent (or all is well). */
 function heard() {
-  failures = 0;
   if (queued().length) { flush(); } else { setConnection("live"); }
 }
 
 function followVersion(version) {
   if (String(version) !== body.getAttribute("data-version")) { followChange(); }
+}
+
+const streamOpen = () => stream !== null && stream.readyState === EventSource.OPEN;
+
+/* Unanswered: offline when the stream is down too; an open stream is opened again, and its own
+   failure, if it fails, says so. */
+function unanswered() {
+  if (streamOpen()) { closeStream(); openStream(); } else { setConnection("offline"); }
 }
 
 function poll() {
@@ -88,10 +121,7 @@ function poll() {
     if (response.status === 304) { return; }
     etag = response.headers.get("ETag");
     return response.json().then((data) => followVersion(data.version));
-  }, () => {
-    failures += 1;
-    setConnection(!navigator.onLine || failures > 2 ? "offline" : "reconnecting");
-  });
+  }, unanswered);
 }
 
 function pollEvery(ms) {
@@ -99,6 +129,8 @@ function pollEvery(ms) {
   pollTimer = setInterval(poll, ms);
 }
 
+/* A failed stream falls back on the poll at once (whose answer, or silence, sets the state) and is
+   tried again later. */
 function openStream() {
   const url = body.getAttribute("data-live-url");
   if (!url || !window.EventSource || stream || document.hidden) { return; }
@@ -126,6 +158,16 @@ function closeStream() {
 
 /* After a round of sending that delivered something, the page shows what stands now. */
 afterRound(({ delivered, leaving: away }) => { if (delivered && !away) { followChange(); } });
+
+/* A change that could not be sent (outbox.js says "reconnecting"): the server is out of reach
+   unless the stream still holds, which is then put to the test. Decided once the news has been
+   told to every listener, so that none hears it after the answer. */
+document.addEventListener("scorekeeper:connection", (event) => {
+  if (event.detail !== "reconnecting") { return; }
+  setTimeout(() => {
+    if (connection() === "reconnecting") { unanswered(); }
+  }, 0);
+});
 
 /* A game's page follows it (live, else polled; paused while hidden); any page sends what waits
    once the phone is back online. */

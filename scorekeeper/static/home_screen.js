@@ -1,17 +1,83 @@
 /* What makes the app work from a phone's home screen: the service worker registered where the
    origin is secure (https, or this machine; plain http gets none, by the browser's rule), which
-   keeps the pages this phone opened for a reload without the server; and, on the home page,
-   the games this phone holds (offline.js keeps them), where the app opened from there starts. */
+   keeps the pages this phone opened for a reload without the server; and, on the home page, the
+   games this phone holds (offline.js keeps them), each of which can be forgotten here, and a
+   notice while the server cannot be reached, where the app opened from there starts. */
 
-import { local } from "./storage.js";
+import { dismissRefused, pending, refused, withdraw } from "./outbox.js";
+import { local, session } from "./storage.js";
 
 const COPY = "scorekeeper:copy:";
+const RECHECK_MS = 5000;
 
 export function keepPages() {
   const url = document.body.getAttribute("data-worker");
   if (url && window.isSecureContext && navigator.serviceWorker) {
     navigator.serviceWorker.register(url, { scope: "/" }).catch(() => { /* the open page still works */ });
   }
+}
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (tag === "button") { node.type = "button"; }
+  if (className) { node.className = className; }
+  if (text) { node.textContent = text; }
+  return node;
+}
+
+/* Whether an address (of a change, a refused change's link) is one of the game's: "/t/<token>/…". */
+const inGame = (base, url) => !!url && new URL(url, location.href).pathname.startsWith(base);
+
+/* Everything this phone keeps of a game, each holding its record link: the copy, the count and the
+   pad's drafts, its changes not yet sent and those refused, what this tab kept typed, and the
+   game's pages the service worker kept. */
+async function forget(base) {
+  const token = base.split("/")[2];
+  local.forget(COPY + base);
+  local.keys("drafts:" + base).forEach((key) => local.forget(key));
+  local.keys("count:" + token + "-").forEach((key) => local.forget(key));
+  session.keys("scorekeeper:typed:" + base).forEach((key) => session.forget(key));
+  pending(base).forEach((item) => withdraw(item.id));
+  refused().map((item, index) => [item, index]).reverse().forEach(([item, index]) => {
+    if (inGame(base, item.reapply) || inGame(base, item.again && item.again.url)) { dismissRefused(index); }
+  });
+  if (!window.caches) { return; }
+  try {
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name);
+      for (const request of await cache.keys()) {
+        if (inGame(base, request.url)) { await cache.delete(request); }
+      }
+    }
+  } catch { /* no cache to clear */ }
+}
+
+/* Forget this game: asked first, in place (Yes, forget it / Keep it), saying what goes. */
+function forgetButton(base, item, section) {
+  const button = el("button", "secondary small", "Forget this game");
+  button.addEventListener("click", () => {
+    const waiting = pending(base).length;
+    const box = el("div", "ask"), row = el("div", "ask-row");
+    const yes = el("button", "", "Yes, forget it"), no = el("button", "secondary", "Keep it");
+    box.setAttribute("role", "alert");
+    box.append(el("p", "", "Forget this game on this phone? Its copy and the pages kept of it go" +
+      (waiting ? ", and its " + waiting + (waiting === 1 ? " change" : " changes") + " not yet sent with them" : "") +
+      ". The game stays on the server: its record link still opens it."), row);
+    row.append(yes, no);
+    const place = button.parentNode;
+    button.remove();
+    item.append(box);
+    yes.focus();
+    no.addEventListener("click", () => { box.remove(); place.append(button); button.focus(); });
+    yes.addEventListener("click", () => {
+      yes.disabled = true;
+      forget(base).then(() => {
+        item.remove();
+        section.hidden = !section.querySelector("li");
+      });
+    });
+  });
+  return button;
 }
 
 export function listMyGames() {
@@ -21,13 +87,50 @@ export function listMyGames() {
   games.sort((a, b) => (b[1].record.created_at || "").localeCompare(a[1].record.created_at || ""));
   const list = section.querySelector("ul");
   for (const [base, copy] of games) {
-    const link = document.createElement("a"), item = document.createElement("li"), when = document.createElement("small");
+    const link = el("a"), item = el("li"), when = el("small", "muted"), row = el("div", "row-between");
     link.href = base;
     link.textContent = (copy.record.title ? copy.record.title + ": " : "") + copy.book.players.join(", ");
-    when.className = "muted";
     when.textContent = copy.name + " · started " + (copy.record.created_at || "").slice(0, 10);
-    item.append(link, " ", when);
+    const about = el("span");
+    about.append(link, " ", when);
+    row.append(about, forgetButton(base, item, section));
+    item.append(row);
     list.appendChild(item);
   }
   section.hidden = !games.length;
+}
+
+/* The home page says so when the server cannot be reached (opened from the service worker's copy,
+   or the connection lost since): the games on this phone still open, where a service worker keeps
+   their pages (a secure address); a new game needs the server. Asked on load, when the phone is
+   back online or the page shown again, and every few seconds while the notice shows. */
+export function noticeOffline() {
+  const heading = document.querySelector("[data-my-games]") && document.querySelector("main h1");
+  if (!heading) { return; }
+  const notice = el("p", "offline-banner");
+  notice.setAttribute("role", "status");
+  notice.setAttribute("data-offline-notice", "");
+  notice.hidden = true;
+  heading.before(notice);
+  let again = null;
+  const show = (away) => {
+    const kept = window.isSecureContext && navigator.serviceWorker && navigator.serviceWorker.controller;
+    notice.replaceChildren(el("strong", "", "Offline"), kept ? ": games on this phone still open; new games need the server."
+      : ": a game's page left open plays on; opening a game, or a new one, needs the server at this address.");
+    notice.hidden = !away;
+    clearTimeout(again);
+    if (away) { again = setTimeout(check, RECHECK_MS); }
+  };
+  function check() {
+    if (!navigator.onLine) { show(true); return; }
+    fetch(location.pathname, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
+      .then((response) => show(!response.ok), () => show(true));
+  }
+  window.addEventListener("offline", () => show(true));
+  window.addEventListener("online", check);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) { check(); } });
+  document.addEventListener("scorekeeper:connection", (event) => {
+    if (event.detail === "offline") { show(true); } else if (event.detail === "live") { show(false); }
+  });
+  check();
 }

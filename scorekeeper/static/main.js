@@ -4,16 +4,17 @@
 
 import { setUpCounts } from "./count.js";
 import { bindStale, startFollowing } from "./follow.js";
-import { keepPages, listMyGames } from "./home_screen.js";
+import { keepPages, listMyGames, noticeOffline } from "./home_screen.js";
 import { bindForms } from "./outbox_forms.js";
 import { startSending } from "./outbox.js";
 import { drawOutbox } from "./outbox_view.js";
 import { setUpPads } from "./pad.js";
-import { setUpRuleChoices, startPages } from "./pages.js";
+import { localTimes, setUpRuleChoices, startPages } from "./pages.js";
 import { forgetConfirmation, keepTyping, restoreTyped } from "./typing.js";
 
 /* The pad first: its submit handler prepares the form before the outbox reads it. */
 function setUp(root) {
+  localTimes(root);
   setUpRuleChoices(root);
   setUpCounts(root);
   setUpPads(root);
@@ -36,6 +37,6 @@ document.addEventListener("DOMContentLoaded", () => {
   startSending();
 });
 document.addEventListener("DOMContentLoaded", startPages);
-document.addEventListener("DOMContentLoaded", () => { keepPages(); listMyGames(); });
+document.addEventListener("DOMContentLoaded", () => { keepPages(); listMyGames(); noticeOffline(); });
 document.addEventListener("scorekeeper:content", (event) => setUp(event.detail));
 document.addEventListener("scorekeeper:content", (event) => bind(event.detail));

@@ -6,6 +6,7 @@
    show are provisional until the server has the changes. */
 
 import { FORMAT, fold, merge, record } from "./copy.js";
+import { showAddressedPage } from "./follow.js";
 import { Refused, checkLeftovers, label, parseCard, scoreLeftovers } from "./rules.js";
 import { newKey, pending as queuedFor, waitingCount, withdraw } from "./outbox.js";
 import { scoreHere } from "./pad.js";
@@ -552,9 +553,12 @@ document.addEventListener("scorekeeper:outbox", (event) => {
   if (offline && shown) { draw(added.length ? after(added[added.length - 1]) : shown, false); }
 });
 
+/* Offline (the stream and the poll both failed, or a change could not be sent; follow.js decides):
+   the page is drawn from the copy, headed Offline as the header is. Live again: the server's page
+   is swapped in for the phone's, in place (follow.js, once it hears the version), never reloaded. */
 document.addEventListener("scorekeeper:connection", (event) => {
   const state = event.detail;
-  if (state === "offline" || state === "reconnecting") {
+  if (state === "offline") {
     const route = kept ? after(kept) : routeOf(location.href);
     const redraw = kept !== null || (!offline && !busy());
     offline = true;
@@ -564,7 +568,6 @@ document.addEventListener("scorekeeper:connection", (event) => {
     offline = false;
     kept = null;
     refresh();
-    /* The server's own page comes back in place of the phone's (follow.js swaps it in). */
     if (shown) { body.setAttribute("data-version", "-1"); }
   }
 });
@@ -581,9 +584,11 @@ document.addEventListener("click", (event) => {
   draw(route, true);
 }, true);
 
+/* Back and forward over the pages drawn here: drawn again while offline; online, the server's
+   page for the address is swapped in (a reload would drop a link tapped meanwhile). */
 window.addEventListener("popstate", () => {
   const route = routeOf(location.href);
-  if (offline && route) { draw(route, false); } else if (shown) { location.reload(); }
+  if (offline && route && held) { draw(route, false); } else { showAddressedPage(); }
 });
 
 document.addEventListener("scorekeeper:content", (event) => {

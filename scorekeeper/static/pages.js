@@ -30,8 +30,10 @@ function ruleChoice(select) {
 
 export function setUpRuleChoices(root) { root.querySelectorAll("select[name=rules]").forEach(ruleChoice); }
 
-function localTimes() {
-  document.querySelectorAll("time[data-local]").forEach((time) => {
+/* The server writes times in UTC; shown in the phone's own time zone, on load and in content
+   swapped in later (main.js sets up both). */
+export function localTimes(root) {
+  root.querySelectorAll("time[data-local]").forEach((time) => {
     const when = new Date(time.getAttribute("datetime"));
     if (Number.isNaN(when.getTime())) { return; }
     time.textContent = when.toLocaleString([], { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
@@ -45,7 +47,9 @@ function followJob() {
   setTimeout(() => {
     fetch(location.href, { credentials: "same-origin", cache: "no-store" }).then((response) => response.text()).then((html) => {
       const fresh = new DOMParser().parseFromString(html, "text/html");
-      document.querySelector("main").replaceWith(fresh.querySelector("main"));
+      const main = fresh.querySelector("main");
+      document.querySelector("main").replaceWith(main);
+      localTimes(main);
       document.body.setAttribute("data-refresh-every", fresh.body.getAttribute("data-refresh-every") || "");
       followJob();
     }, followJob);
@@ -65,7 +69,6 @@ document.addEventListener("input", (event) => {
 
 export function startPages() {
   dealerNames();
-  localTimes();
   followJob();
   retryLater();
 }

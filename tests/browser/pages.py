@@ -9,7 +9,9 @@ LONG_NAME = "Maximiliana Vanderbilt-Okonkwo"[:NAME_MAX_LENGTH]
 # And the longest single word, which cannot break between words.
 LONG_WORD = "Wolfeschlegelsteinhausenberger"[:NAME_MAX_LENGTH]
 EVENT_PLAYERS = [f"{name}, Boston Bridge Club" for name in ["Ann", "Bob", "Cy", LONG_NAME]]
-SIDEWAYS = "[document.documentElement.scrollWidth, window.innerWidth]"
+# Against the layout's width, not innerWidth: a phone's browser (Chromium's is_mobile) widens
+# innerWidth to content that overflows, and then never finds it.
+SIDEWAYS = "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
 OPEN_DETAILS = """document.querySelectorAll("main details").forEach(details => { details.open = true; })"""
 
 

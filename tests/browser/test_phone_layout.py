@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from .conftest import SHOTS, as_director, assert_fits, enter_hand, running_server, submit
 from .conftest import start_game as start_any_game
@@ -190,3 +191,25 @@ def test_the_250_pads_suits_sit_by_the_rank_that_waits_for_one(server, phone):
     chip, suits, ranks = (page.locator(css).bounding_box() for css in (".chip.waiting", "[data-suits]", "[data-pad]"))
     assert chip["y"] < suits["y"] < ranks["y"], (chip, suits, ranks)
     assert suits["y"] + suits["height"] <= 740  # the suit is in view when its rank waits
+
+
+def test_a_30_letter_word_breaks_in_the_saved_line_and_the_hands_pressures_at_360(server, phone, shot):
+    """Seen in a fresh-clone check: "✓ Pressure to Wolfeschlegelsteinhausenberger" beside its Undo,
+    and the same name in the hand's list of pressures, pushed the hand page sideways at 360 px, on
+    the server's page and on the one the phone draws offline."""
+    page = phone(viewport={"width": 360, "height": 740})
+    start_any_game(page, server, [LONG_WORD, "Bob", "Cy"])
+    page.wait_for_function("() => Object.keys(localStorage).some((key) => key.startsWith('scorekeeper:copy:'))")
+    submit(page, f"button.pressure:has-text('{LONG_WORD[:12]}')")
+    expect(page.locator(".saved")).to_contain_text(LONG_WORD)
+    expect(page.locator(".pending li")).to_have_count(1)
+    shot(page, "hand-360-long-word-saved")
+    assert sideways(page) is None, "the server's hand page scrolls sideways"
+
+    page.context.set_offline(True)
+    expect(page.locator(".offline-banner")).to_be_visible()
+    page.click("button.pressure:has-text('Bob')")
+    expect(page.locator(".pending li")).to_have_count(2)
+    expect(page.locator(".pending li").last).to_contain_text("waiting")
+    shot(page, "hand-360-long-word-offline")
+    assert sideways(page) is None, "the hand page drawn offline scrolls sideways"
