@@ -70,6 +70,7 @@ def new_event() -> Response | str | tuple[str, int]:
             verify=bool(form.verify.data),
             paper=form.paper.data,
             rounds=form.rounds.data,
+            sit_out=form.sit_out.data,
         )
         return redirect(url_for("events.event", event_id=event.id))
     return render_template("events/new_event.html", form=form), (422 if form.is_submitted() else 200)
