@@ -37,6 +37,11 @@ class TableProgress:
         return f"hand {self.hands_done + 1}" + (f" of {most}" if most else "")
 
     @property
+    def final(self) -> bool:
+        """Its result stands: the game finished, or the director locked (closed) it."""
+        return self.final_score.finished or self.table.locked
+
+    @property
     def unconfirmed(self) -> list[int]:
         return self.state.unconfirmed_hands if self.table.game.verify else []
 

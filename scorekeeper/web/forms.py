@@ -601,6 +601,8 @@ class SeatingForm(Form):
     number = IntegerField(
         validators=[InputRequired(message="This page is out of date: reload it."), NumberRange(min=1)]
     )
+    #: Seat it although tables of the round before are still playing (asked first).
+    anyway = BooleanField("Seat it anyway")
 
 
 class WithdrawPlayerForm(Form):
