@@ -139,7 +139,8 @@ def test_a_game_an_older_version_broke_still_opens_and_is_repaired_by_withdrawin
 
 def test_a_broken_table_counts_in_the_standings_without_the_refused_entry(app, client):
     from scorekeeper.storage.event_results import event_standings
-    from scorekeeper.storage.events import EventPlayer, add_round, create_event
+    from scorekeeper.storage.events import EventPlayer, add_round, create_event, set_locked
+    from scorekeeper.storage.games import game_by_record_token
 
     db = connect(app.config["DATABASE"])
     try:
@@ -157,6 +158,8 @@ def test_a_broken_table_counts_in_the_standings_without_the_refused_entry(app, c
                 Change(LEFTOVERS, 1, "Bob", {"cards": ["K"]}),
             ],
         )
+        game = game_by_record_token(db, token)
+        set_locked(db, game, True)  # closed by the director: its result counts as it stands
         totals = {row.name: row.total for row in event_standings(db, event)}
     finally:
         db.conn.close()

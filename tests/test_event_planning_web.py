@@ -153,3 +153,39 @@ def test_a_round_seated_by_hand_is_marked_and_in_the_history(director):
     assert response.status_code == 302
     page = director.get(event_url).get_data(as_text=True)
     assert "(by hand)" in page and "Round 1 seated by hand" in page
+
+
+def test_mid_round_standings_rank_complete_rounds_only_and_show_each_table_as_it_stands(director):
+    names = [f"Player {n:02}" for n in range(1, 14)]
+    event_url = new_event(director, names, rounds="3", scoring="placement")
+    planned_page(director, event_url)
+    tables = seat_next_round(director, event_url)
+    from .test_events import record_links
+    from .web import Table
+
+    token = record_links(director, event_url)[0]
+    table = Table(director, token)
+    table.leftovers(1, 0, went_out=True)
+    for seat in range(1, len(tables[0])):
+        table.leftovers(1, seat, "K")
+    assert post(director, event_url, f"/games/{token}/lock").status_code == 302
+    for page in (director.get(event_url + "/standings").get_data(as_text=True),):
+        assert "Ranked over complete rounds only" in page and "Round under way" in page
+        assert "round 1, table 1: closed, 0" in page
+        assert page.count("hand 1 of 15, 0 so far") == 13 - len(tables[0])
+        placements = re.findall(r'<td class="num">(\d+(?:\.\d+)?)</td><td class="num">\d+</td><td class="num">\d+', page)
+        assert placements and set(placements) == {"0"}, "no placement points before a round is complete"
+
+
+def test_seating_the_next_round_while_tables_of_the_last_still_play_asks_first(director):
+    event_url = new_event(director, SIXTEEN, rounds="3")
+    planned_page(director, event_url)
+    seat_next_round(director, event_url)
+    page = planned_page(director, event_url)
+    tables = re.search(r'<textarea[^>]*name="tables"[^>]*>\s*(.*?)</textarea>', page, re.S).group(1)
+    response = post(director, event_url, "/rounds", number="2", tables=tables)
+    assert response.status_code == 409
+    asked = response.get_data(as_text=True)
+    assert "Round 1 is still playing at tables 1, 2, 3, 4: seat round 2 anyway?" in asked
+    assert 'name="anyway"' in asked and tables.strip().splitlines()[0] in asked, "the tables typed are kept"
+    assert post(director, event_url, "/rounds", number="2", tables=tables, anyway="y").status_code == 302

@@ -54,9 +54,11 @@ def test_rotating_partners_change_every_round():
     assert max(partners.values()) == 1
 
 
-def result(round_, table, players, leftovers):
+def result(round_, table, players, leftovers, closed=True):
+    """A table's one-hand game; closed by the director (so its round can be complete) unless said otherwise."""
     game = Game(configure("crates"), tuple(players))
-    return TableResult(round_, table, score_game(game, [hand(**dict(zip(players, leftovers, strict=True)))]))
+    score = score_game(game, [hand(**dict(zip(players, leftovers, strict=True)))])
+    return TableResult(round_, table, score, closed=closed)
 
 
 def test_total_points_lowest_wins_and_ties_share_a_place():
@@ -86,7 +88,7 @@ def test_placement_points_rank_by_places_won_then_total():
 def test_a_partnership_gives_both_partners_the_sides_total():
     game = Game(configure("crates"), ("Ann", "Bob", "Cy", "Di"), (("Ann", "Cy"), ("Bob", "Di")))
     score = score_game(game, [hand(Ann="K", Bob="", Cy="Q", Di="8")])
-    rows = {row.name: row for row in standings([TableResult(1, 1, score)], ["Ann", "Bob", "Cy", "Di"], "total")}
+    rows = {row.name: row for row in standings([TableResult(1, 1, score, closed=True)], ["Ann", "Bob", "Cy", "Di"], "total")}
     assert rows["Ann"].total == rows["Cy"].total == 20 and rows["Bob"].total == rows["Di"].total == 50
     assert Counter(row.place for row in rows.values()) == Counter({1: 2, 3: 2})
 
@@ -95,7 +97,7 @@ def test_where_the_highest_total_wins_the_event_ranks_it_first():
     rules = configure("crazy-eights")
     game = Game(rules, ("Ann", "Bob", "Cy"))
     score = score_game(game, [hand(Ann="", Bob="K", Cy="9")])
-    rows = standings([TableResult(1, 1, score)], ["Ann", "Bob", "Cy"], "total", lowest_wins=False)
+    rows = standings([TableResult(1, 1, score, closed=True)], ["Ann", "Bob", "Cy"], "total", lowest_wins=False)
     assert [(row.place, row.name, row.total) for row in rows] == [(1, "Ann", 19), (2, "Bob", 0), (2, "Cy", 0)]
     assert rows[0].wins == 1 and rows[0].placement == 2
 
@@ -108,7 +110,7 @@ def test_placement_follows_the_games_own_ranking_of_games_won():
         game, [hand(Ann="", Bob=ann_190), hand(Ann=small, Bob=""), hand(Ann=small, Bob=""), hand(Ann=big, Bob="")]
     )
     assert score.finished and score.leader == ("Bob",)  # two games to one, with fewer points
-    rows = standings([TableResult(1, 1, score)], ["Ann", "Bob"], "placement", lowest_wins=False)
+    rows = standings([TableResult(1, 1, score, closed=True)], ["Ann", "Bob"], "placement", lowest_wins=False)
     assert [(row.name, row.placement) for row in rows] == [("Bob", 1), ("Ann", 0)]
 
 
@@ -123,3 +125,48 @@ def test_a_name_with_a_colon_is_seated_whole_with_or_without_the_table_label():
     text = "Table 1: Ann: the elder, Bob\nCy, Di"
     assert parse_tables(text, players, "none") == [["Ann: the elder", "Bob"], ["Cy", "Di"]]
     assert parse_tables("Ann: the elder, Bob, Cy, Di", players, "none") == [players]
+
+
+# -- Standings mid-round: like with like -----------------------------------------------------------
+
+
+def test_while_a_round_is_under_way_only_complete_rounds_rank_and_each_table_is_shown_as_it_stands():
+    results = [
+        result(1, 1, ["Ann", "Bob", "Cy", "Di"], ["K", "8", "A", "2"]),
+        result(1, 2, ["Ed", "Flo", "Gus", "Hal"], ["K", "K", "K", "K"]),
+        result(2, 1, ["Ann", "Ed", "Cy", "Gus"], ["8", "A", "2", "3"], closed=False),
+        result(2, 2, ["Bob", "Flo", "Di", "Hal"], ["A", "A", "A", "A"]),
+    ]
+    rows = {row.name: row for row in standings(results, ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"], "total")}
+    # Round 2 is not complete: nothing of it counts yet, for any table.
+    assert rows["Ann"].total == 10 and rows["Bob"].total == 50 and rows["Flo"].total == 10
+    assert rows["Ann"].playing == "round 2, table 1: hand 2 of 15, 50 so far"
+    assert rows["Bob"].playing == "round 2, table 2: closed, 1"
+    assert rows["Ann"].in_progress == 1 and rows["Bob"].in_progress == 0
+    assert rows["Cy"].place == 1 and rows["Ann"].place == 2  # Ann 10 and 2nd at her table; Ed, Flo, Gus, Hal 10 tied
+
+
+def test_thirteen_players_one_table_finished_nobody_earns_placement_points_for_a_table_still_playing():
+    names = [f"P{n}" for n in range(1, 14)]
+    results = [
+        result(1, 1, names[0:4], ["K", "8", "A", "2"]),
+        result(1, 2, names[4:8], ["", "K", "Q", "2"], closed=False),
+        result(1, 3, names[8:13], ["", "K", "Q", "2", "9"], closed=False),
+    ]
+    rows = standings(results, names, "placement")
+    assert all(row.placement == 0 and row.total == 0 for row in rows), "no round is complete: nothing ranks yet"
+    assert {row.place for row in rows} == {1}
+    assert next(row for row in rows if row.name == "P1").playing.startswith("round 1, table 1: closed")
+
+
+@pytest.mark.parametrize("rule, ann", [("average", 2 * 10), ("zero", 10)])
+def test_a_complete_round_missed_counts_as_the_event_says(rule, ann):
+    results = [
+        result(1, 1, ["Ann", "Bob"], ["K", "A"]),
+        result(2, 1, ["Bob", "Cy"], ["A", "K"]),  # Ann sits out round 2
+        result(1, 2, ["Cy", "Di"], ["8", "A"]),
+        result(2, 2, ["Di", "Ann2"], ["A", "A"]),
+    ]
+    rows = {r.name: r for r in standings(results, ["Ann", "Bob", "Cy", "Di", "Ann2"], "total", sit_out=rule)}
+    assert rows["Ann"].missed == 1 and rows["Ann"].tables == 1
+    assert rows["Ann"].total == ann

@@ -37,6 +37,11 @@ class TableProgress:
         return f"hand {self.hands_done + 1}" + (f" of {most}" if most else "")
 
     @property
+    def final(self) -> bool:
+        """Its result stands: the game finished, or the director locked (closed) it."""
+        return self.final_score.finished or self.table.locked
+
+    @property
     def unconfirmed(self) -> list[int]:
         return self.state.unconfirmed_hands if self.table.game.verify else []
 
@@ -75,10 +80,15 @@ def event_tie_breaks(event: Event) -> str:
     return tie_breaks(event.scoring, event.ruleset().lowest_wins)
 
 
+def table_results(tables: list[TableProgress]) -> list[TableResult]:
+    """What the standings read: each table's score, and whether the director closed (locked) it."""
+    return [TableResult(row.table.round, row.table.number, row.final_score, row.table.locked) for row in tables]
+
+
 def event_standings(db: sqlite_utils.Database, event: Event, round_: int | None = None) -> list[PlayerStanding]:
-    results = [TableResult(row.table.round, row.table.number, row.final_score) for row in progress(db, event)]
+    results = table_results(progress(db, event))
     players = [player.name for player in event_players(db, event.id)]
-    return standings(results, players, event.scoring, round_, event.ruleset().lowest_wins)
+    return standings(results, players, event.scoring, round_, event.ruleset().lowest_wins, event.sit_out)
 
 
 def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:

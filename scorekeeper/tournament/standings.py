@@ -10,6 +10,14 @@ Two ways to rank, a setting of the event:
   table wins.
 Players tied on every key share a place. In a partnership, both partners get the side's
 total and points.
+
+Like is compared with like: only **complete rounds** (every table of the round finished, or closed by the director)
+count in the ranking. While a round is under way, each player's table in it is shown beside
+the ranking (``playing``: hands played and the total so far, or finished), and counts
+nothing yet. A complete round a player missed (sat out, arrived later, withdrawn) counts as
+the event says (``SIT_OUT_RULES``): ``average``, the average of that player's complete rounds
+(total and placement points; the default), or ``zero``, nothing at all (which in a game won
+by the lowest total flatters whoever missed a round).
 """
 
 from __future__ import annotations
@@ -21,6 +29,8 @@ from ..scoring import GameScore
 
 TOTAL, PLACEMENT = "total", "placement"
 SCORING_MODES = (TOTAL, PLACEMENT)
+AVERAGE, ZERO = "average", "zero"
+SIT_OUT_RULES = (AVERAGE, ZERO)
 
 
 def tie_breaks(mode: str, lowest_wins: bool = True) -> str:
@@ -37,6 +47,12 @@ class TableResult:
     round: int
     table: int
     score: GameScore
+    #: Closed by the director (locked) before its game finished: its result counts as it stands.
+    closed: bool = False
+
+    @property
+    def final(self) -> bool:
+        return self.score.finished or self.closed
 
 
 @dataclass
@@ -50,6 +66,10 @@ class PlayerStanding:
     hands: int = 0
     by_round: dict[int, int] = field(default_factory=dict)
     place: int = 0
+    #: Complete rounds this player missed, counted by the sit-out rule.
+    missed: int = 0
+    #: The player's table in a round not complete yet: "round 2, table 3: hand 7 of 15, 48 so far".
+    playing: str = ""
 
 
 def standings(
@@ -58,14 +78,18 @@ def standings(
     mode: str,
     round_: int | None = None,
     lowest_wins: bool = True,
+    sit_out: str = AVERAGE,
 ) -> list[PlayerStanding]:
-    """Every player with their place; only ``round_`` if given, else every round so far."""
+    """Every player with their place, over the complete rounds (only ``round_`` if given)."""
     if mode not in SCORING_MODES:
         raise ValueError(f"scoring must be one of {', '.join(SCORING_MODES)}")
+    if sit_out not in SIT_OUT_RULES:
+        raise ValueError(f"a sit-out counts as one of {', '.join(SIT_OUT_RULES)}")
     table_of = {name: PlayerStanding(name) for name in players}
-    for result in results:
-        if round_ is not None and result.round != round_:
-            continue
+    chosen = [result for result in results if round_ is None or result.round == round_]
+    complete = set(complete_rounds(chosen))
+    seated: dict[int, set[str]] = {}
+    for result in chosen:
         places = {side.side.name: place for place, side in result.score.standings()}
         for side in result.score.sides:
             mine = places[side.side.name]
@@ -73,13 +97,22 @@ def standings(
             tied = sum(1 for other in places.values() if other == mine) - 1
             for member in side.side.members:
                 row = table_of.setdefault(member, PlayerStanding(member))
+                seated.setdefault(result.round, set()).add(member)
+                row.hands += len(result.score.hands)
+                if result.round not in complete:
+                    row.in_progress += 0 if result.final else 1
+                    row.playing = _playing(result, side.total)
+                    continue
                 row.total += side.total
                 row.placement += worse + tied / 2
                 row.wins += 1 if mine == 1 and tied == 0 else 0
                 row.tables += 1
-                row.in_progress += 0 if result.score.finished else 1
-                row.hands += len(result.score.hands)
                 row.by_round[result.round] = row.by_round.get(result.round, 0) + side.total
+    for row in table_of.values():
+        row.missed = sum(1 for number in complete if row.name not in seated.get(number, set()))
+        if row.missed and row.tables and sit_out == AVERAGE:
+            row.total += round(row.total * row.missed / row.tables)
+            row.placement += row.placement * row.missed / row.tables
     rows = list(table_of.values())
     sign = 1 if lowest_wins else -1
     rows.sort(key=lambda row: (*_key(row, mode, sign), row.name.casefold()))
@@ -90,6 +123,20 @@ def standings(
             place, previous_key = index, key
         row.place = place
     return rows
+
+
+def complete_rounds(results: Sequence[TableResult], round_: int | None = None) -> list[int]:
+    """The rounds (of ``round_``, or all) whose every table has finished: those the ranking counts."""
+    chosen = [result for result in results if round_ is None or result.round == round_]
+    return sorted({r.round for r in chosen} - {r.round for r in chosen if not r.final})
+
+
+def _playing(result: TableResult, total: int) -> str:
+    where = f"round {result.round}, table {result.table}"
+    if result.final:
+        return f"{where}: {'finished' if result.score.finished else 'closed'}, {total}"
+    most = result.score.game.rules.max_hands()
+    return f"{where}: hand {len(result.score.hands) + 1}{f' of {most}' if most else ''}, {total} so far"
 
 
 def _key(row: PlayerStanding, mode: str, sign: int) -> tuple[float, ...]:

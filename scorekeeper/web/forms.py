@@ -541,6 +541,14 @@ class EventForm(RuleOptionsForm):
         description="Every round is planned at once, so that players meet again as little as possible. "
         "Empty: each round is planned when the one before is seated.",
     )
+    sit_out = SelectField(
+        "A round a player misses counts",
+        choices=[
+            SelectChoice("average", "As the average of their rounds (sat out, late or withdrawn)"),
+            SelectChoice("zero", "As nothing (in Crates, where the lowest total wins, that favours them)"),
+        ],
+        default="average",
+    )
     verify = BooleanField(
         "Hands must be confirmed",
         description="A hand is final only when a player of another side confirms it on their own phone.",
@@ -593,6 +601,8 @@ class SeatingForm(Form):
     number = IntegerField(
         validators=[InputRequired(message="This page is out of date: reload it."), NumberRange(min=1)]
     )
+    #: Seat it although tables of the round before are still playing (asked first).
+    anyway = BooleanField("Seat it anyway")
 
 
 class WithdrawPlayerForm(Form):

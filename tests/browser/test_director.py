@@ -45,9 +45,10 @@ def test_a_director_runs_an_event_and_the_wall_screen_follows(server, phone, sho
     table_url = director.locator(".director-tables tbody tr >> nth=0 >> a").get_attribute("href")
     player = phone()
     enter_hand(player, f"{server}{table_url}", 1, ["K", "", "8", "A"])
-    bob = wall.locator(".standings-grid tbody tr", has_text="Bob").locator("td.num").first
-    expect(bob).to_have_text("50", timeout=10_000)  # Bob's 8 counts 50
-    assert wall.locator(".standings-grid tbody tr", has_text="Di").locator("td.num").first.inner_text() == "10"
+    # The round is under way: each player's table shown as it stands, beside the ranking.
+    bob = wall.locator(".standings-grid tbody tr", has_text="Bob").locator("td.playing")
+    expect(bob).to_contain_text("50 so far", timeout=10_000)  # Bob's 8 counts 50
+    expect(wall.locator(".standings-grid tbody tr", has_text="Di").locator("td.playing")).to_contain_text("10 so far")
     shot(wall, "wall-after")
 
     # Lock the first table (sent twice, it locks once): its phone can no longer change it.

@@ -70,6 +70,7 @@ def new_event() -> Response | str | tuple[str, int]:
             verify=bool(form.verify.data),
             paper=form.paper.data,
             rounds=form.rounds.data,
+            sit_out=form.sit_out.data,
         )
         return redirect(url_for("events.event", event_id=event.id))
     return render_template("events/new_event.html", form=form), (422 if form.is_submitted() else 200)
@@ -138,6 +139,14 @@ def seat_round(event_id: int) -> Response | tuple[str, int]:
     if not form.validate_on_submit():
         return _event_page(found, form, 422)
     number = form.number.data
+    still = [row for row in progress(get_db(), found) if row.table.round == number - 1 and not row.final]
+    if still and not form.anyway.data:
+        which = ", ".join(str(row.table.number) for row in still)
+        form.anyway.errors = [
+            f"Round {number - 1} is still playing at table{'s' if len(still) > 1 else ''} {which}: "
+            f"seat round {number} anyway?"
+        ]
+        return _event_page(found, form, 409)
     stored = stored_plan(get_db(), found.id)
     plan = stored.plan if stored is not None else None
     planned = plan.rounds[number - 1] if plan is not None and 0 < number <= len(plan.rounds) else None
