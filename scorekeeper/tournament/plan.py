@@ -284,10 +284,17 @@ def _starts(
         if partnerships == FIXED and len(units) - 1 >= rounds:
             matches = round_robin(len(units))[:rounds]
             found.append(("a round robin of partnerships (circle method)", [[list(m) for m in r] for r in matches]))
+        fours = sizes[0] == [4] * (len(units) // 4)
         for kind in (WHIST, TABLES) if partnerships == ROTATE else (TABLES,):
             stored = schedule_for(len(units), rounds, kind)
-            if stored is not None and partnerships != FIXED and sizes[0] == [4] * (len(units) // 4):
+            if stored is not None and partnerships != FIXED and fours:
                 found.append((f"the stored schedule: {stored.name}", [[t[:] for t in r] for r in stored.rounds[:rounds]]))
+            shorter = schedule_for(len(units), 1, kind)
+            if stored is None and shorter is not None and partnerships != FIXED and fours:
+                # More rounds than the schedule has: its rounds, then round by round for the rest.
+                prefix = [[t[:] for t in r] for r in shorter.rounds]
+                rest = _round_by_round(units, partnerships, playing, prefix, sizes, seed, size)
+                found.append((f"the stored schedule: {shorter.name}, then round by round", prefix + rest))
         if partnerships == ALONE and size == 4:  # a bigger stored schedule without its last players: 3s
             for more in (1, 2, 3):
                 bigger = schedule_for(len(units) + more, rounds, TABLES)
