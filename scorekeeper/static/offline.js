@@ -58,6 +58,12 @@ function routeOf(href) {
   return null;
 }
 
+/* The page at this address: one of the game's drawn here, or else (a page of the game only the
+   server makes, served offline by the service worker as the hand page) one saying so. */
+function routeHere() {
+  return routeOf(location.href) || (location.pathname.startsWith(base) ? { page: "away", href: location.href } : null);
+}
+
 /* A link of this site to a page drawn only by the server (Share, Print, the home page, a
    download): while offline, a page saying so stands in for the browser's error page. */
 function awayRoute(link) {
@@ -559,7 +565,7 @@ document.addEventListener("scorekeeper:outbox", (event) => {
 document.addEventListener("scorekeeper:connection", (event) => {
   const state = event.detail;
   if (state === "offline") {
-    const route = kept ? after(kept) : routeOf(location.href);
+    const route = kept ? after(kept) : routeHere();
     const redraw = kept !== null || (!offline && !busy());
     offline = true;
     kept = null;

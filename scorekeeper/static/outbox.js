@@ -31,7 +31,17 @@ const update = (item) => save(queued().map((other) => (other.id === item.id ? it
 const path = (url) => new URL(url, location.href).pathname;
 
 /* Every change waiting to be sent, oldest first. */
-export const queued = () => local.read(OUTBOX, []);
+/* What waits, as kept: only well-formed changes for this site (storage edited by hand, or
+   left by another version, must not stop the outbox). */
+export const queued = () => {
+  const box = local.read(OUTBOX, []);
+  return Array.isArray(box) ? box.filter(wellFormed) : [];
+};
+
+function wellFormed(item) {
+  if (!item || typeof item !== "object" || typeof item.id !== "string" || typeof item.url !== "string") { return false; }
+  try { return new URL(item.url, location.href).origin === location.origin; } catch { return false; }
+}
 
 /* How many changes wait to be sent: the one count every page says (the outbox's list, the banner of
    a page drawn offline). A change is one save, whatever it holds: a whole hand's leftovers count once. */

@@ -98,8 +98,8 @@ class Pad {
     const list = this.seats.waiting();
     this.seats.mark();
     if (list.length) { this.form.setAttribute("data-dirty", ""); } else { this.form.removeAttribute("data-dirty"); }
-    this.$("[data-save]").textContent = list.length > 1 ? "Save " + list.length + " players\u2019 leftovers"
-      : "Save " + this.seats.player(list.length ? list[0] : this.seat) + "\u2019s leftovers";
+    this.$("[data-save]").textContent = list.length > 1 ? "Save " + list.length + " players' leftovers"
+      : "Save " + this.seats.player(list.length ? list[0] : this.seat) + "'s leftovers";
   }
 
   render() {

@@ -20,9 +20,11 @@ self.addEventListener("activate", (event) => {
     .then(() => self.clients.claim()));
 });
 
-/* A page a phone may open: the home page (the games on this phone) and a game's record-link pages. */
+/* A page a phone may open: the home page (the games on this phone) and a game's record-link
+   pages, every one of them (not its downloads, which have a file name): one the phone cannot
+   draw (Share, Print) is answered offline by the hand page, whose script says it needs the server. */
 function keptPage(url) {
-  return url.pathname === "/" || /^\/t\/[^/]+\/(?:$|scores$|history$|hand\/\d+(?:\/seat\/\d+)?$)/.test(url.pathname);
+  return url.pathname === "/" || /^\/t\/[^/]+\/[^.]*$/.test(url.pathname);
 }
 
 function gameBase(url) {

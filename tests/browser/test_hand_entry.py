@@ -49,7 +49,7 @@ def test_one_phone_enters_a_four_player_hand_on_one_screen_in_few_taps(server, p
     finger.cards(leftovers[2])
     finger.tap(".seat-tab[data-seat='3']")
     finger.cards(leftovers[3])
-    expect(page.locator("[data-save]")).to_have_text("Save 4 players’ leftovers")
+    expect(page.locator("[data-save]")).to_have_text("Save 4 players' leftovers")
     shot(page, "hand-entry-360")
     with page.expect_navigation():
         finger.tap("[data-save]")

@@ -219,7 +219,7 @@ def test_a_whole_hand_saved_offline_is_one_change_waiting_wherever_it_is_counted
     for seat, card in enumerate(["K", "2", "9", "Q"]):
         page.click(f".seat-tab[data-seat='{seat}']")
         page.click(f".pad button[data-card='{card}']")
-    expect(page.locator("[data-save]")).to_have_text("Save 4 players’ leftovers")
+    expect(page.locator("[data-save]")).to_have_text("Save 4 players' leftovers")
     page.click("[data-save]")
     expect(page.locator(".offline-banner")).to_contain_text("Offline · 1 change waiting")
     waiting = page.locator("[data-outbox-list]")

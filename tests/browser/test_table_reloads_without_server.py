@@ -134,3 +134,20 @@ def test_two_phones_play_three_hands_with_the_server_killed_and_agree_after(phon
         record = json.loads(_get(record_url + "export.json"))
         assert [hand["pressures"] for hand in record["hands"][1:]] == [p for _, p in HANDS]  # each once
         assert record["hands"][1]["notes"] == ["Bob misdealt hand 2; redealt"]
+
+
+def test_a_page_only_the_server_makes_opened_at_its_address_offline_says_so(phone, tmp_path):
+    """Share or Print typed in, or reloaded, with the server gone: the phone's own page saying
+    it needs the server, never the browser's error page."""
+    port = _free_port()
+    page = phone()
+    with running_server(tmp_path / "instance", port) as server:
+        record_url = start_game(page, server, PLAYERS)
+        base = record_url[len(server) :]
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready.then(() => true)")
+        page.reload()
+        page.wait_for_function(f"() => localStorage.getItem('scorekeeper:copy:{base}') !== null")
+    for path in ("print", "share"):  # never opened on this phone; opened when the game began
+        page.goto(f"{record_url}{path}")
+        expect(page.locator("h1")).to_have_text("This page needs the server", timeout=15_000)
+        expect(page.locator(".offline-banner")).to_be_visible()

@@ -51,7 +51,7 @@ def test_a_whole_hand_saved_offline_after_another_phones_entries_keeps_every_tap
     for page, taps in ((x, X_TAPS), (y, Y_TAPS)):
         expect(page.locator(".offline-banner")).to_be_visible(timeout=15_000)
         tap_in(page, taps)
-        expect(page.locator("[data-save]")).to_have_text(f"Save {len(taps)} players’ leftovers")
+        expect(page.locator("[data-save]")).to_have_text(f"Save {len(taps)} players' leftovers")
         page.click("[data-save]")
         expect(page.locator(".offline-banner")).to_contain_text("1 change waiting")
     expect(x.locator("[data-outbox-list] li")).to_have_text(["Leftovers: Ann, Bob, Cy, Di, hand 1"])
@@ -79,7 +79,7 @@ def test_a_whole_hand_saved_offline_after_another_phones_entries_keeps_every_tap
         expect(x.locator("[data-refused]")).to_be_hidden()  # shown here, on the pad, not twice
         for seat in X_TAPS:  # every tab holds X's taps again, the two in conflict too
             expect(x.locator(f".seat-tab[data-seat='{seat}'] [data-tab-mark]")).to_have_text(f" ({len(X_TAPS[seat].split())})")
-        expect(x.locator("[data-save]")).to_have_text("Save 4 players’ leftovers")
+        expect(x.locator("[data-save]")).to_have_text("Save 4 players' leftovers")
         x.evaluate("scrollTo(0, 0)")
         x.screenshot(path="/tmp/scorekeeper-shots/two-phones-reapply-360.png")
         shot(x, "two-phones-reapply")
@@ -113,7 +113,7 @@ def test_a_whole_hand_meeting_another_phones_entries_at_once_shows_each_and_keep
     expect(versus.locator("[data-mine]")).to_have_text(["K", "2"])
     versus.get_by_role("button", name="Keep it").first.click()  # Ann's 9 stands
     expect(versus.locator("[data-theirs]")).to_have_text(["Q 3"])
-    expect(x.locator("[data-save]")).to_have_text("Save 3 players’ leftovers")
+    expect(x.locator("[data-save]")).to_have_text("Save 3 players' leftovers")
     with x.expect_navigation():
         versus.get_by_role("button", name="Save yours").click()
     expect(x.locator(".saved")).to_contain_text("Hand 1 is complete")
