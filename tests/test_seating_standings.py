@@ -155,7 +155,7 @@ def test_thirteen_players_one_table_finished_nobody_earns_placement_points_for_a
     ]
     rows = standings(results, names, "placement")
     assert all(row.placement == 0 and row.total == 0 for row in rows), "no round is complete: nothing ranks yet"
-    assert {row.place for row in rows} == {1}
+    assert {row.place for row in rows} == {0}, "no complete round: nobody has a place yet"
     assert next(row for row in rows if row.name == "P1").playing.startswith("round 1, table 1: closed")
 
 
@@ -170,3 +170,18 @@ def test_a_complete_round_missed_counts_as_the_event_says(rule, ann):
     rows = {r.name: r for r in standings(results, ["Ann", "Bob", "Cy", "Di", "Ann2"], "total", sit_out=rule)}
     assert rows["Ann"].missed == 1 and rows["Ann"].tables == 1
     assert rows["Ann"].total == ann
+
+
+def test_a_withdrawn_player_ranks_below_those_still_playing_and_a_late_one_without_a_round_has_no_place():
+    results = [
+        result(1, 1, ["Ann", "Bob"], ["K", ""]),  # Bob goes out: 0, the best total of round 1
+        result(1, 2, ["Cy", "Di"], ["Q", "A"]),
+        result(2, 1, ["Ann", "Cy"], ["A", "K"]),
+        result(2, 2, ["Di", "Eve"], ["K", "A"], closed=False),  # Eve arrived for round 2; still playing
+    ]
+    rows = standings(results, ["Ann", "Bob", "Cy", "Di", "Eve"], "total", withdrawn={"Bob": 2})
+    by_name = {row.name: row for row in rows}
+    assert [row.name for row in rows][-2:] == ["Bob", "Eve"]
+    assert by_name["Bob"].place == 4 and by_name["Bob"].missed == 0, "withdrawn: round 2 is not his to count"
+    assert by_name["Eve"].place == 0 and by_name["Eve"].playing.startswith("round 2, table 2")
+    assert by_name["Di"].playing and by_name["Di"].total == 1, "round 2 is not complete: Di's 10 there waits"

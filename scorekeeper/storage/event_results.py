@@ -87,8 +87,10 @@ def table_results(tables: list[TableProgress]) -> list[TableResult]:
 
 def event_standings(db: sqlite_utils.Database, event: Event, round_: int | None = None) -> list[PlayerStanding]:
     results = table_results(progress(db, event))
-    players = [player.name for player in event_players(db, event.id)]
-    return standings(results, players, event.scoring, round_, event.ruleset().lowest_wins, event.sit_out)
+    members = event_players(db, event.id)
+    withdrawn = {p.name: p.leaves for p in members if p.leaves is not None}
+    players = [player.name for player in members]
+    return standings(results, players, event.scoring, round_, event.ruleset().lowest_wins, event.sit_out, withdrawn)
 
 
 def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:

@@ -22,7 +22,7 @@ by the lowest total flatters whoever missed a round).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..scoring import GameScore
@@ -70,6 +70,13 @@ class PlayerStanding:
     missed: int = 0
     #: The player's table in a round not complete yet: "round 2, table 3: hand 7 of 15, 48 so far".
     playing: str = ""
+    #: The round the player withdrew from (they rank below everyone still playing), or None.
+    withdrawn_from: int | None = None
+
+    @property
+    def ranked(self) -> bool:
+        """Whether the player has a place: not before they have played a complete round."""
+        return self.tables > 0
 
 
 def standings(
@@ -79,8 +86,14 @@ def standings(
     round_: int | None = None,
     lowest_wins: bool = True,
     sit_out: str = AVERAGE,
+    withdrawn: Mapping[str, int] | None = None,
 ) -> list[PlayerStanding]:
-    """Every player with their place, over the complete rounds (only ``round_`` if given)."""
+    """Every player with their place, over the complete rounds (only ``round_`` if given).
+
+    ``withdrawn[name]`` is the round a player withdrew from: the rounds from it on are not
+    theirs to count, and they rank below everyone still playing. A player without a complete
+    round yet (arrived late) has no place yet (0) and is listed last.
+    """
     if mode not in SCORING_MODES:
         raise ValueError(f"scoring must be one of {', '.join(SCORING_MODES)}")
     if sit_out not in SIT_OUT_RULES:
@@ -109,7 +122,9 @@ def standings(
                 row.tables += 1
                 row.by_round[result.round] = row.by_round.get(result.round, 0) + side.total
     for row in table_of.values():
-        row.missed = sum(1 for number in complete if row.name not in seated.get(number, set()))
+        row.withdrawn_from = (withdrawn or {}).get(row.name)
+        gone = row.withdrawn_from or (max(complete, default=0) + 1)
+        row.missed = sum(1 for n in complete if n < gone and row.name not in seated.get(n, set()))
         if row.missed and row.tables and sit_out == AVERAGE:
             row.total += round(row.total * row.missed / row.tables)
             row.placement += row.placement * row.missed / row.tables
@@ -121,7 +136,7 @@ def standings(
         key = _key(row, mode, sign)
         if key != previous_key:
             place, previous_key = index, key
-        row.place = place
+        row.place = place if row.ranked else 0
     return rows
 
 
@@ -140,7 +155,9 @@ def _playing(result: TableResult, total: int) -> str:
 
 
 def _key(row: PlayerStanding, mode: str, sign: int) -> tuple[float, ...]:
-    """Smaller is better; ``sign`` is -1 where the highest total wins."""
+    """Smaller is better; ``sign`` is -1 where the highest total wins. Players still in the
+    event first, then those withdrawn, then those without a complete round."""
+    order = (0 if row.ranked else 2) if row.withdrawn_from is None else (1 if row.ranked else 2)
     if mode == TOTAL:
-        return (sign * row.total, -row.placement, -row.wins)
-    return (-row.placement, sign * row.total, -row.wins)
+        return (order, sign * row.total, -row.placement, -row.wins)
+    return (order, -row.placement, sign * row.total, -row.wins)
