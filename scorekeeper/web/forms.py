@@ -605,26 +605,27 @@ class SeatingForm(Form):
     anyway = BooleanField("Seat it anyway")
 
 
-class WithdrawPlayerForm(Form):
-    """A player who plays no more from a round on (rounds seated stay as played)."""
+class RosterChangeForm(Form):
+    """What every change to an event's players names: the round it takes effect from, and why."""
 
-    name = SelectField("Player", choices=[], validate_choice=False)
     from_round = IntegerField(
         "From round", validators=[InputRequired(message="Which round?"), NumberRange(min=1, max=MAX_ROUNDS)]
     )
     reason = StringField("Reason (optional)", validators=[Optional(), Length(max=REASON_MAX_LENGTH)])
 
 
-class LatePlayerForm(Form):
+class WithdrawPlayerForm(RosterChangeForm):
+    """A player who plays no more from a round on (rounds seated stay as played)."""
+
+    name = SelectField("Player", choices=[], validate_choice=False)
+
+
+class LatePlayerForm(RosterChangeForm):
     """A player who joins the event from a round on."""
 
     name = StringField("Name", validators=[DataRequired(message="Type the player's name."), Length(max=NAME_MAX_LENGTH)])
     club = StringField("Club (optional)", validators=[Optional(), Length(max=60)])
     number = StringField("Membership number (optional)", validators=[Optional(), Length(max=30)])
-    from_round = IntegerField(
-        "From round", validators=[InputRequired(message="Which round?"), NumberRange(min=1, max=MAX_ROUNDS)]
-    )
-    reason = StringField("Reason (optional)", validators=[Optional(), Length(max=REASON_MAX_LENGTH)])
 
 
 class EmptyForm(Form):

@@ -4,7 +4,9 @@ standings, table cards, the booklet and the exports. Every page needs the direct
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Callable
 from datetime import datetime
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
@@ -31,9 +33,19 @@ from ...storage.events import Event, EventPlayer, RoundConflict
 from .. import booklets, printer
 from ..connection import get_db
 from ..event_planner import event_plan
-from ..forms import EmptyForm, EventForm, KeyedForm, LatePlayerForm, SeatingForm, WithdrawPlayerForm
+from ..forms import (
+    EmptyForm,
+    EventForm,
+    KeyedForm,
+    LatePlayerForm,
+    RosterChangeForm,
+    SeatingForm,
+    WithdrawPlayerForm,
+)
 from ..responses import download_response, json_download, pdf_response, requested_paper
 from .director import director_required
+
+RosterForm = TypeVar("RosterForm", bound=RosterChangeForm)
 
 bp = Blueprint("events", __name__, url_prefix="/director")
 
@@ -171,38 +183,41 @@ def seat_round(event_id: int) -> Response | tuple[str, int]:
 @director_required
 def withdraw_player(event_id: int) -> Response | tuple[str, int]:
     """A player plays no more from a round on; the rounds still to play are planned again."""
-    found = _event(event_id)
-    form = WithdrawPlayerForm(prefix="withdraw")
-    if not form.validate_on_submit():
-        return _event_page(found, SeatingForm(formdata=None), 422, withdraw_player=form)
-    try:
-        changed = event_roster.withdraw_player(
-            get_db(), found, form.name.data, form.from_round.data, form.reason.data or ""
-        )
-    except Refusal as error:
-        getattr(form, error.field or "name").errors = [str(error)]
-        return _event_page(found, SeatingForm(formdata=None), error.status, withdraw_player=form)
-    verb = "withdrawn" if changed else "was already withdrawn"
-    flash(f"{form.name.data} {verb} from round {form.from_round.data} on.", "ok")
-    return redirect(url_for("events.event", event_id=found.id))
+
+    def change(event: Event, form: WithdrawPlayerForm) -> str:
+        changed = event_roster.withdraw_player(get_db(), event, form.name.data, form.from_round.data, form.reason.data or "")
+        verb = "withdrawn" if changed else "was already withdrawn"
+        return f"{form.name.data} {verb} from round {form.from_round.data} on."
+
+    return _roster_change(event_id, WithdrawPlayerForm(prefix="withdraw"), change, "withdraw_player")
 
 
 @bp.post("/events/<int:event_id>/players/late")
 @director_required
 def late_player(event_id: int) -> Response | tuple[str, int]:
     """A player who joins from a round on; the rounds still to play are planned again."""
+
+    def change(event: Event, form: LatePlayerForm) -> str:
+        player = EventPlayer(form.name.data.strip(), form.club.data or "", form.number.data or "", form.from_round.data)
+        added = event_roster.add_late_player(get_db(), event, player, form.reason.data or "")
+        verb = "added" if added else "was added already"
+        return f"{player.name} {verb}, playing from round {player.arrives}."
+
+    return _roster_change(event_id, LatePlayerForm(prefix="late"), change, "late_player")
+
+
+def _roster_change(
+    event_id: int, form: RosterForm, change: Callable[[Event, RosterForm], str], form_name: str
+) -> Response | tuple[str, int]:
+    """Validate a roster form and make the change (which says what it did); a refusal shows beside its field."""
     found = _event(event_id)
-    form = LatePlayerForm(prefix="late")
     if not form.validate_on_submit():
-        return _event_page(found, SeatingForm(formdata=None), 422, late_player=form)
-    player = EventPlayer(form.name.data.strip(), form.club.data or "", form.number.data or "", form.from_round.data)
+        return _event_page(found, SeatingForm(formdata=None), 422, **{form_name: form})
     try:
-        added = event_roster.add_late_player(get_db(), found, player, form.reason.data or "")
+        flash(change(found, form), "ok")
     except Refusal as error:
         getattr(form, error.field or "name").errors = [str(error)]
-        return _event_page(found, SeatingForm(formdata=None), error.status, late_player=form)
-    verb = "added" if added else "was added already"
-    flash(f"{player.name} {verb}, playing from round {player.arrives}.", "ok")
+        return _event_page(found, SeatingForm(formdata=None), error.status, **{form_name: form})
     return redirect(url_for("events.event", event_id=found.id))
 
 
