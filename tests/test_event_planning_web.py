@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -189,3 +190,82 @@ def test_seating_the_next_round_while_tables_of_the_last_still_play_asks_first(d
     assert "Round 1 is still playing at tables 1, 2, 3, 4: seat round 2 anyway?" in asked
     assert 'name="anyway"' in asked and tables.strip().splitlines()[0] in asked, "the tables typed are kept"
     assert post(director, event_url, "/rounds", number="2", tables=tables, anyway="y").status_code == 302
+
+
+def history_lines(page: str) -> list[str]:
+    """The event history's lines as read, newest first (time stamp, what, reason)."""
+    found = re.search(r'<ul class="plain event-history">(.*?)</ul>', page, re.S)
+    if found is None:
+        assert "No change by the director yet." in page
+        return []
+    items = re.findall(r"<li>(.*?)</li>", found.group(1), re.S)
+    return [" ".join(html.unescape(re.sub(r"<details.*?</details>|<[^>]+>", " ", item, flags=re.S)).split()) for item in items]
+
+
+def test_the_directors_corrections_at_a_table_are_on_the_event_history_but_the_players_changes_are_not(director, app):
+    from .test_events import record_links
+    from .web import Table
+
+    event_url = new_event(director, SIXTEEN, rounds="3")
+    planned_page(director, event_url)
+    tables = seat_next_round(director, event_url)
+    token = record_links(director, event_url)[1]
+    player = Table(app.test_client(), token)  # a phone at the table, not the director
+    player.leftovers(1, 0, went_out=True)
+    player.leftovers(1, 1, "K 5")
+    before = history_lines(director.get(event_url).get_data(as_text=True))
+    assert not any("leftovers" in line for line in before), "a player's own entries are not the director's overrides"
+
+    at_table = Table(director, token)
+    replaced = re.search(r'name="replaces" type="hidden" value="(\d+)"', at_table.page("/hand/1/seat/1")).group(1)
+    assert at_table.leftovers(1, 1, "K", replaces=replaced).status_code in (302, 303)
+    lines = history_lines(director.get(event_url).get_data(as_text=True))
+    corrected = f"Round 1, table 2 · Hand 1 · {tables[1][1]}'s leftovers corrected: K 5 → K"
+    assert any(corrected in line for line in lines), lines
+    assert lines[0].endswith(corrected), "newest first"
+
+
+def test_a_reason_can_be_given_afterwards_once_and_a_double_click_keeps_one(director):
+    event_url = new_event(director, SIXTEEN, rounds="3")
+    planned_page(director, event_url)
+    seat_next_round(director, event_url)
+    from .test_events import record_links
+
+    token = record_links(director, event_url)[0]
+    assert post(director, event_url, f"/games/{token}/lock").status_code == 302
+    page = director.get(event_url).get_data(as_text=True)
+    line = re.search(r'/history/(\d+)/reason', page).group(1)
+    for _ in range(2):
+        response = post(director, event_url, f"/history/{line}/reason", reason="scores agreed with the captain")
+        assert response.status_code == 302
+    page = director.get(event_url).get_data(as_text=True)
+    assert page.count("scores agreed with the captain") == 1
+    assert any(said.endswith("Round 1, table 1 locked · scores agreed with the captain") for said in history_lines(page))
+
+    refused = post(director, event_url, f"/history/{line}/reason", reason="another story")
+    assert refused.status_code == 422
+    assert "has its reason already" in refused.get_data(as_text=True)
+    assert post(director, event_url, f"/games/{token}/unlock").status_code == 302
+    unlocked = re.search(r'/history/(\d+)/reason', director.get(event_url).get_data(as_text=True)).group(1)
+    too_long = post(director, event_url, f"/history/{unlocked}/reason", reason="x" * 201)
+    page = too_long.get_data(as_text=True)
+    assert too_long.status_code == 422 and 'value="' + "x" * 201 in page, "what was typed is kept"
+    assert "200" in re.search(r'id="reason-' + unlocked + r'".*?</div>', page, re.S).group(0), "the error beside it"
+    nowhere = post(director, event_url, "/history/999/reason", reason="why")
+    assert nowhere.status_code == 422 and "not in this event's history" in html.unescape(nowhere.get_data(as_text=True))
+
+
+def test_seating_by_hand_and_seating_early_are_noted_with_the_reason_given(director):
+    event_url = new_event(director, SIXTEEN, rounds="3")
+    planned_page(director, event_url)
+    seat_next_round(director, event_url)
+    page = planned_page(director, event_url)
+    proposal = re.search(r'<textarea[^>]*name="tables"[^>]*>\s*(.*?)</textarea>', page, re.S).group(1)
+    tables = [line.split(", ") for line in proposal.strip().splitlines()]
+    tables[0][0], tables[1][0] = tables[1][0], tables[0][0]  # two players swapped: not the plan
+    by_hand = "\n".join(", ".join(table) for table in tables)
+    response = post(director, event_url, "/rounds", number="2", tables=by_hand, anyway="y", reason="the hall closes at ten")
+    assert response.status_code == 302
+    lines = history_lines(director.get(event_url).get_data(as_text=True))
+    assert any("Round 2 seated while round 1 played on at tables 1, 2, 3, 4 · the hall closes at ten" in said for said in lines)
+    assert any("Round 2 seated by hand (" in said and said.endswith("· the hall closes at ten") for said in lines), lines

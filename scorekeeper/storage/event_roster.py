@@ -12,7 +12,7 @@ from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH
 from .database import immediate
 from .events import REASON_MAX_LENGTH, Event, EventPlayer, note_change
 
-__all__ = ["REASON_MAX_LENGTH", "HistoryLine", "RosterRefusal", "add_late_player", "event_history", "withdraw_player"]
+__all__ = ["REASON_MAX_LENGTH", "HistoryLine", "RosterRefusal", "add_late_player", "event_history", "give_reason", "withdraw_player"]
 
 
 class RosterRefusal(Refusal):
@@ -21,6 +21,7 @@ class RosterRefusal(Refusal):
 
 @dataclass(frozen=True)
 class HistoryLine:
+    id: int
     at: str
     what: str
     reason: str
@@ -29,9 +30,30 @@ class HistoryLine:
 def event_history(db: sqlite_utils.Database, event_id: int) -> list[HistoryLine]:
     """The director's changes to the event, newest first."""
     return [
-        HistoryLine(row["at"], row["what"], row["reason"])
+        HistoryLine(row["id"], row["at"], row["what"], row["reason"])
         for row in db.query("SELECT * FROM event_history WHERE event_id = ? ORDER BY id DESC", [event_id])
     ]
+
+
+def give_reason(db: sqlite_utils.Database, event_id: int, line: int, reason: str) -> bool:
+    """Give a line of the history its reason afterwards (a lock, a correction made at the table).
+
+    A reason once given stays: the history keeps what was said. The same reason again (a
+    double click) changes nothing (False); another one for a line that has one is refused.
+    """
+    reason = reason.strip()
+    if not reason or len(reason) > REASON_MAX_LENGTH:
+        raise RosterRefusal(f"A reason of 1 to {REASON_MAX_LENGTH} characters.", "reason")
+    with immediate(db):
+        row = db.execute("SELECT reason FROM event_history WHERE id = ? AND event_id = ?", [line, event_id]).fetchone()
+        if row is None:
+            raise RosterRefusal("That line is not in this event's history: reload the page.", "reason")
+        if row[0] == reason:
+            return False
+        if row[0]:
+            raise RosterRefusal(f"This line has its reason already: “{row[0]}”.", "reason")
+        db.conn.execute("UPDATE event_history SET reason = ? WHERE id = ?", [reason, line])
+    return True
 
 
 def _first_open_round(db: sqlite_utils.Database, event: Event, asked: int) -> None:

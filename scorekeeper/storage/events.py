@@ -242,8 +242,13 @@ def add_round(
     tables: Sequence[Sequence[str]],
     number: int,
     planned: Sequence[Sequence[str]] | None = None,
+    reason: str = "",
+    early: str = "",
 ) -> bool:
     """Seat round ``number``: a game per table, all in one transaction.
+
+    The history notes a seating by hand (tables not in ``planned``) and one made while the round
+    before was still playing (``early`` names its tables), with the director's ``reason``.
 
     The games are built (and so checked by the rules: ScoringError) before the write lock
     is taken. Under it, ``number`` must be the next round: two submissions of one form (a
@@ -284,7 +289,9 @@ def add_round(
             )
         if by_hand:
             which = "every table" if len(by_hand) == len(games) else "table " + ", ".join(map(str, by_hand))
-            note_change(db, event.id, f"Round {number} seated by hand ({which} otherwise than planned)")
+            note_change(db, event.id, f"Round {number} seated by hand ({which} otherwise than planned)", reason)
+        if early:
+            note_change(db, event.id, f"Round {number} seated while round {number - 1} played on at {early}", reason)
     return True
 
 
@@ -303,6 +310,8 @@ def seat_written_round(
     text: str,
     number: int,
     planned: Sequence[Sequence[str]] | None = None,
+    reason: str = "",
+    early: str = "",
 ) -> SeatedRound:
     """Seat round ``number`` from the tables as the director wrote them (the automatic proposal, or edited by hand).
 
@@ -311,7 +320,7 @@ def seat_written_round(
     """
     names = [player.name for player in event_players(db, event.id)]
     tables = parse_tables(text, names, event.partnerships)
-    new = add_round(db, event, tables, number, planned)
+    new = add_round(db, event, tables, number, planned, reason, early)
     seated = {name for seats in tables for name in seats}
     return SeatedRound(tables, new, sorted(set(names) - seated))
 

@@ -18,7 +18,18 @@ from datetime import UTC, datetime
 
 import sqlite_utils
 
-from ..gamelog import Change, Entry, Guard, StaleEdit, StaleEdits, TableError, TableState, accept, accept_record
+from ..gamelog import (
+    Change,
+    Entry,
+    Guard,
+    StaleEdit,
+    StaleEdits,
+    TableError,
+    TableState,
+    accept,
+    accept_record,
+    describe,
+)
 from ..gamelog.memo import Memo
 from ..scoring import Game, configure
 from .database import immediate
@@ -375,10 +386,31 @@ def _prepare(
 
 def _insert(db: sqlite_utils.Database, stored: StoredGame, state: TableState, trial: list[Appended]) -> list[int]:
     """Inside the write transaction, SQL only: the checked entries inserted, the version moved on; their ids."""
-    new = [item.entry for item in trial if not item.duplicate]
-    ids = [_insert_entry(db, stored.id, entry) for entry in new]
+    new = [item for item in trial if not item.duplicate]
+    ids = [_insert_entry(db, stored.id, item.entry) for item in new]
     db.conn.execute("UPDATE games SET version = ? WHERE id = ?", [state.version + len(new), stored.id])
+    for item in new:
+        if item.entry.source == DIRECTOR:
+            _note_in_event(db, stored.id, item.entry, item.state)
     return ids
+
+
+#: The source of a change made by the logged-in director.
+DIRECTOR = "director"
+
+
+def _note_in_event(db: sqlite_utils.Database, game_id: int, entry: Entry, state: TableState) -> None:
+    """A director's change to an event's game goes on the event's history too, named by round
+    and table (inside the append's transaction: a line per entry, never one without it)."""
+    what, old, value = describe(entry, state)
+    if old or value:
+        what += f": {old} → {value}" if old else f": {value}"
+    db.conn.execute(
+        "INSERT INTO event_history (event_id, at, what, reason) "
+        "SELECT event_id, ?, 'Round ' || round || ', table ' || number || ' · ' || ?, '' "
+        "FROM event_tables WHERE game_id = ?",
+        [entry.created_at, what, game_id],
+    )
 
 
 def _settle(stored: StoredGame, state: TableState, trial: list[Appended], ids: list[int]) -> list[Appended]:

@@ -603,6 +603,15 @@ class SeatingForm(Form):
     )
     #: Seat it although tables of the round before are still playing (asked first).
     anyway = BooleanField("Seat it anyway")
+    reason = StringField(
+        "Reason, if you seat otherwise than planned (optional)", validators=[Optional(), Length(max=REASON_MAX_LENGTH)]
+    )
+
+
+class HistoryReasonForm(Form):
+    """A reason given afterwards to a line of an event's history."""
+
+    reason = StringField("Reason", validators=[DataRequired(message="Type the reason."), Length(max=REASON_MAX_LENGTH)])
 
 
 class RosterChangeForm(Form):

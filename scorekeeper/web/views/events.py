@@ -36,6 +36,7 @@ from ..event_planner import event_plan
 from ..forms import (
     EmptyForm,
     EventForm,
+    HistoryReasonForm,
     KeyedForm,
     LatePlayerForm,
     RosterChangeForm,
@@ -102,6 +103,7 @@ def _event_page(
     withdraw_error: str = "",
     withdraw_player: WithdrawPlayerForm | None = None,
     late_player: LatePlayerForm | None = None,
+    reason: tuple[int, HistoryReasonForm] | None = None,
 ) -> tuple[str, int]:
     db = get_db()
     tables = progress(db, event)
@@ -126,6 +128,8 @@ def _event_page(
         withdraw_player=withdraw_player,
         late_player=late_player,
         history=event_roster.event_history(db, event.id),
+        reason_line=reason[0] if reason else None,
+        reason_form=reason[1] if reason else HistoryReasonForm(formdata=None),
         lock_form=EmptyForm(),
         logout=EmptyForm(),
         wall_url=wall_url,
@@ -152,18 +156,17 @@ def seat_round(event_id: int) -> Response | tuple[str, int]:
         return _event_page(found, form, 422)
     number = form.number.data
     still = [row for row in progress(get_db(), found) if row.table.round == number - 1 and not row.final]
+    early = f"table{'s' if len(still) > 1 else ''} {', '.join(str(row.table.number) for row in still)}" if still else ""
     if still and not form.anyway.data:
-        which = ", ".join(str(row.table.number) for row in still)
-        form.anyway.errors = [
-            f"Round {number - 1} is still playing at table{'s' if len(still) > 1 else ''} {which}: "
-            f"seat round {number} anyway?"
-        ]
+        form.anyway.errors = [f"Round {number - 1} is still playing at {early}: seat round {number} anyway?"]
         return _event_page(found, form, 409)
     stored = stored_plan(get_db(), found.id)
     plan = stored.plan if stored is not None else None
     planned = plan.rounds[number - 1] if plan is not None and 0 < number <= len(plan.rounds) else None
     try:
-        seated = event_store.seat_written_round(get_db(), found, form.tables.data or "", number, planned)
+        seated = event_store.seat_written_round(
+            get_db(), found, form.tables.data or "", number, planned, form.reason.data or "", early
+        )
     except Refusal as error:
         form.tables.errors = [str(error)]
         return _event_page(found, form, error.status)
@@ -219,6 +222,23 @@ def _roster_change(
         getattr(form, error.field or "name").errors = [str(error)]
         return _event_page(found, SeatingForm(formdata=None), error.status, **{form_name: form})
     return redirect(url_for("events.event", event_id=found.id))
+
+
+@bp.post("/events/<int:event_id>/history/<int:line>/reason")
+@director_required
+def give_reason(event_id: int, line: int) -> Response | tuple[str, int]:
+    """A reason for a line of the event's history, given afterwards (a lock, a correction at a table)."""
+    found = _event(event_id)
+    form = HistoryReasonForm()
+    try:
+        if not form.validate_on_submit():
+            return _event_page(found, SeatingForm(formdata=None), 422, reason=(line, form))
+        given = event_roster.give_reason(get_db(), found.id, line, form.reason.data)
+    except Refusal as error:
+        form.reason.errors = [str(error)]
+        return _event_page(found, SeatingForm(formdata=None), error.status, reason=(line, form))
+    flash("Reason kept on the history." if given else "That reason is on the history already.", "ok")
+    return redirect(url_for("events.event", event_id=found.id) + "#history")
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/withdraw")

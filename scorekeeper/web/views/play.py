@@ -35,7 +35,7 @@ from ...gamelog import (
 )
 from ...reports.qr import qr_svg
 from ...scoring import ScoringError, parse_cards
-from ...storage.games import Appended, StoredGame, append, append_all, load_state
+from ...storage.games import DIRECTOR, Appended, StoredGame, append, append_all, load_state
 from .. import printer
 from ..access import recording_game
 from ..connection import get_db
@@ -96,7 +96,7 @@ def _done(token: str, appended: Appended, message: str, next_url: str, undoable:
 def _source() -> str:
     from .director import is_director
 
-    return "director" if is_director() else record_source()
+    return DIRECTOR if is_director() else record_source()
 
 
 def _append(
@@ -107,7 +107,7 @@ def _append(
     ``read``: the state this request has read already."""
     source = _source()
     change = replace(change, address=client_address(), at=change.at or _made_at(form).isoformat())
-    return append(get_db(), stored, change, form.idem.data or "", source, source == "director", guard, read)
+    return append(get_db(), stored, change, form.idem.data or "", source, source == DIRECTOR, guard, read)
 
 
 def _made_at(form: ChangeForm) -> datetime:
@@ -376,7 +376,7 @@ def hand_leftovers(token: str, number: int) -> Response:
             )
             changes.append((change, f"{form.idem.data}-{entry.seat}"))
         source = _source()
-        appended = append_all(get_db(), stored, changes, source, source == "director", read=state)
+        appended = append_all(get_db(), stored, changes, source, source == DIRECTOR, read=state)
     except TableError as error:
         if error.index is not None:
             seat = form.entries[error.index].seat
