@@ -126,7 +126,7 @@ def test_the_directors_pages_which_list_every_tables_links_are_never_cached(clie
     set_up_director(client)
     event_url = new_event(client, ["Ann", "Bob", "Cy", "Di"])
     seat_next_round(client, event_url)
-    for path in ("", "/standings", "/table-cards.pdf", "/export.json"):
+    for path in ("", "/standings", "/table-cards.pdf", "/round-sheet.pdf", "/export.json"):
         assert client.get(event_url + path).headers.get("Cache-Control") == "no-store", path
     assert client.get("/director/").headers.get("Cache-Control") == "no-store"
 

@@ -269,3 +269,48 @@ def test_seating_by_hand_and_seating_early_are_noted_with_the_reason_given(direc
     lines = history_lines(director.get(event_url).get_data(as_text=True))
     assert any("Round 2 seated while round 1 played on at tables 1, 2, 3, 4 · the hall closes at ten" in said for said in lines)
     assert any("Round 2 seated by hand (" in said and said.endswith("· the hall closes at ten") for said in lines), lines
+
+
+def test_the_round_sheet_seats_everyone_says_who_sits_out_which_tables_were_seated_by_hand_and_the_plans_quality(
+    director, tmp_path
+):
+    from . import paper
+
+    names = [f"Player {n:02}" for n in range(1, 18)] + ["W" * 30]  # 18: two tables of 4, two of 5 or sit-outs
+    event_url = new_event(director, names, rounds="4")
+    planned_page(director, event_url)
+    seat_next_round(director, event_url)
+    assert post(director, event_url, "/players/withdraw", **{"withdraw-name": "Player 03", "withdraw-from_round": "2"}).status_code == 302
+    assert post(director, event_url, "/players/late", **{"late-name": "Late Lou", "late-from_round": "2"}).status_code == 302
+    page = planned_page(director, event_url)
+    proposal = re.search(r'<textarea[^>]*name="tables"[^>]*>\s*(.*?)</textarea>', page, re.S).group(1)
+    tables = [line.split(", ") for line in proposal.strip().splitlines()]
+    tables[0][0], tables[1][0] = tables[1][0], tables[0][0]  # two tables not as planned
+    assert post(director, event_url, "/rounds", number="2", tables="\n".join(map(", ".join, tables)), anyway="y").status_code == 302
+
+    body = director.get(event_url + "/round-sheet.pdf").data
+    (tmp_path / "round.pdf").write_bytes(body)
+    (sheet, *more) = paper.pages(body, tmp_path)
+    text = paper.squeezed(" ".join(page.text() for page in (sheet, *more)))
+    assert sheet.overflowing() == []
+    seated = [name for table in tables for name in table]
+    playing = [name for name in names if name != "Player 03"] + ["Late Lou"]
+    for number, table in enumerate(tables, start=1):
+        assert paper.squeezed(f"{number}* " if number <= 2 else f"{number} ") + paper.squeezed(" ".join(table)) in text
+    for name in seated:
+        number = next(n for n, table in enumerate(tables, start=1) if name in table)
+        seat = tables[number - 1].index(name) + 1
+        assert any(page.reads(f"{name}: table {number}, seat {seat}") for page in (sheet, *more)), name
+    out = sorted(set(playing) - set(seated))
+    if out:
+        assert paper.squeezed("Sitting out this round: " + ", ".join(out)) in text
+    else:
+        assert "Sitting out" not in text
+    assert "Player03" not in text, "a withdrawn player is neither seated nor sitting out"
+    assert paper.squeezed("Seated by hand, not as the plan had it: round 2 (tables 1, 2).") in text
+    assert paper.squeezed("Repeated meetings:") in text and paper.squeezed("Most times two players meet:") in text
+
+    standings = director.get(event_url + "/standings").get_data(as_text=True)
+    assert "Seated by hand, not as the plan had it: round 2 (tables 1, 2)." in standings
+    assert "Seated by hand" not in director.get(event_url + "/standings?round=1").get_data(as_text=True)
+    assert director.get(event_url + "/round-sheet.pdf?round=9").status_code == 404

@@ -99,6 +99,7 @@ def test_director_pages_need_a_login(client):
         "/director/events/1/export.json",
         "/director/events/1/booklet/abc",
         "/director/events/1/table-cards.pdf",
+        "/director/events/1/round-sheet.pdf",
     ):
         response = other.get(path)
         assert response.status_code == 302 and "/director/login" in response.headers["Location"], path

@@ -415,7 +415,7 @@ def page_size(body: bytes, tmp_path: Path) -> str:
 def test_the_events_printouts_take_paper_in_any_case_and_refuse_any_other(director, tmp_path):
     event_url = club_event(director)
     seat_next_round(director, event_url)
-    for printout in ("/standings.pdf", "/table-cards.pdf"):
+    for printout in ("/standings.pdf", "/table-cards.pdf", "/round-sheet.pdf"):
         for size, points in (("", "(A4)"), ("a4", "(A4)"), ("LETTER", "(letter)"), ("Letter", "(letter)")):
             response = director.get(f"{event_url}{printout}?paper={size}")
             assert response.status_code == 200 and response.mimetype == "application/pdf", (printout, size)
@@ -442,7 +442,7 @@ def test_an_event_chosen_to_print_on_letter_prints_everything_on_letter(director
     page = director.get(event_url).get_data(as_text=True)
     assert "Crates" in page and "prints on US Letter" in page
     table = record_links(director, event_url)[0]
-    for printout in (f"{event_url}/standings.pdf", f"{event_url}/table-cards.pdf", f"/t/{table}/sheet.pdf"):
+    for printout in (f"{event_url}/standings.pdf", f"{event_url}/table-cards.pdf", f"{event_url}/round-sheet.pdf", f"/t/{table}/sheet.pdf"):
         assert "(letter)" in page_size(director.get(printout).data, tmp_path), printout
         assert "(A4)" in page_size(director.get(printout + "?paper=a4").data, tmp_path), printout  # said on the link
     body, _ = booklet(director, event_url, Path(director.application.instance_path))

@@ -171,11 +171,13 @@ def standings_html(
     members: Mapping[str, Any] | None = None,
     unfinished: int = 0,
     printed_at: str = "",
+    by_hand: str = "",
 ) -> str:
     """An event's standings to pin on the wall: provisional, with each player's hands, while
     ``unfinished`` tables play on; clubs and membership numbers from ``members`` (name → player)."""
     return _env.get_template("print/standings.html").render(
         page_size=paper_size(paper, "portrait"),
+        by_hand=by_hand,
         **_standings_context(event, rows, round_, tie_breaks, members, unfinished, printed_at),
     )
 
@@ -191,12 +193,14 @@ def booklet_cover_html(
     members: Mapping[str, Any] | None = None,
     unfinished: int = 0,
     printed_at: str = "",
+    by_hand: str = "",
 ) -> str:
     """The booklet's first page: the event, what the booklet holds, and the standings."""
     return _env.get_template("print/booklet_cover.html").render(
         page_size=paper_size(paper, "portrait"),
         tables=tables,
         rounds=rounds,
+        by_hand=by_hand,
         **_standings_context(event, rows, None, tie_breaks, members, unfinished, printed_at),
     )
 
@@ -242,6 +246,37 @@ def table_cards_html(
     )
 
 
+def round_sheet_html(
+    event: Any,
+    round_: int,
+    tables: Sequence[Any],
+    sitting_out: Sequence[str],
+    plan_lines: Sequence[str],
+    by_hand: str,
+    paper: str = DEFAULT_PAPER,
+    printed_at: str = "",
+) -> str:
+    """A round's seating to pin up: every table with its players in seat order, then every player
+    in alphabetical order with their table and seat, who sits out, which tables were seated by
+    hand, and the quality of the event's plan (``plan_lines``)."""
+    places = sorted(
+        ((name, table.number, seat) for table in tables for seat, name in enumerate(table.game.game.players, start=1)),
+        key=lambda place: (place[0].casefold(), place[0]),
+    )
+    return _env.get_template("print/round_sheet.html").render(
+        page_size=paper_size(paper, "portrait"),
+        event=event,
+        round_=round_,
+        tables=tables,
+        places=places,
+        sitting_out=sorted(sitting_out, key=str.casefold),
+        plan_lines=plan_lines,
+        by_hand=by_hand,
+        printed_at=printed_at,
+        seats=max((len(table.game.game.players) for table in tables), default=4),
+    )
+
+
 def event_sheets_html(
     event: Any, tables: Sequence[Any], paper: str = DEFAULT_PAPER, view_urls: Sequence[str | None] | None = None
 ) -> list[str]:
@@ -251,7 +286,8 @@ def event_sheets_html(
     return [
         score_sheet_html(
             row.record(event),
-            title=f"{event.name} · round {row.table.round} · table {row.table.number}",
+            title=f"{event.name} · round {row.table.round} · table {row.table.number}"
+            + (" · seated by hand" if row.table.by_hand else ""),
             played_on=event.held_on,
             paper=paper,
             view_url=url,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import sqlite_utils
@@ -74,6 +75,22 @@ def rounds_played(tables: list[TableProgress]) -> list[list[list[str]]]:
 def unfinished_tables(tables: list[TableProgress], round_: int | None = None) -> int:
     """Tables (of ``round_``, or of every round) whose result in the standings is not final yet."""
     return sum(1 for row in tables if (round_ is None or row.table.round == round_) and not row.final_score.finished)
+
+
+def seated_by_hand(tables: Iterable[EventTable], round_: int | None = None) -> str:
+    """The tables (of ``round_``, or of every round) the director seated otherwise than the
+    event's plan, in words for the standings and the booklet; "" when none."""
+    rounds: dict[int, list[EventTable]] = {}
+    for table in tables:
+        if round_ is None or table.round == round_:
+            rounds.setdefault(table.round, []).append(table)
+    parts = []
+    for number, seated in sorted(rounds.items()):
+        by_hand = [str(table.number) for table in seated if table.by_hand]
+        if by_hand:
+            which = "every table" if len(by_hand) == len(seated) else f"table{'s' if len(by_hand) > 1 else ''} {', '.join(by_hand)}"
+            parts.append(f"round {number} ({which})")
+    return f"Seated by hand, not as the plan had it: {', '.join(parts)}." if parts else ""
 
 
 def event_tie_breaks(event: Event) -> str:

@@ -14,7 +14,13 @@ from werkzeug.wrappers import Response
 
 from ...reports.csv_text import csv_text
 from ...reports.qr import qr_svg
-from ...reports.sheets import booklet_cover_html, event_sheets_html, standings_html, table_cards_html
+from ...reports.sheets import (
+    booklet_cover_html,
+    event_sheets_html,
+    round_sheet_html,
+    standings_html,
+    table_cards_html,
+)
 from ...scoring import Refusal
 from ...storage import event_roster
 from ...storage import events as event_store
@@ -27,6 +33,7 @@ from ...storage.event_results import (
     export_rows,
     progress,
     rounds_played,
+    seated_by_hand,
     unfinished_tables,
 )
 from ...storage.events import Event, EventPlayer, RoundConflict
@@ -301,6 +308,7 @@ def standings(event_id: int) -> str:
         round_=round_,
         rounds=sorted({row.table.round for row in tables}),
         tie_breaks=event_tie_breaks(found),
+        by_hand=seated_by_hand((row.table for row in tables), round_),
         logout=EmptyForm(),
     )
 
@@ -322,6 +330,7 @@ def standings_pdf(event_id: int) -> Response:
         members=_members(found),
         unfinished=unfinished_tables(tables, round_),
         printed_at=_now(),
+        by_hand=seated_by_hand((row.table for row in tables), round_),
     )
     return pdf_response(printer.render(html), f"standings-{found.id}.pdf")
 
@@ -378,6 +387,40 @@ def table_cards(event_id: int) -> Response:
     return pdf_response(printer.render(html), f"tables-round-{round_}.pdf")
 
 
+@bp.get("/events/<int:event_id>/round-sheet.pdf")
+@director_required
+@printer.prints
+def round_sheet(event_id: int) -> Response:
+    """A round's seating to pin up (the latest round unless ``?round=`` names one), with the plan's quality."""
+    found = _event(event_id)
+    db = get_db()
+    tables = [row.table for row in progress(db, found)]
+    round_ = request.args.get("round", type=int) or max((table.round for table in tables), default=0)
+    seated = [table for table in tables if table.round == round_]
+    if not seated:
+        abort(404)
+    here = {name for table in seated for name in table.game.game.players}
+    playing = [
+        player.name
+        for player in event_store.event_players(db, found.id)
+        if player.arrives <= round_ and (player.leaves is None or player.leaves > round_)
+    ]
+    stored = stored_plan(db, found.id)
+    plan = stored.plan if stored is not None else None
+    lines = [*plan.quality.lines(found.partnerships), f"From {plan.source}."] if plan is not None else []
+    html = round_sheet_html(
+        found,
+        round_,
+        seated,
+        [name for name in playing if name not in here],
+        lines,
+        seated_by_hand(seated),
+        requested_paper(found.paper),
+        printed_at=_now(),
+    )
+    return pdf_response(printer.render(html), f"round-{round_}.pdf")
+
+
 def unreachable_host(url: str) -> str | None:
     """The host of ``url`` if no phone could open it (this machine's own name: localhost,
     127.0.0.1, ::1), else None."""
@@ -419,6 +462,7 @@ def booklet(event_id: int) -> Response:
             unfinished=unfinished_tables(tables),
             printed_at=_now(),
             paper=found.paper,
+            by_hand=seated_by_hand(row.table for row in tables),
         )
         sheets = [
             booklets.Part(html, row.verification_code(found) if row.table.locked else None)

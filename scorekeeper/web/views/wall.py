@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, render_template
 
 from ...storage import events as event_store
-from ...storage.event_results import event_standings, event_tie_breaks
+from ...storage.event_results import event_standings, event_tie_breaks, seated_by_hand
 from ..connection import get_db
 from ..responses import polled_version
 
@@ -26,6 +26,7 @@ def standings(token: str) -> str:
         "wall/wall.html",
         event=found,
         rows=event_standings(get_db(), found),
+        by_hand=seated_by_hand(event_store.event_tables(get_db(), found.id)),
         tie_breaks=event_tie_breaks(found),
         version=event_store.event_version(get_db(), found),
         token=token,
