@@ -34,3 +34,10 @@ def insert():  # type: ignore[no-untyped-def]
     finally:
         db.conn.close()
     return jsonify({"ok": True})
+
+
+@app.get("/page")
+def page():  # type: ignore[no-untyped-def]
+    """A bare page: the markup the bench saved beside the database, read and sent as it is."""
+    with open(os.path.join(os.path.dirname(PATH), "page.html"), encoding="utf-8") as saved:
+        return saved.read()

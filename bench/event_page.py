@@ -1,0 +1,100 @@
+"""The director's event page at the largest event allowed (MAX_EVENT_PLAYERS), planned for
+10 rounds with round 1 seated and playing: the page's time beside a bare endpoint sending
+the same markup, as a ratio. The plan is made once per change in the background (its time is
+shown too); a view only reads it.
+
+    .venv/bin/python -m bench.event_page
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+import urllib.parse
+from pathlib import Path
+
+from werkzeug.security import generate_password_hash
+
+from scorekeeper.storage import director as director_store
+from scorekeeper.storage import events as event_store
+from scorekeeper.storage.database import connect, migrate
+from scorekeeper.storage.events import EventPlayer
+from scorekeeper.tournament.seating import MAX_EVENT_PLAYERS
+
+from . import scaled
+from .pdf_load import PASSWORD, csrf_of
+from .phone import Phone
+from .servers import app_server, floor_server, percentile
+
+PLAYERS = scaled(MAX_EVENT_PLAYERS, 24)
+ROUNDS = scaled(10, 3)
+VIEWS = scaled(30, 3)
+
+
+def _setup(folder: Path) -> int:
+    database = str(folder / "scorekeeper.db")
+    migrate(database)
+    db = connect(database)
+    try:
+        players = [EventPlayer(f"Player {i:03d} of the county club"[:30], "Club", str(i)) for i in range(PLAYERS)]
+        event = event_store.create_event(
+            db, "Bench", "2026-11-22", "crates", {}, "total", "none", players, rounds=ROUNDS
+        )
+        director_store.set_director_password_hash(db, generate_password_hash(PASSWORD), replace=True)
+        return event.id
+    finally:
+        db.conn.close()
+
+
+def _timed(director: Phone, url: str) -> tuple[float, str]:
+    begin = time.perf_counter()
+    with director.opener.open(url, timeout=60) as response:
+        body = response.read().decode()
+    return (time.perf_counter() - begin) * 1000, body
+
+
+def main() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-event-page-"))
+    event_id = _setup(folder)
+    with app_server(folder) as app, floor_server(folder) as floor:
+        director = Phone(app.base)
+        login = director.opener.open(app.base + "/director/login", timeout=10).read().decode()
+        form = urllib.parse.urlencode({"csrf_token": csrf_of(login), "password": PASSWORD}).encode()
+        director.opener.open(app.base + "/director/login", data=form, timeout=10).read()
+        url = f"{app.base}/director/events/{event_id}"
+        began = time.perf_counter()
+        _, page = _timed(director, url)
+        while "Planning the rounds" in page:
+            time.sleep(0.2)
+            _, page = _timed(director, url)
+        planned = time.perf_counter() - began
+        proposal = page.split('name="tables"', 1)[1].split(">", 1)[1].split("</textarea>", 1)[0]
+        form = urllib.parse.urlencode(
+            {"csrf_token": csrf_of(page), "number": "1", "tables": proposal.strip().replace("&#39;", "'")}
+        ).encode()
+        director.opener.open(url + "/rounds", data=form, timeout=60).read()
+        _, page = _timed(director, url)
+        while "Planning the rounds" in page:  # seated as planned: the plan stands, no new one
+            time.sleep(0.2)
+            _, page = _timed(director, url)
+        (folder / "page.html").write_text(page, encoding="utf-8")
+        figures, floors = [], []
+        for _ in range(VIEWS):
+            figures.append(_timed(director, url)[0])
+            floors.append(_timed(director, f"{floor.base}/page")[0])
+    tables = page.count("<tr class=")
+    print(
+        f"\nThe director's event page, {PLAYERS} players{' (the cap)' if PLAYERS == MAX_EVENT_PLAYERS else ''}, {ROUNDS} rounds planned, round 1 seated "
+        f"({tables} tables), {len(page) // 1024} KB of markup; plan made in the background in {planned:.1f} s"
+    )
+    p50, p99 = statistics.median(figures), percentile(figures, 0.99)
+    f50, f99 = statistics.median(floors), percentile(floors, 0.99)
+    print(
+        f"  event page p50 {p50:7.1f} ms  p99 {p99:7.1f} ms   floor (bare endpoint, same markup) "
+        f"p50 {f50:6.1f} ms  p99 {f99:6.1f} ms   ratio p50 {p50 / f50:5.1f}x  p99 {p99 / f99:5.1f}x"
+    )
+
+
+if __name__ == "__main__":
+    main()
