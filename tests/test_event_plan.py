@@ -211,6 +211,24 @@ def test_a_player_withdrawn_from_round_one_never_plays_and_a_late_one_plays_from
         assert ("P13" in seated) == (number >= 3)
 
 
+@pytest.mark.parametrize("partnerships", ["none", "rotate"])
+def test_a_round_played_otherwise_than_the_roster_says_is_kept_and_the_rest_still_planned(partnerships):
+    """A round seated with a player who was withdrawn from it, and one that left players out
+    (tables written by hand): what was played stands, and the rounds to come are planned."""
+    names = numbered_players(16)
+    first = plan_event(names, 4, partnerships, seconds=QUICK)
+    with_the_withdrawn = first.rounds[:2]  # P1 played round 2, though withdrawn from it
+    plan = plan_event(names, 4, partnerships, played=with_the_withdrawn, leaves={"P1": 2}, seconds=QUICK)
+    assert plan.rounds[:2] == with_the_withdrawn
+    for tables in plan.rounds[2:]:
+        seated = [p for table in tables for p in table]
+        # 15 present: alone, fours and a three; with partners, fours only and three sit out
+        assert "P1" not in seated and len(seated) == (12 if partnerships == "rotate" else 15)
+    few = [first.rounds[0][:2]]  # only two tables seated in round 1: eight players left out
+    plan = plan_event(names, 4, partnerships, played=few, leaves={"P16": 1}, seconds=QUICK)
+    assert plan.rounds[:1] == few and len(plan.rounds) == 4
+
+
 def test_with_a_previous_plan_and_nothing_changed_the_plan_stays():
     names = numbered_players(20)
     first = plan_event(names, 5, seconds=QUICK)

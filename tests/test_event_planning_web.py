@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import random
 import re
 
 import pytest
@@ -314,3 +315,62 @@ def test_the_round_sheet_seats_everyone_says_who_sits_out_which_tables_were_seat
     assert "Seated by hand, not as the plan had it: round 2 (tables 1, 2)." in standings
     assert "Seated by hand" not in director.get(event_url + "/standings?round=1").get_data(as_text=True)
     assert director.get(event_url + "/round-sheet.pdf?round=9").status_code == 404
+
+
+def test_a_round_cannot_seat_a_player_withdrawn_from_it_nor_one_who_arrives_later(director):
+    event_url = new_event(director, SIXTEEN, rounds="4")
+    planned_page(director, event_url)
+    seat_next_round(director, event_url)
+    stale = planned_page(director, event_url)  # round 2's form, read before the changes below
+    proposal = re.search(r'<textarea[^>]*name="tables"[^>]*>\s*(.*?)</textarea>', stale, re.S).group(1).strip()
+    assert post(director, event_url, "/players/withdraw", **{"withdraw-name": "Player 05", "withdraw-from_round": "2"}).status_code == 302
+    assert post(director, event_url, "/players/late", **{"late-name": "Late Lou", "late-from_round": "3"}).status_code == 302
+
+    refused = post(director, event_url, "/rounds", number="2", tables=proposal, anyway="y")
+    assert refused.status_code == 422
+    line = next(n for n, text in enumerate(proposal.splitlines(), start=1) if "Player 05" in text)
+    assert f"Line {line}: Player 05 is withdrawn from round 2." in refused.get_data(as_text=True)
+    assert proposal.splitlines()[0] in refused.get_data(as_text=True), "what was written is kept"
+
+    tables = [line.split(", ") for line in planned_page(director, event_url).split('name="tables"')[1].split(">", 1)[1].split("</textarea>")[0].strip().splitlines()]
+    assert "Player 05" not in sum(tables, []) and "Late Lou" not in sum(tables, []), "the new plan has neither"
+    tables[0][0] = "Late Lou"
+    refused = post(director, event_url, "/rounds", number="2", tables="\n".join(map(", ".join, tables)), anyway="y")
+    assert refused.status_code == 422
+    assert "Line 1: Late Lou plays from round 3." in refused.get_data(as_text=True)
+
+
+def test_a_withdrawal_between_reading_the_form_and_seating_is_refused_under_the_lock(app):
+    from scorekeeper.storage import events as event_store
+    from scorekeeper.storage.event_roster import withdraw_player
+
+    db = connect(app.config["DATABASE"])
+    try:
+        event = event_store.create_event(
+            db, "Race", "2026-11-22", "crates", {}, "total", "none",
+            [event_store.EventPlayer(name, "", "") for name in SIXTEEN], rounds=3,
+        )
+        tables = [SIXTEEN[i : i + 4] for i in range(0, 16, 4)]
+        withdraw_player(db, event, "Player 02", 1)  # after the form was read, before it is sent
+        with pytest.raises(event_store.RoundConflict, match="Player 02 is withdrawn from round 1"):
+            event_store.add_round(db, event, tables, 1)
+        assert event_store.event_tables(db, event.id) == [], "nothing seated"
+    finally:
+        db.conn.close()
+
+
+def test_a_round_sent_again_with_other_tables_is_refused_and_the_form_proposes_the_next_round(director):
+    event_url = new_event(director, SIXTEEN, rounds="4")
+    planned_page(director, event_url)
+    seat_next_round(director, event_url)
+    shuffled = random.Random(7).sample(SIXTEEN, 16)
+    other = "\n".join(", ".join(shuffled[i : i + 4]) for i in range(0, 16, 4))
+    refused = post(director, event_url, "/rounds", number="1", tables=other)
+    assert refused.status_code == 409
+    page = refused.get_data(as_text=True)
+    assert "Round 1 is seated already, with other tables" in page and "The tables sent were not seated" in page
+    assert 'name="number" value="2"' in page and "Seat round 2</button>" in page
+    box = re.search(r'<textarea[^>]*name="tables"[^>]*>\s*(.*?)</textarea>', page, re.S).group(1).strip()
+    assert box != other and box == re.search(
+        r'<textarea[^>]*name="tables"[^>]*>\s*(.*?)</textarea>', planned_page(director, event_url), re.S
+    ).group(1).strip(), "round 2's proposal, not round 1's refused tables"

@@ -248,6 +248,11 @@ def test_the_standings_pdf_is_provisional_while_tables_play(director, tmp_path):
         line.split()[-1] for line in text.splitlines() if re.match(r"\s*(?:\d+|—)\s+(Ann|Bob|Cy|Di|Ed|Flo|Gus|Hal)\b", line)
     ]
     assert sorted(hands) == ["15"] * 4 + ["4"] * 4
+    from .test_event_planning_web import post
+
+    assert post(director, event_url, f"/games/{second}/lock").status_code == 302  # closed as it stands
+    flat = " ".join(pdf_text(director.get(event_url + "/standings.pdf").data, tmp_path).split())
+    assert "provisional" not in flat.lower() and "still playing" not in flat, "a locked table does not play on"
     play_hands(director, second, 15)
     final = " ".join(pdf_text(director.get(event_url + "/standings.pdf").data, tmp_path).split())
     assert "rovisional" not in final and "Hands played" not in final

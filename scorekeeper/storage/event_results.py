@@ -73,8 +73,8 @@ def rounds_played(tables: list[TableProgress]) -> list[list[list[str]]]:
 
 
 def unfinished_tables(tables: list[TableProgress], round_: int | None = None) -> int:
-    """Tables (of ``round_``, or of every round) whose result in the standings is not final yet."""
-    return sum(1 for row in tables if (round_ is None or row.table.round == round_) and not row.final_score.finished)
+    """Tables (of ``round_``, or of every round) still playing: neither finished nor closed (locked)."""
+    return sum(1 for row in tables if (round_ is None or row.table.round == round_) and not row.final)
 
 
 def seated_by_hand(tables: Iterable[EventTable], round_: int | None = None) -> str:

@@ -47,6 +47,14 @@ class EventPlayer:
     #: The first round the player no longer plays (withdrawn), or None.
     leaves: int | None = None
 
+    def absent_from(self, round_: int) -> str:
+        """Why the player does not play round ``round_`` ("plays from round 3"), or "" when they do."""
+        if self.arrives > round_:
+            return f"plays from round {self.arrives}"
+        if self.leaves is not None and self.leaves <= round_:
+            return f"is withdrawn from round {self.leaves}"
+        return ""
+
 
 @dataclass(frozen=True)
 class EventTable:
@@ -277,6 +285,12 @@ def add_round(
             raise RoundConflict(f"Round {number} is seated already, with other tables: the next round is {following}.")
         if number > following:
             raise RoundConflict(f"Round {number} cannot be seated yet: the next round is {following}. Reload the page.")
+        for name, arrives, leaves in db.execute(
+            "SELECT name, arrives, leaves FROM event_players WHERE event_id = ?", [event.id]
+        ).fetchall():
+            why = EventPlayer(name, "", "", arrives, leaves).absent_from(number)
+            if why and any(name in seats for seats in tables):
+                raise RoundConflict(f"{name} {why} (changed meanwhile): reload the page and seat round {number} again.")
         as_planned = {frozenset(seats) for seats in planned or ()}
         by_hand = []
         for index, game in enumerate(games, start=1):
@@ -288,7 +302,7 @@ def add_round(
                 [event.id, number, index, stored.id, int(hand)],
             )
         if by_hand:
-            which = "every table" if len(by_hand) == len(games) else "table " + ", ".join(map(str, by_hand))
+            which = "every table" if len(by_hand) == len(games) else "table" + "s" * (len(by_hand) > 1) + " " + ", ".join(map(str, by_hand))
             note_change(db, event.id, f"Round {number} seated by hand ({which} otherwise than planned)", reason)
         if early:
             note_change(db, event.id, f"Round {number} seated while round {number - 1} played on at {early}", reason)
@@ -318,8 +332,10 @@ def seat_written_round(
     Raises SeatingError for tables that do not read as the event's players, ScoringError for
     one the game's rules refuse, RoundConflict as ``add_round`` does.
     """
-    names = [player.name for player in event_players(db, event.id)]
-    tables = parse_tables(text, names, event.partnerships)
+    players = event_players(db, event.id)
+    away = {player.name: player.absent_from(number) for player in players if player.absent_from(number)}
+    tables = parse_tables(text, [player.name for player in players], event.partnerships, away)
+    names = [player.name for player in players if player.name not in away]
     new = add_round(db, event, tables, number, planned, reason, early)
     seated = {name for seats in tables for name in seats}
     return SeatedRound(tables, new, sorted(set(names) - seated))

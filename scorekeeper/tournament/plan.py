@@ -168,8 +168,13 @@ def plan_event(
     ]
     played_units = [_as_units(tables, number, partnerships) for tables in played]
     out = _sit_outs(present, played_units, partnerships, size)
-    sizes = [_sizes(len(present[r]) - len(out[r]), partnerships, size) for r in range(rounds)]
     first = len(played)
+    # A round played is as it was played: its tables, even one seated with a player who was
+    # not to play it (a table written by hand, an older server), whose count fits no rule.
+    sizes = [
+        [len(table) for table in played_units[r]] if r < first else _sizes(len(present[r]) - len(out[r]), partnerships, size)
+        for r in range(rounds)
+    ]
     candidates = _starts(units, partnerships, present, out, sizes, played_units, previous, number, seed, size)
     weight = PARTNER_WEIGHT if partnerships == ROTATE else 0
     source, start = min(candidates, key=lambda c: Annealer(len(units), played_units + c[1], first, weight).cost)

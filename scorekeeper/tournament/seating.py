@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 
 from ..scoring import Refusal
@@ -175,18 +175,24 @@ def _fixed_pairs(players: Sequence[str], previous: Sequence[Sequence[Sequence[st
 TABLE_LABEL = re.compile(r"^\s*table\s*\d+\s*:", re.IGNORECASE)
 
 
-def parse_tables(text: str, players: Sequence[str], partnerships: str) -> list[list[str]]:
+def parse_tables(
+    text: str, players: Sequence[str], partnerships: str, away: Mapping[str, str] | None = None
+) -> list[list[str]]:
     """Tables written one a line ("Ann, Bob, Cy, Di", optionally after "Table 1:"), checked.
 
-    Every name must be a player of the event and seated at most once; partnership tables
+    Every name must be a player of the event, playing this round (``away`` names those who do
+    not, with why: "is withdrawn from round 2"), and seated at most once; partnership tables
     seat four. Whether the rule set takes a table of that size is the game's own check.
     """
     known, seated, tables = set(players), set(), []
+    away = away or {}
     for number, line in enumerate(text.splitlines(), start=1):
         seats = [name.strip() for name in TABLE_LABEL.sub("", line).split(",") if name.strip()]
         if not seats:
             continue
         for name in seats:
+            if name in away:
+                raise SeatingError(f"Line {number}: {name} {away[name]}.")
             if name not in known:
                 raise SeatingError(f"Line {number}: {name} is not a player of this event.")
             if name in seated:

@@ -572,7 +572,10 @@ class EventForm(RuleOptionsForm):
             parts = [part.strip() for part in line.split(",")] + ["", ""]
             name = parts[0]
             if not name or len(name) > NAME_MAX_LENGTH:
-                self.players.errors = [f"Line {number}: a name of 1 to {NAME_MAX_LENGTH} characters first."]
+                self.players.errors = [
+                    f"Line {number}: the name (before the first comma) must be 1 to {NAME_MAX_LENGTH} characters, "
+                    f"not {len(name)}."
+                ]
                 return False
             if name.casefold() in seen:
                 self.players.errors = [f"Line {number}: {name} is listed twice."]

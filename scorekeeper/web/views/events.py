@@ -75,6 +75,8 @@ def events() -> str:
 @director_required
 def new_event() -> Response | str | tuple[str, int]:
     form = EventForm()
+    if request.method == "GET" and not form.held_on.data:
+        form.held_on.data = datetime.now().astimezone().date().isoformat()  # the server's today: events are local
     if form.validate_on_submit():
         rules = form.configured_rules()
         assert rules is not None
@@ -117,6 +119,13 @@ def _event_page(
     latest = max((row.table.round for row in tables), default=None)
     unplayed = all(not row.state.entries for row in tables if row.table.round == latest)
     next_round = len(rounds_played(tables)) + 1
+    stale = ""
+    if seating.number.data not in (None, next_round) and (seating.tables.errors or seating.number.errors):
+        # Sent for another round (a form read before a round was seated): what it says is kept
+        # in the message, and the form proposes the round to seat now.
+        said = " ".join([*seating.number.errors, *seating.tables.errors])
+        stale = f"{said} The tables sent were not seated; below is round {next_round}."
+        seating = SeatingForm(formdata=None)
     stored, planning = event_plan(db, event)
     plan = stored.plan if stored is not None else None
     if not seating.tables.data and plan is not None and next_round <= len(plan.rounds):
@@ -147,6 +156,7 @@ def _event_page(
         refresh=2 if planning and not seating.tables.data else None,
         withdrawable=latest if unplayed else None,
         withdraw_error=withdraw_error,
+        seating_error=stale,
         tie_breaks=event_tie_breaks(event),
         unreachable_host=unreachable_host(request.host_url),
         booklets=[(job, state, _clock(state)) for job, state in booklets.recent(current_app.instance_path, event.id)],
@@ -400,11 +410,7 @@ def round_sheet(event_id: int) -> Response:
     if not seated:
         abort(404)
     here = {name for table in seated for name in table.game.game.players}
-    playing = [
-        player.name
-        for player in event_store.event_players(db, found.id)
-        if player.arrives <= round_ and (player.leaves is None or player.leaves > round_)
-    ]
+    playing = [player.name for player in event_store.event_players(db, found.id) if not player.absent_from(round_)]
     stored = stored_plan(db, found.id)
     plan = stored.plan if stored is not None else None
     lines = [*plan.quality.lines(found.partnerships), f"From {plan.source}."] if plan is not None else []
