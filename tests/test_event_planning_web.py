@@ -170,7 +170,7 @@ def test_mid_round_standings_rank_complete_rounds_only_and_show_each_table_as_it
     table.leftovers(1, 0, went_out=True)
     for seat in range(1, len(tables[0])):
         table.leftovers(1, seat, "K")
-    assert post(director, event_url, f"/games/{token}/lock").status_code == 302
+    assert post(director, event_url, f"/games/{token}/lock", anyway="y").status_code == 302
     for page in (director.get(event_url + "/standings").get_data(as_text=True),):
         assert "Ranked over complete rounds only" in page and "Round under way" in page
         assert "round 1, table 1: closed, 0" in page
@@ -233,7 +233,7 @@ def test_a_reason_can_be_given_afterwards_once_and_a_double_click_keeps_one(dire
     from .test_events import record_links
 
     token = record_links(director, event_url)[0]
-    assert post(director, event_url, f"/games/{token}/lock").status_code == 302
+    assert post(director, event_url, f"/games/{token}/lock", anyway="y").status_code == 302
     page = director.get(event_url).get_data(as_text=True)
     line = re.search(r'/history/(\d+)/reason', page).group(1)
     for _ in range(2):

@@ -235,7 +235,10 @@ def test_a_locked_game_takes_changes_from_the_director_only(director):
     player = director.application.test_client()
     table = Table(player, token)
     lock_token = csrf_token(director, event_url)
-    director.post(f"{event_url}/games/{token}/lock", data={"csrf_token": lock_token})
+    asked = director.post(f"{event_url}/games/{token}/lock", data={"csrf_token": lock_token})
+    assert asked.status_code == 409 and "Lock it as it stands" in asked.get_data(as_text=True), "not finished: asked"
+    assert "Unlock" not in director.get(event_url).get_data(as_text=True)
+    director.post(f"{event_url}/games/{token}/lock", data={"csrf_token": lock_token, "anyway": "y"})
     assert "Unlock" in director.get(event_url).get_data(as_text=True)
     response = table.post("/pressure", hand=1, player="Ann")
     assert "locked" in player.get(f"/t/{token}/").get_data(as_text=True)
@@ -300,6 +303,32 @@ def lock_buttons(page):
     return re.findall(r'action="[^"]*/games/[\w-]+/(lock|unlock)"[^>]*>\s*<input[^>]*>\s*<button[^>]*>(\w+)<', page)
 
 
+def test_locking_a_table_still_playing_asks_first_and_a_finished_one_does_not(director):
+    from .web import Table as Phone
+
+    event_url = new_event(director, ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])
+    seat_next_round(director, event_url)
+    playing, done = record_links(director, event_url)
+    csrf = csrf_token(director, event_url)
+    table = Phone(director.application.test_client(), playing)
+    table.leftovers(1, 0, went_out=True)
+    for seat in (1, 2, 3):
+        table.leftovers(1, seat, "K")
+    asked = director.post(f"{event_url}/games/{playing}/lock", data={"csrf_token": csrf})
+    page = asked.get_data(as_text=True)
+    assert asked.status_code == 409
+    assert "table 1 has not finished: 1 hand complete" in page and "the standings count those hands" in page
+    assert lock_buttons(director.get(event_url).get_data(as_text=True))[0] == ("lock", "Lock"), "nothing locked yet"
+    finished = Phone(director.application.test_client(), done)
+    for hand in range(1, 16):
+        finished.leftovers(hand, 0, went_out=True)
+        for seat in (1, 2, 3):
+            finished.leftovers(hand, seat, "K")
+    assert director.post(f"{event_url}/games/{done}/lock", data={"csrf_token": csrf}).status_code == 302
+    assert director.post(f"{event_url}/games/{playing}/lock", data={"csrf_token": csrf, "anyway": "y"}).status_code == 302
+    assert lock_buttons(director.get(event_url).get_data(as_text=True)) == [("unlock", "Unlock")] * 2
+
+
 def test_lock_and_unlock_are_two_actions_and_a_double_click_does_it_once(director):
     event_url = new_event(director, ["Ann", "Bob"])
     seat_next_round(director, event_url)
@@ -310,7 +339,7 @@ def test_lock_and_unlock_are_two_actions_and_a_double_click_does_it_once(directo
 
     def press_twice(action: str) -> str:
         for _ in range(2):
-            response = director.post(f"{event_url}/games/{token}/{action}", data={"csrf_token": csrf})
+            response = director.post(f"{event_url}/games/{token}/{action}", data={"csrf_token": csrf, "anyway": "y"})
             assert response.status_code == 302
         player.pressure("Ann", 1)
         return director.get(event_url).get_data(as_text=True)
@@ -339,7 +368,7 @@ def test_an_event_locks_only_the_games_at_its_own_tables(director):
         assert director.post(f"{event_url}/games/{token}/lock", data={"csrf_token": csrf}).status_code == 404
     assert lock_buttons(director.get(other_url).get_data(as_text=True)) == [("lock", "Lock")]
 
-    assert director.post(f"{event_url}/games/{first}/lock", data={"csrf_token": csrf}).status_code == 302
+    assert director.post(f"{event_url}/games/{first}/lock", data={"csrf_token": csrf, "anyway": "y"}).status_code == 302
     assert "Round 1, table 1 locked." in director.get(event_url).get_data(as_text=True)
 
 

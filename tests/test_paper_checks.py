@@ -250,7 +250,7 @@ def test_the_standings_pdf_is_provisional_while_tables_play(director, tmp_path):
     assert sorted(hands) == ["15"] * 4 + ["4"] * 4
     from .test_event_planning_web import post
 
-    assert post(director, event_url, f"/games/{second}/lock").status_code == 302  # closed as it stands
+    assert post(director, event_url, f"/games/{second}/lock", anyway="y").status_code == 302  # closed as it stands
     flat = " ".join(pdf_text(director.get(event_url + "/standings.pdf").data, tmp_path).split())
     assert "provisional" not in flat.lower() and "still playing" not in flat, "a locked table does not play on"
     play_hands(director, second, 15)
@@ -356,7 +356,7 @@ def test_the_booklet_has_a_cover_rulings_and_codes_and_reuses_locked_tables(dire
 
     lock = csrf_token(director, event_url)
     for token in (first, second):
-        director.post(f"{event_url}/games/{token}/lock", data={"csrf_token": lock})
+        director.post(f"{event_url}/games/{token}/lock", data={"csrf_token": lock, "anyway": "y"})
     _, status = booklet(director, event_url, instance)  # the locked tables' sheets are kept now
     assert status["rendered"] == 3 and status["reused"] == 0
     again, status = booklet(director, event_url, instance)

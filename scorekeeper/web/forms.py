@@ -644,6 +644,12 @@ class EmptyForm(Form):
     """A bare POST button: it still carries the CSRF token."""
 
 
+class LockForm(Form):
+    """Lock (or unlock) a table; ``anyway`` when the director was asked about a table still playing."""
+
+    anyway = BooleanField()
+
+
 class KeyedForm(Form):
     """A POST button that must act once however often it is pressed: the page gives it a key."""
 

@@ -54,7 +54,10 @@ def test_a_director_runs_an_event_and_the_wall_screen_follows(server, phone, sho
     # Lock the first table (sent twice, it locks once): its phone can no longer change it.
     director.reload()
     expect(director.locator("button:has-text('Withdraw round 1')")).to_have_count(0)  # a hand is played
-    assert submit_twice_at_once(director, ".director-tables tbody tr >> nth=0 >> form") == [200, 200]
+    director.click(".director-tables tbody tr >> nth=0 >> button:has-text('Lock')")
+    expect(director.locator("[role=alert]", has_text="has not finished")).to_contain_text("1 hand complete")
+    shot(director, "director-lock-asks")
+    assert submit_twice_at_once(director, "form:has(button:has-text('Lock it as it stands'))") == [200, 200]
     director.reload()
     expect(director.locator(".director-tables tbody tr >> nth=0")).to_contain_text("Unlock")
     player.goto(server + table_url)

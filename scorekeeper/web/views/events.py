@@ -37,6 +37,7 @@ from ...storage.event_results import (
     unfinished_tables,
 )
 from ...storage.events import Event, EventPlayer, RoundConflict
+from ...storage.games import load_state
 from .. import booklets, printer
 from ..connection import get_db
 from ..event_planner import event_plan
@@ -46,6 +47,7 @@ from ..forms import (
     HistoryReasonForm,
     KeyedForm,
     LatePlayerForm,
+    LockForm,
     RosterChangeForm,
     SeatingForm,
     WithdrawPlayerForm,
@@ -113,6 +115,7 @@ def _event_page(
     withdraw_player: WithdrawPlayerForm | None = None,
     late_player: LatePlayerForm | None = None,
     reason: tuple[int, HistoryReasonForm] | None = None,
+    lock_question: TableProgress | None = None,
 ) -> tuple[str, int]:
     db = get_db()
     tables = progress(db, event)
@@ -157,6 +160,7 @@ def _event_page(
         withdrawable=latest if unplayed else None,
         withdraw_error=withdraw_error,
         seating_error=stale,
+        lock_question=lock_question,
         tie_breaks=event_tie_breaks(event),
         unreachable_host=unreachable_host(request.host_url),
         booklets=[(job, state, _clock(state)) for job, state in booklets.recent(current_app.instance_path, event.id)],
@@ -279,26 +283,30 @@ def withdraw_round(event_id: int, number: int) -> Response | tuple[str, int]:
 
 @bp.post("/events/<int:event_id>/games/<token>/lock")
 @director_required
-def lock(event_id: int, token: str) -> Response:
+def lock(event_id: int, token: str) -> Response | tuple[str, int]:
     """Lock a game (after which only the director can change it); a game already locked stays so."""
     return _set_locked(event_id, token, True)
 
 
 @bp.post("/events/<int:event_id>/games/<token>/unlock")
 @director_required
-def unlock(event_id: int, token: str) -> Response:
+def unlock(event_id: int, token: str) -> Response | tuple[str, int]:
     """Unlock a game; a game already unlocked stays so."""
     return _set_locked(event_id, token, False)
 
 
-def _set_locked(event_id: int, token: str, locked: bool) -> Response:
-    """Two actions, not a toggle: a doubled click asks for the same state twice and gets it once."""
+def _set_locked(event_id: int, token: str, locked: bool) -> Response | tuple[str, int]:
+    """Two actions, not a toggle: a doubled click asks for the same state twice and gets it once.
+    Locking a table that has not finished asks first: it closes the table as it stands."""
     found = _event(event_id)
-    form = EmptyForm()
+    form = LockForm()
     table = event_store.game_in_event(get_db(), found.id, token)
     if table is None:
         abort(404)
     if form.validate_on_submit():
+        row = TableProgress(table, load_state(get_db(), table.game))
+        if locked and not row.final_score.finished and not table.locked and not form.anyway.data:
+            return _event_page(found, SeatingForm(formdata=None), 409, lock_question=row)
         changed = event_store.set_locked(get_db(), table.game, locked, table)
         state = "locked" if locked else "unlocked"
         flash(f"Round {table.round}, table {table.number} {state if changed else 'was already ' + state}.", "ok")
