@@ -185,3 +185,14 @@ def test_a_withdrawn_player_ranks_below_those_still_playing_and_a_late_one_witho
     assert by_name["Bob"].place == 4 and by_name["Bob"].missed == 0, "withdrawn: round 2 is not his to count"
     assert by_name["Eve"].place == 0 and by_name["Eve"].playing.startswith("round 2, table 2")
     assert by_name["Di"].playing and by_name["Di"].total == 1, "round 2 is not complete: Di's 10 there waits"
+
+
+def test_a_player_at_tables_of_two_rounds_under_way_shows_both():
+    results = [
+        result(1, 1, ["Ann", "Bob"], ["K", "A"], closed=False),  # round 1 still playing at table 1
+        result(1, 2, ["Cy", "Di"], ["Q", "A"]),
+        result(2, 1, ["Ann", "Cy"], ["A", "K"], closed=False),  # round 2 seated early
+        result(2, 2, ["Bob", "Di"], ["K", "A"], closed=False),
+    ]
+    ann = next(row for row in standings(results, ["Ann", "Bob", "Cy", "Di"], "total") if row.name == "Ann")
+    assert ann.playing.startswith("round 1, table 1: hand 2") and "; round 2, table 1: hand 2" in ann.playing

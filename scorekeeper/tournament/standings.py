@@ -114,7 +114,8 @@ def standings(
                 row.hands += len(result.score.hands)
                 if result.round not in complete:
                     row.in_progress += 0 if result.final else 1
-                    row.playing = _playing(result, side.total)
+                    # Two rounds may be under way at once (the next seated early): each is shown.
+                    row.playing = "; ".join(filter(None, (row.playing, _playing(result, side.total))))
                     continue
                 row.total += side.total
                 row.placement += worse + tied / 2
