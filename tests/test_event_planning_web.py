@@ -316,6 +316,20 @@ def test_the_round_sheet_seats_everyone_says_who_sits_out_which_tables_were_seat
     assert "Seated by hand" not in director.get(event_url + "/standings?round=1").get_data(as_text=True)
     assert director.get(event_url + "/round-sheet.pdf?round=9").status_code == 404
 
+    from scorekeeper.reports.sheets import event_sheets_html
+    from scorekeeper.storage import events as event_store
+    from scorekeeper.storage.event_results import progress
+
+    db = connect(director.application.config["DATABASE"])
+    try:
+        event = event_store.get_event(db, int(event_url.rstrip("/").rsplit("/", 1)[1]))
+        rows = progress(db, event)
+        sheets = event_sheets_html(event, rows)
+    finally:
+        db.conn.close()
+    marked = [(row.table.round, row.table.number) for row, sheet in zip(rows, sheets, strict=True) if "seated by hand" in sheet]
+    assert marked == [(2, 1), (2, 2)], "the booklet's sheets of the tables seated by hand say so"
+
 
 def test_a_round_cannot_seat_a_player_withdrawn_from_it_nor_one_who_arrives_later(director):
     event_url = new_event(director, SIXTEEN, rounds="4")
