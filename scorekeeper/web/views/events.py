@@ -36,7 +36,7 @@ from ...storage.event_results import (
     seated_by_hand,
     unfinished_tables,
 )
-from ...storage.events import Event, EventPlayer, RoundConflict
+from ...storage.events import Event, EventPlayer, EventTable, RoundConflict
 from ...storage.games import load_state
 from .. import booklets, printer
 from ..connection import get_db
@@ -386,21 +386,24 @@ def _to_the_minute(moment: datetime) -> str:
     return moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
+def _round_to_print(event: Event) -> tuple[int, list[EventTable]]:
+    """The round a printout asks for (``?round=``; the latest seated without it) and its tables; 404 for none."""
+    tables = event_store.event_tables(get_db(), event.id)
+    round_ = request.args.get("round", type=int) or max((table.round for table in tables), default=0)
+    seated = [table for table in tables if table.round == round_]
+    if not seated:
+        abort(404)
+    return round_, seated
+
+
 @bp.get("/events/<int:event_id>/table-cards.pdf")
 @director_required
 @printer.prints
 def table_cards(event_id: int) -> Response:
     """One page per table of a round: table number, seats, and the QR code to record."""
     found = _event(event_id)
-    tables = progress(get_db(), found)
-    round_ = request.args.get("round", type=int) or max((row.table.round for row in tables), default=0)
-    cards = [
-        (row.table, qr_svg(url_for("play.hand", token=row.table.game.record_token, _external=True), scale=4))
-        for row in tables
-        if row.table.round == round_
-    ]
-    if not cards:
-        abort(404)
+    round_, seated = _round_to_print(found)
+    cards = [(table, qr_svg(url_for("play.hand", token=table.game.record_token, _external=True), scale=4)) for table in seated]
     html = table_cards_html(found, round_, cards, requested_paper(found.paper), unreachable_host(request.host_url))
     return pdf_response(printer.render(html), f"tables-round-{round_}.pdf")
 
@@ -412,11 +415,7 @@ def round_sheet(event_id: int) -> Response:
     """A round's seating to pin up (the latest round unless ``?round=`` names one), with the plan's quality."""
     found = _event(event_id)
     db = get_db()
-    tables = [row.table for row in progress(db, found)]
-    round_ = request.args.get("round", type=int) or max((table.round for table in tables), default=0)
-    seated = [table for table in tables if table.round == round_]
-    if not seated:
-        abort(404)
+    round_, seated = _round_to_print(found)
     here = {name for table in seated for name in table.game.game.players}
     playing = [player.name for player in event_store.event_players(db, found.id) if not player.absent_from(round_)]
     stored = stored_plan(db, found.id)
