@@ -53,6 +53,10 @@ SECONDS = 20.0
 ROUND_BY_ROUND_MOST = 64
 #: Partnering the same player again costs this many repeated table-mates.
 PARTNER_WEIGHT = 4
+#: The most bytes a list of names is read to: every name at its longest, in four-byte UTF-8
+#: characters, on a line of its own (CRLF), twice over for blank lines and spaces (73,200).
+#: A bigger file cannot be a list of names (and /dev/zero is not read forever).
+NAMES_MAX_BYTES = 2 * MAX_EVENT_PLAYERS * (4 * NAME_MAX_LENGTH + 2)
 #: A line ends as an editor ends it; a form feed or a vertical tab is in a name, and refused.
 LINE_END = re.compile(r"\r\n|\r|\n")
 
