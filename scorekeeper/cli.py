@@ -6,10 +6,12 @@ Every refusal ends with a non-zero exit status and one line on standard error.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -32,8 +34,8 @@ from .scoring import (
 )
 from .scoring.game import usual_table
 from .scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, SINGLE_HAND, configure_known
-from .tournament.plan import MAX_ROUNDS, SECONDS, numbered_players, plan_event, read_names
-from .tournament.seating import ROTATE, SeatingError
+from .tournament.plan import MAX_ROUNDS, NAMES_MAX_BYTES, SECONDS, numbered_players, plan_event, read_names
+from .tournament.seating import MAX_EVENT_PLAYERS, ROTATE, SeatingError
 
 EMPTY_HAND = "-"
 
@@ -369,6 +371,16 @@ def serve(
         raise click.ClickException(str(error)) from None
 
 
+class Seconds(click.FloatRange):
+    """A number of seconds in its range: ``nan`` is refused too (it compares as inside any range)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        seconds: float = super().convert(value, param, ctx)
+        if math.isnan(seconds):
+            self.fail(f"{value} is not a number of seconds ({self.min} to {self.max})", param, ctx)
+        return seconds
+
+
 @cli.command()
 @click.option("--players", "count", type=int, default=None, help="How many players (named P1, P2, ...).")
 @click.option("--rounds", type=int, required=True, help=f"How many rounds (1 to {MAX_ROUNDS}).")
@@ -383,13 +395,13 @@ def serve(
     "--players-file",
     type=click.Path(dir_okay=False),
     default=None,
-    help="The players' names, one a line ('-': standard input), instead of P1...PN.",
+    help="The players' names, one a line, in UTF-8 ('-': standard input), instead of P1...PN.",
 )
 @click.option("--json", "as_json", is_flag=True, help='Print {"rounds": [[[seats of a table], ...], ...]}.')
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Another seed, another plan.")
 @click.option(
     "--seconds",
-    type=click.FloatRange(0.1, 60),
+    type=Seconds(0.1, 60),
     default=SECONDS,
     show_default=True,
     help="The most a search may take where no stored schedule fits.",
@@ -409,7 +421,7 @@ def seat(
     a player who sits out a round is at none of its tables.
     """
     if players_file is not None:
-        names = read_names(_read_names_file(players_file))
+        names = _read_names_file(players_file)
         if count is not None and count != len(names):
             raise click.UsageError(f"--players says {count}, the file lists {len(names)}")
     elif count is None:
@@ -424,11 +436,32 @@ def seat(
         click.echo(text_output.plan_text(plan, mode))
 
 
-def _read_names_file(name: str) -> str:
+def _read_names_file(name: str) -> list[str]:
+    """The names in ``name`` ('-': standard input), read no further than a list of the most
+    players an event takes can reach: a bigger file is refused, not read to its end."""
+    where = "standard input" if name == "-" else name
     try:
-        return _read_text(name)
-    except InvalidRecord as error:
-        raise SeatingError(str(error).replace("a game record", "a list of names"), "players") from None
+        if name == "-":
+            data = sys.stdin.buffer.read(NAMES_MAX_BYTES + 1)
+        else:
+            with open(name, "rb") as file:
+                data = file.read(NAMES_MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise SeatingError(f"{name}: no such file", "players") from None
+    except IsADirectoryError:
+        raise SeatingError(f"{name}: is a folder, not a list of names", "players") from None
+    except OSError as error:
+        raise SeatingError(f"{where}: {error.strerror}", "players") from None
+    if len(data) > NAMES_MAX_BYTES:
+        raise SeatingError(
+            f"{where} is larger than a list of {MAX_EVENT_PLAYERS} names can be (more than {NAMES_MAX_BYTES:,} bytes)",
+            "players",
+        )
+    try:
+        text = data.decode("utf-8-sig")  # a byte-order mark first is no part of the first name
+    except UnicodeDecodeError:
+        raise SeatingError(f"{where}: not a UTF-8 text file of names, one a line", "players") from None
+    return read_names(text)
 
 
 def _read_text(name: str) -> str:

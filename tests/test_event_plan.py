@@ -7,6 +7,8 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import resource
+import subprocess
 from collections import Counter
 
 import pytest
@@ -16,6 +18,7 @@ from hypothesis import strategies as st
 from scorekeeper.scoring.game import partners_opposite
 from scorekeeper.tournament.plan import (
     MAX_ROUNDS,
+    NAMES_MAX_BYTES,
     Plan,
     numbered_players,
     plan_event,
@@ -263,11 +266,23 @@ def test_seats_turn_nobody_always_deals_first(players, rounds, partnerships):
         (lambda: numbered_players(1), "2 to"),
         (lambda: read_names("Ann\nann\n"), "listed twice"),
         (lambda: read_names("Ann\n" + "x" * 31), "at most 30"),
+        (lambda: read_names("Ann\nB\tob\n"), r"^line 2: a name cannot hold a control character \(a tab\)$"),
+        (lambda: read_names("Ann\nBob\nC\0y\n"), r"^line 3: a name cannot hold a control character \(a NUL\)$"),
+        (lambda: read_names("Ann\nBob\x1bCy\n"), r"^line 2: a name cannot hold a control character \(U\+001B\)$"),
+        (lambda: read_names("Ann\r\nBob\fCy\r\nDi"), r"^line 2: .*control character \(U\+000C\)$"),
+        (lambda: read_names("Ann\nBob\u2028Cy\n"), r"^line 2: .*control character \(a line break\)$"),
+        (lambda: read_names("Ann\nSmith, Bob\n"), r"^line 2: a name cannot hold a comma: the tables are written"),
     ],
 )
 def test_a_plan_that_cannot_be_made_is_refused_in_words(call, words):
     with pytest.raises(SeatingError, match=words):
         call()
+
+
+def test_a_names_list_is_read_in_lines_as_an_editor_counts_them_spaces_and_blank_lines_aside():
+    assert read_names("  Ann \r\n\r\nBob\t\rCy\n\nDi\n") == ["Ann", "Bob", "Cy", "Di"]
+    with pytest.raises(SeatingError, match="^line 5: ann is listed twice$"):
+        read_names("Ann\r\nBob\rCy\n\nann\n")
 
 
 def assert_seated_as_asked(plan: Plan, names, rounds):
@@ -327,6 +342,10 @@ def test_seat_reads_names_from_a_file_and_sits_out_who_the_tables_cannot_hold(tm
         (["--players", "8", "--rounds", "2", "--partnerships", "sideways"], "sideways"),
         (["--players-file", "/no/such/file", "--rounds", "2"], "no such file"),
         (["--players", "x", "--rounds", "2"], "x"),
+        (["--players", "8", "--rounds", "2", "--seconds", "nan"], "nan is not a number of seconds (0.1 to 60)"),
+        (["--players", "8", "--rounds", "2", "--seconds", "inf"], "inf is not in the range"),
+        (["--players", "8", "--rounds", "2", "--seconds", "0"], "0.0 is not in the range"),
+        (["--players", "8", "--rounds", "2", "--seconds", "-1"], "-1.0 is not in the range"),
     ],
 )
 def test_seat_refuses_bad_arguments_in_one_line(args, words):
@@ -337,3 +356,79 @@ def test_seat_refuses_bad_arguments_in_one_line(args, words):
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0] and "Traceback" not in result.stderr
+
+
+def names_file(tmp_path, data: bytes):
+    path = tmp_path / "names.txt"
+    path.write_bytes(data)
+    return str(path)
+
+
+def refused_in_one_line(result, words):
+    assert result.returncode != 0 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert words in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        ("Ann\nBob\nJosé\nDi\n".encode("latin-1"), "names.txt: not a UTF-8 text file of names, one a line"),
+        (b"Ann\nB\tob\nCy\nDi\n", "line 2: a name cannot hold a control character (a tab)"),
+        (b"Ann\nBob\nC\0y\nDi\n", "line 3: a name cannot hold a control character (a NUL)"),
+        (b"Ann\nBob\nSmith, Cy\nDi\n", "line 3: a name cannot hold a comma"),
+        (b"\0" * (NAMES_MAX_BYTES + 1), "names.txt is larger than a list of 300 names can be"),
+        (b"Ann\n" + b" " * NAMES_MAX_BYTES + b"\nBob\n", "names.txt is larger than a list of 300 names can be"),
+    ],
+)
+def test_seat_refuses_a_names_file_that_is_no_list_of_names_in_one_line(tmp_path, data, words):
+    from .test_cli import run
+
+    line = refused_in_one_line(run("seat", "--players-file", names_file(tmp_path, data), "--rounds", "2"), words)
+    assert "JSON" not in line and "game record" not in line
+
+
+def test_seat_reads_at_most_what_a_list_of_names_can_take_from_an_endless_file():
+    """/dev/zero is refused after reading a list's worth, in a process allowed 400 MB (it took 23 GB)."""
+    from .test_cli import SCRIPT
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (400 * 2**20, 400 * 2**20))
+
+    for args, stdin in [(["--players-file", "/dev/zero"], None), (["--players-file", "-"], "/dev/zero")]:
+        with open(stdin or "/dev/null", "rb") as source:
+            result = subprocess.run(
+                [SCRIPT, "seat", *args, "--rounds", "2"],
+                stdin=source, capture_output=True, text=True, timeout=30, preexec_fn=limited,
+            )
+        where = "standard input" if stdin else "/dev/zero"
+        refused_in_one_line(result, f"{where} is larger than a list of 300 names can be")
+
+
+def test_seat_reads_the_largest_list_an_event_takes_every_name_at_its_longest(tmp_path):
+    """300 names of 30 four-byte characters, CRLF, indented, blank lines between: within the bound."""
+    from .test_cli import run
+
+    names = ["\U0001d504" * 28 + chr(0x1F600 + i // 20) + chr(0x1F600 + i % 20) for i in range(300)]
+    data = "\r\n".join(f"  {name}  \r\n" for name in names).encode()
+    assert len(data) <= NAMES_MAX_BYTES
+    result = run("seat", "--players-file", names_file(tmp_path, data), "--rounds", "1", "--json", "--seconds", "0.1")
+    assert result.returncode == 0, result.stderr
+    (tables,) = json.loads(result.stdout)["rounds"]
+    assert sorted(p for table in tables for p in table) == sorted(names)
+
+
+@pytest.mark.parametrize("source", ["file", "standard input"])
+def test_seat_leaves_a_byte_order_mark_out_of_the_first_name(tmp_path, source):
+    from .test_cli import run
+
+    text = "\ufeffAnn\nBob\nCy\nDi\n"
+    if source == "file":
+        result = run("seat", "--players-file", names_file(tmp_path, text.encode()), "--rounds", "1", "--json")
+    else:
+        result = run("seat", "--players-file", "-", "--rounds", "1", "--json", stdin=text)
+    assert result.returncode == 0, result.stderr
+    (tables,) = json.loads(result.stdout)["rounds"]
+    assert sorted(p for table in tables for p in table) == ["Ann", "Bob", "Cy", "Di"]

@@ -132,6 +132,13 @@ def record_rounds(director, event_url):
         ("/players/late", {"late-name": "player 07", "late-from_round": "2"}, "Player 07 is a player of this event already"),
         ("/players/late", {"late-name": "Late Lou", "late-from_round": "9"}, "The event has 5 rounds"),
         ("/players/late", {"late-name": "x" * 31, "late-from_round": "2"}, "30"),
+        (
+            "/players/late",
+            {"late-name": "Smith, Lou", "late-from_round": "2"},
+            "A name cannot hold a comma: the tables are written with commas between names.",
+        ),
+        ("/players/late", {"late-name": "Late\tLou", "late-from_round": "2"}, "A name cannot hold a control character (a tab)."),
+        ("/players/late", {"late-name": "Late\0Lou", "late-from_round": "2"}, "A name cannot hold a control character (a NUL)."),
     ],
 )
 def test_a_change_that_cannot_be_made_is_refused_beside_its_field_keeping_what_was_typed(director, path, data, words):

@@ -152,6 +152,19 @@ def test_a_refused_event_keeps_what_was_typed(director):
     assert response.status_code == 422 and "ann is listed twice" in page and "Boston BC" in page
 
 
+@pytest.mark.parametrize(
+    "players, words",
+    [
+        (["Ann", "B\tob, Boston BC", "Cy"], "Line 2: a name cannot hold a control character (a tab)."),
+        (["Ann", "Bob", "C\0y"], "Line 3: a name cannot hold a control character (a NUL)."),
+    ],
+)
+def test_an_event_player_named_with_a_control_character_is_refused_by_line(director, players, words):
+    response = director.post("/director/events/new", data=event_form(director, players))
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422 and words in page
+
+
 def test_a_hand_seated_round_is_checked(director):
     event_url = new_event(director, ["Ann", "Bob", "Cy", "Di"])
     token = csrf_token(director, event_url)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import sqlite_utils
 
 from ..scoring import Refusal
-from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH
+from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, name_fault
 from .database import immediate
 from .events import REASON_MAX_LENGTH, Event, EventPlayer, note_change
 
@@ -84,11 +84,14 @@ def withdraw_player(db: sqlite_utils.Database, event: Event, name: str, from_rou
 
 def add_late_player(db: sqlite_utils.Database, event: Event, player: EventPlayer, reason: str = "") -> bool:
     """A player who joins from round ``player.arrives``. False when that very player was added
-    already (a double click); refused for a name taken, too long, a round seated already, or
-    an event at its size limit."""
+    already (a double click); refused for a name taken, too long, holding a comma or a control
+    character (``name_fault``), a round seated already, or an event at its size limit."""
     name = player.name.strip()
     if not name or len(name) > NAME_MAX_LENGTH:
         raise RosterRefusal(f"A name of 1 to {NAME_MAX_LENGTH} characters.", "name")
+    fault = name_fault(name)
+    if fault is not None:
+        raise RosterRefusal(f"{fault[0].upper()}{fault[1:]}.", "name")
     with immediate(db):
         rows = db.execute("SELECT name, arrives FROM event_players WHERE event_id = ?", [event.id]).fetchall()
         for existing, arrives in rows:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -38,6 +39,7 @@ from .seating import (
     PARTNERSHIP_MODES,
     ROTATE,
     SeatingError,
+    name_fault,
     seat_round,
     table_sizes,
 )
@@ -51,6 +53,12 @@ SECONDS = 20.0
 ROUND_BY_ROUND_MOST = 64
 #: Partnering the same player again costs this many repeated table-mates.
 PARTNER_WEIGHT = 4
+#: The most bytes a list of names is read to: every name at its longest, in four-byte UTF-8
+#: characters, on a line of its own (CRLF), twice over for blank lines and spaces (73,200).
+#: A bigger file cannot be a list of names (and /dev/zero is not read forever).
+NAMES_MAX_BYTES = 2 * MAX_EVENT_PLAYERS * (4 * NAME_MAX_LENGTH + 2)
+#: A line ends as an editor ends it; a form feed or a vertical tab is in a name, and refused.
+LINE_END = re.compile(r"\r\n|\r|\n")
 
 Round = list[list[str]]
 
@@ -111,13 +119,18 @@ def numbered_players(count: int) -> list[str]:
 
 
 def read_names(text: str) -> list[str]:
-    """Players' names, one a line (blank lines skipped), checked as the event form checks them."""
+    """Players' names, one a line (blank lines skipped), checked as the event form checks them:
+    at most ``NAME_MAX_LENGTH`` characters, no control character nor comma (``name_fault``),
+    no name twice; a refusal names its line, counted as an editor counts them."""
     names: list[str] = []
     seen: set[str] = set()
-    for line_number, line in enumerate(text.splitlines(), start=1):
+    for line_number, line in enumerate(LINE_END.split(text), start=1):
         name = line.strip()
         if not name:
             continue
+        fault = name_fault(name)
+        if fault is not None:
+            raise SeatingError(f"line {line_number}: {fault}", "players")
         if len(name) > NAME_MAX_LENGTH:
             raise SeatingError(f"line {line_number}: a name has at most {NAME_MAX_LENGTH} characters", "players")
         if name.casefold() in seen:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import combinations
@@ -27,6 +28,31 @@ NAME_MAX_LENGTH = 30
 
 class SeatingError(Refusal):
     """The players cannot be seated as asked."""
+
+
+#: A table is written with commas between its players ("Table 1: Ann, Bob, Cy, Di"), and the
+#: new-event list with commas between a player's name, club and number.
+COMMA_IN_NAME = "a name cannot hold a comma: the tables are written with commas between names"
+#: Characters that end a line: named so in a refusal, not by their code.
+LINE_BREAKS = frozenset("\n\r\x85\u2028\u2029")
+
+
+def name_fault(name: str) -> str | None:
+    """What no player's name may hold, in words (lower case, no full stop), or None: a control
+    character (a tab, a NUL, a line break: no page, sheet or table line shows it), or a comma.
+
+    One check for every way a name comes into an event: the new-event list, a late player and
+    ``scorekeeper seat --players-file``. Its length is each caller's own check.
+    """
+    for char in name:
+        if unicodedata.category(char) in ("Cc", "Zl", "Zp"):
+            what = {"\t": "a tab", "\0": "a NUL"}.get(char) or (
+                "a line break" if char in LINE_BREAKS else f"U+{ord(char):04X}"
+            )
+            return f"a name cannot hold a control character ({what})"
+    if "," in name:
+        return COMMA_IN_NAME
+    return None
 
 
 def table_sizes(count: int, partnerships: str = ALONE, size: int = 4) -> list[int]:

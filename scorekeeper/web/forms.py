@@ -35,7 +35,7 @@ from ..scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec, confi
 from ..scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, TARGET, WINNER, HouseRules
 from ..storage.event_roster import REASON_MAX_LENGTH
 from ..tournament.plan import MAX_ROUNDS
-from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH
+from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, name_fault
 
 MAX_PLAYERS = 10
 #: Player slots shown open on the start form; the rest are behind "More players".
@@ -576,6 +576,10 @@ class EventForm(RuleOptionsForm):
                     f"Line {number}: the name (before the first comma) must be 1 to {NAME_MAX_LENGTH} characters, "
                     f"not {len(name)}."
                 ]
+                return False
+            fault = name_fault(name)
+            if fault is not None:
+                self.players.errors = [f"Line {number}: {fault}."]
                 return False
             if name.casefold() in seen:
                 self.players.errors = [f"Line {number}: {name} is listed twice."]
