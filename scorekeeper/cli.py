@@ -439,44 +439,50 @@ def seat(
 def _read_names_file(name: str) -> list[str]:
     """The names in ``name`` ('-': standard input), read no further than a list of the most
     players an event takes can reach: a bigger file is refused, not read to its end."""
-    where = "standard input" if name == "-" else name
     try:
-        if name == "-":
-            data = sys.stdin.buffer.read(NAMES_MAX_BYTES + 1)
-        else:
-            with open(name, "rb") as file:
-                data = file.read(NAMES_MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise SeatingError(f"{name}: no such file", "players") from None
-    except IsADirectoryError:
-        raise SeatingError(f"{name}: is a folder, not a list of names", "players") from None
-    except OSError as error:
-        raise SeatingError(f"{where}: {error.strerror}", "players") from None
-    if len(data) > NAMES_MAX_BYTES:
-        raise SeatingError(
-            f"{where} is larger than a list of {MAX_EVENT_PLAYERS} names can be (more than {NAMES_MAX_BYTES:,} bytes)",
-            "players",
-        )
-    try:
-        text = data.decode("utf-8-sig")  # a byte-order mark first is no part of the first name
+        data = _read_bounded(name, NAMES_MAX_BYTES, f"a list of {MAX_EVENT_PLAYERS} names can be", "a list of names")
+        return read_names(data.decode("utf-8-sig"))  # a byte-order mark first is no part of the first name
+    except InvalidRecord as error:
+        raise SeatingError(str(error), "players") from None
     except UnicodeDecodeError:
-        raise SeatingError(f"{where}: not a UTF-8 text file of names, one a line", "players") from None
-    return read_names(text)
+        raise SeatingError(f"{_where(name)}: not a UTF-8 text file of names, one a line", "players") from None
+
+
+#: Far more than the largest game record the limits allow (2,000 entries of a few dozen bytes):
+#: a bigger file (or /dev/zero) is refused without being read to its end.
+RECORD_MAX_BYTES = 16 * 1024 * 1024
 
 
 def _read_text(name: str) -> str:
+    """A game record's text from ``name`` ('-': standard input), read no further than RECORD_MAX_BYTES."""
+    try:
+        return _read_bounded(name, RECORD_MAX_BYTES, "a game record can be", "a game record").decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidRecord(f"{_where(name)}: not a text file (expected UTF-8 JSON)") from None
+
+
+def _where(name: str) -> str:
+    return "standard input" if name == "-" else name
+
+
+def _read_bounded(name: str, limit: int, most: str, what: str) -> bytes:
+    """At most ``limit`` bytes of ``name`` ('-': standard input); InvalidRecord, in one line, for a
+    file missing, a folder, unreadable, or larger than ``most`` (the sentence's end)."""
     try:
         if name == "-":
-            return sys.stdin.read()
-        return Path(name).read_text(encoding="utf-8")
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(name, "rb") as file:
+                data = file.read(limit + 1)
     except FileNotFoundError:
         raise InvalidRecord(f"{name}: no such file") from None
     except IsADirectoryError:
-        raise InvalidRecord(f"{name}: is a folder, not a game record") from None
-    except UnicodeDecodeError:
-        raise InvalidRecord(f"{name}: not a text file (expected UTF-8 JSON)") from None
+        raise InvalidRecord(f"{name}: is a folder, not {what}") from None
     except OSError as error:
-        raise InvalidRecord(f"{name}: {error.strerror}") from None
+        raise InvalidRecord(f"{_where(name)}: {error.strerror}") from None
+    if len(data) > limit:
+        raise InvalidRecord(f"{_where(name)} is larger than {most} (more than {limit:,} bytes)")
+    return data
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -187,3 +187,23 @@ def test_the_readme_documents_every_command():
     readme = (Path(__file__).parent.parent / "README.md").read_text()
     for name in cli.commands:
         assert f"scorekeeper {name}" in readme, name
+
+
+@pytest.mark.parametrize("command", ["replay", "verify", "report"])
+def test_a_record_command_reads_at_most_what_a_record_can_take_from_an_endless_file(command, tmp_path):
+    """/dev/zero, as the file or as standard input, is refused in one line by a process allowed 400 MB."""
+    import resource
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (400 * 2**20, 400 * 2**20))
+
+    extra = {"verify": ["5F7A-7FF5-5BF0"], "report": ["--output", str(tmp_path / "sheet.pdf")]}.get(command, [])
+    for name, stdin in [("/dev/zero", None), ("-", "/dev/zero")]:
+        with open(stdin or "/dev/null", "rb") as source:
+            arguments = [*extra, name] if command == "verify" else [name, *extra]
+            result = subprocess.run(
+                [SCRIPT, command, *arguments], stdin=source, capture_output=True, text=True, timeout=60, preexec_fn=limited
+            )
+        lines = result.stderr.strip().splitlines()
+        assert result.returncode != 0 and len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+        assert "is larger than a game record can be" in lines[0], lines[0]
