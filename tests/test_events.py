@@ -393,13 +393,14 @@ def test_a_whole_event_of_three_rounds_and_five_tables(director, tmp_path):
                 expected[member] += side["total"]
     page = director.get(event_url + "/standings").get_data(as_text=True)
     shown = {
-        name: int(total) for name, total in re.findall(r"<td>(Player \d\d)</td><td class=\"num\">(-?\d+)</td>", page)
+        name: int(total)
+        for name, total in re.findall(r"<td>(Player \d\d)<span class=\"tie-breaks\">[^<]+</span></td><td class=\"num\">(-?\d+)</td>", page)
     }
     assert shown == expected
     places = [int(p) for p in re.findall(r"<tr><td>(\d+)</td><td>Player", page)]
     assert places == sorted(places) and places[0] == 1
     ordered = sorted(expected.values())
-    assert shown[re.search(r"<tr><td>1</td><td>(Player \d\d)</td>", page).group(1)] == ordered[0]
+    assert shown[re.search(r"<tr><td>1</td><td>(Player \d\d)<", page).group(1)] == ordered[0]
 
     exported = director.get(event_url + "/export.json").get_json()
     assert len(exported["tables"]) == 15 and exported["format"] == "scorekeeper-event/1"
@@ -594,14 +595,14 @@ def test_with_verification_a_hand_counts_once_another_phone_confirms_it(director
     assert "To confirm" not in checker.page("/")
     assert "Hand 1 · confirmed" in checker.page("/history")
     standings = director.get(event_url + "/standings").get_data(as_text=True)
-    assert re.search(r"<td>Ann</td>.*?round 1, table 1: hand 2 of 15, 10 so far", standings)
+    assert '<td>Ann<span class="under-way">round 1, table 1: hand 2 of 15, 10 so far</span>' in standings
 
     # A correction after the confirmation needs confirming again.
     replaces = re.search(r'name="replaces" type="hidden" value="(\d+)"', checker.page("/hand/1/seat/0")).group(1)
     checker.leftovers(1, 0, "8", replaces=replaces)
     assert "To confirm: hand 1" in checker.page("/")
     standings = director.get(event_url + "/standings").get_data(as_text=True)
-    assert re.search(r"<td>Ann</td><td class=\"num\">0</td>", standings)
+    assert '<td>Ann<span class="under-way">round 1, table 1: hand 1 of 15, 0 so far</span>' in standings
 
 
 def test_clearing_the_cookie_does_not_make_the_phone_that_changed_a_hand_another_phone(director):
@@ -648,7 +649,7 @@ def test_a_crazy_eights_event_ranks_the_highest_totals_first(director):
     standings = director.get(event_url + "/standings").get_data(as_text=True)
     assert "highest total; ties" in standings
     # Three kings collected; the game goes on: shown as the round under way, ranked once it is complete.
-    row = re.search(rf"<td>{seats[0]}</td>.*?<td class=\"playing\">([^<]+)</td>", standings)
+    row = re.search(rf"<td>{seats[0]}<span class=\"under-way\">([^<]+)</span>", standings)
     assert row and row.group(1) == "round 1, table 1: hand 2, 30 so far"
 
 
