@@ -116,7 +116,7 @@ def test_a_withdrawal_and_a_late_arrival_after_round_one_are_planned_around_and_
 
 def record_rounds(director, event_url):
     page = director.get(event_url).get_data(as_text=True)
-    rows = re.findall(r"<tr class=\"\">\s*<td>(\d+)</td><td>\d+[^<]*(?:<span[^>]*>[^<]*</span>)?</td>\s*<td><a [^>]*>([^<]+)</a>", page)
+    rows = re.findall(r'class="round"><span class="label">Round </span>(\d+)</td>.*?class="players"><a [^>]*>([^<]+)</a>', page, re.S)
     rounds: dict[int, list[list[str]]] = {}
     for number, players in rows:
         rounds.setdefault(int(number), []).append(sorted(players.split(", ")))

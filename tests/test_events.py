@@ -323,6 +323,41 @@ def test_lock_and_unlock_are_two_actions_and_a_double_click_does_it_once(directo
     assert "Hand 1 · pressure" in player.page("/history")
 
 
+def progress_shown(client, event_url) -> list[str]:
+    """Each table's Progress on the director's event page."""
+    return re.findall(r'class="progress">([^<]+)</td>', client.get(event_url).get_data(as_text=True))
+
+
+def test_a_locked_table_says_so_and_after_which_hand_it_stands(director):
+    """Seen on a first evening: a locked table read "hand 5 of 15" like one still playing; only its
+    Unlock button told. Its progress says it is locked, and after which hand its result stands."""
+    event_url = new_event(director, ["Ann", "Bob"])
+    seat_next_round(director, event_url)
+    token = record_links(director, event_url)[0]
+    table = Table(director.application.test_client(), token)
+    csrf = csrf_token(director, event_url)
+
+    def set_lock(action: str) -> list[str]:
+        assert director.post(f"{event_url}/games/{token}/{action}", data={"csrf_token": csrf}).status_code == 302
+        return progress_shown(director, event_url)
+
+    def play(first: int, last: int) -> None:
+        for hand in range(first, last + 1):
+            table.leftovers(hand, 0, went_out=True)
+            table.leftovers(hand, 1, "K")
+
+    assert progress_shown(director, event_url) == ["hand 1 of 15"]
+    assert set_lock("lock") == ["locked before hand 1"]
+    assert set_lock("unlock") == ["hand 1 of 15"]
+    play(1, 2)
+    assert progress_shown(director, event_url) == ["hand 3 of 15"]
+    assert set_lock("lock") == ["locked after hand 2 of 15"]
+    assert set_lock("unlock") == ["hand 3 of 15"]
+    play(3, 15)
+    assert progress_shown(director, event_url) == ["finished"]
+    assert set_lock("lock") == ["finished, locked"]
+
+
 def test_an_event_locks_only_the_games_at_its_own_tables(director):
     """Another event's game, a withdrawn round's, or a game of its own are not this event's to lock."""
     event_url = new_event(director, ["Ann", "Bob"])
