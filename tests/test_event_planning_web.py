@@ -117,7 +117,7 @@ def test_a_withdrawal_and_a_late_arrival_after_round_one_are_planned_around_and_
 
 def record_rounds(director, event_url):
     page = director.get(event_url).get_data(as_text=True)
-    rows = re.findall(r"<tr class=\"\">\s*<td>(\d+)</td><td>\d+[^<]*(?:<span[^>]*>[^<]*</span>)?</td>\s*<td><a [^>]*>([^<]+)</a>", page)
+    rows = re.findall(r'class="round"><span class="label">Round </span>(\d+)</td>.*?class="players"><a [^>]*>([^<]+)</a>', page, re.S)
     rounds: dict[int, list[list[str]]] = {}
     for number, players in rows:
         rounds.setdefault(int(number), []).append(sorted(players.split(", ")))
@@ -180,10 +180,15 @@ def test_mid_round_standings_rank_complete_rounds_only_and_show_each_table_as_it
     assert post(director, event_url, f"/games/{token}/lock", anyway="y").status_code == 302
     for page in (director.get(event_url + "/standings").get_data(as_text=True),):
         assert "Ranked over complete rounds only" in page and "Round under way" in page
-        assert "round 1, table 1: closed, 0" in page
-        assert page.count("hand 1 of 15, 0 so far") == 13 - len(tables[0])
-        placements = re.findall(r'<td class="num">(\d+(?:\.\d+)?)</td><td class="num">\d+</td><td class="num">\d+', page)
-        assert placements and set(placements) == {"0"}, "no placement points before a round is complete"
+        # Under each player's name (and in a column of its own, which the wall screen shows on a TV).
+        under_way = re.findall(r'<span class="under-way">([^<]+)</span>', page)
+        assert len(under_way) == 13 and "round 1, table 1: closed, 0" in under_way
+        assert sum(line.startswith("round 1, table 1: closed, ") for line in under_way) == len(tables[0])
+        assert sum(line.endswith("hand 1 of 15, 0 so far") for line in under_way) == 13 - len(tables[0])
+        assert re.findall(r'<td class="playing">([^<]+)</td>', page) == under_way
+        # No round is complete: nobody has a place, a total or points yet ("—", not a 0 that reads as the best).
+        assert page.count('<td class="num">—</td><td class="num">—</td><td class="num">—</td>') == 13
+        assert page.count("placement&nbsp;— · wins&nbsp;—") == 13
 
 
 def test_seating_the_next_round_while_tables_of_the_last_still_play_asks_first(director):
@@ -395,3 +400,35 @@ def test_a_round_sent_again_with_other_tables_is_refused_and_the_form_proposes_t
     assert box != other and box == re.search(
         r'<textarea[^>]*name="tables"[^>]*>\s*(.*?)</textarea>', planned_page(director, event_url), re.S
     ).group(1).strip(), "round 2's proposal, not round 1's refused tables"
+
+
+def test_a_player_without_a_complete_round_shows_no_total_or_points_on_the_web_the_wall_and_the_pdf(director, tmp_path):
+    """Seen at a fresh event: a late arrival listed with Total 0, Placement 0, Wins 0, which in Crates (low wins)
+    reads as the best score. Without a complete round a player has none of them: "—", as for the place."""
+    from .test_events import record_links
+    from .test_paper_checks import pdf_text
+    from .web import Table
+
+    event_url = new_event(director, ["Ann", "Bob", "Cy", "Di"], rounds="3")
+    planned_page(director, event_url)
+    (seats,) = seat_next_round(director, event_url)
+    (token,) = record_links(director, event_url)
+    table = Table(director, token)
+    for seat in range(4):
+        table.leftovers(1, seat, "" if seat == 0 else "K", went_out=seat == 0)
+    assert post(director, event_url, f"/games/{token}/lock", anyway="y").status_code == 302  # round 1 complete
+    late = post(director, event_url, "/players/late", **{"late-name": "Eve", "late-from_round": "2"})
+    assert late.status_code == 302
+
+    no_round = '<tr><td>—</td><td>Eve<span class="tie-breaks">placement&nbsp;— · wins&nbsp;— · tables&nbsp;0 (+1&nbsp;missed)</span></td><td class="num">—</td><td class="num">—</td><td class="num">—</td><td class="num">0'
+    ranked = rf'<tr><td>1</td><td>{seats[0]}<span class="tie-breaks">placement&nbsp;3 · wins&nbsp;1 · tables&nbsp;1</span></td><td class="num">0</td><td class="num">3</td><td class="num">1</td>'
+    wall = re.search(r'href="http://localhost(/e/[\w-]+/)"', planned_page(director, event_url)).group(1)
+    for name, page in {
+        "standings": director.get(event_url + "/standings").get_data(as_text=True),
+        "wall": director.application.test_client().get(wall).get_data(as_text=True),
+    }.items():
+        assert no_round in page and ranked in page, name
+        assert "A player without a complete round yet has no place, total or points (—)." in page, name
+    text = pdf_text(director.get(event_url + "/standings.pdf").data, tmp_path)
+    assert re.search(r"^\s*—\s+Eve\s+—\s+—\s+—\s+0\b", text, re.M), text
+    assert re.search(rf"^\s*1\s+{seats[0]}\s+0\s+3\s+1\s+1\b", text, re.M), text

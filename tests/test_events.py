@@ -365,6 +365,42 @@ def test_lock_and_unlock_are_two_actions_and_a_double_click_does_it_once(directo
     assert "Hand 1 · pressure" in player.page("/history")
 
 
+def progress_shown(client, event_url) -> list[str]:
+    """Each table's Progress on the director's event page."""
+    return re.findall(r'class="progress">([^<]+)</td>', client.get(event_url).get_data(as_text=True))
+
+
+def test_a_locked_table_says_so_and_after_which_hand_it_stands(director):
+    """Seen on a first evening: a locked table read "hand 5 of 15" like one still playing; only its
+    Unlock button told. Its progress says it is locked, and after which hand its result stands."""
+    event_url = new_event(director, ["Ann", "Bob"])
+    seat_next_round(director, event_url)
+    token = record_links(director, event_url)[0]
+    table = Table(director.application.test_client(), token)
+    csrf = csrf_token(director, event_url)
+
+    def set_lock(action: str) -> list[str]:
+        sent = {"csrf_token": csrf, "anyway": "y"}  # a table still playing: the question answered
+        assert director.post(f"{event_url}/games/{token}/{action}", data=sent).status_code == 302
+        return progress_shown(director, event_url)
+
+    def play(first: int, last: int) -> None:
+        for hand in range(first, last + 1):
+            table.leftovers(hand, 0, went_out=True)
+            table.leftovers(hand, 1, "K")
+
+    assert progress_shown(director, event_url) == ["hand 1 of 15"]
+    assert set_lock("lock") == ["locked before hand 1"]
+    assert set_lock("unlock") == ["hand 1 of 15"]
+    play(1, 2)
+    assert progress_shown(director, event_url) == ["hand 3 of 15"]
+    assert set_lock("lock") == ["locked after hand 2 of 15"]
+    assert set_lock("unlock") == ["hand 3 of 15"]
+    play(3, 15)
+    assert progress_shown(director, event_url) == ["finished"]
+    assert set_lock("lock") == ["finished, locked"]
+
+
 def test_an_event_locks_only_the_games_at_its_own_tables(director):
     """Another event's game, a withdrawn round's, or a game of its own are not this event's to lock."""
     event_url = new_event(director, ["Ann", "Bob"])
@@ -435,13 +471,14 @@ def test_a_whole_event_of_three_rounds_and_five_tables(director, tmp_path):
                 expected[member] += side["total"]
     page = director.get(event_url + "/standings").get_data(as_text=True)
     shown = {
-        name: int(total) for name, total in re.findall(r"<td>(Player \d\d)</td><td class=\"num\">(-?\d+)</td>", page)
+        name: int(total)
+        for name, total in re.findall(r"<td>(Player \d\d)<span class=\"tie-breaks\">[^<]+</span></td><td class=\"num\">(-?\d+)</td>", page)
     }
     assert shown == expected
     places = [int(p) for p in re.findall(r"<tr><td>(\d+)</td><td>Player", page)]
     assert places == sorted(places) and places[0] == 1
     ordered = sorted(expected.values())
-    assert shown[re.search(r"<tr><td>1</td><td>(Player \d\d)</td>", page).group(1)] == ordered[0]
+    assert shown[re.search(r"<tr><td>1</td><td>(Player \d\d)<", page).group(1)] == ordered[0]
 
     exported = director.get(event_url + "/export.json").get_json()
     assert len(exported["tables"]) == 15 and exported["format"] == "scorekeeper-event/1"
@@ -636,14 +673,14 @@ def test_with_verification_a_hand_counts_once_another_phone_confirms_it(director
     assert "To confirm" not in checker.page("/")
     assert "Hand 1 · confirmed" in checker.page("/history")
     standings = director.get(event_url + "/standings").get_data(as_text=True)
-    assert re.search(r"<td>Ann</td>.*?round 1, table 1: hand 2 of 15, 10 so far", standings)
+    assert '<td>Ann<span class="under-way">round 1, table 1: hand 2 of 15, 10 so far</span>' in standings
 
     # A correction after the confirmation needs confirming again.
     replaces = re.search(r'name="replaces" type="hidden" value="(\d+)"', checker.page("/hand/1/seat/0")).group(1)
     checker.leftovers(1, 0, "8", replaces=replaces)
     assert "To confirm: hand 1" in checker.page("/")
     standings = director.get(event_url + "/standings").get_data(as_text=True)
-    assert re.search(r"<td>Ann</td><td class=\"num\">0</td>", standings)
+    assert '<td>Ann<span class="under-way">round 1, table 1: hand 1 of 15, 0 so far</span>' in standings
 
 
 def test_clearing_the_cookie_does_not_make_the_phone_that_changed_a_hand_another_phone(director):
@@ -690,7 +727,7 @@ def test_a_crazy_eights_event_ranks_the_highest_totals_first(director):
     standings = director.get(event_url + "/standings").get_data(as_text=True)
     assert "highest total; ties" in standings
     # Three kings collected; the game goes on: shown as the round under way, ranked once it is complete.
-    row = re.search(rf"<td>{seats[0]}</td>.*?<td class=\"playing\">([^<]+)</td>", standings)
+    row = re.search(rf"<td>{seats[0]}<span class=\"under-way\">([^<]+)</span>", standings)
     assert row and row.group(1) == "round 1, table 1: hand 2, 30 so far"
 
 

@@ -184,6 +184,7 @@ def test_a_withdrawn_player_ranks_below_those_still_playing_and_a_late_one_witho
     assert [row.name for row in rows][-2:] == ["Bob", "Eve"]
     assert by_name["Bob"].place == 4 and by_name["Bob"].missed == 0, "withdrawn: round 2 is not his to count"
     assert by_name["Eve"].place == 0 and by_name["Eve"].playing.startswith("round 2, table 2")
+    assert not by_name["Eve"].ranked and by_name["Bob"].ranked, "unranked: the pages show — for place, total and points"
     assert by_name["Di"].playing and by_name["Di"].total == 1, "round 2 is not complete: Di's 10 there waits"
 
 

@@ -32,10 +32,15 @@ class TableProgress:
 
     @property
     def status(self) -> str:
+        """Where the table is, for the director's event page: the hand in play, or finished; a table
+        the director locked says so, and after which hand its result stands (closed) if not finished."""
         if self.state.finished:
-            return "finished"
+            return "finished, locked" if self.table.locked else "finished"
         most = self.state.game.rules.max_hands()
-        return f"hand {self.hands_done + 1}" + (f" of {most}" if most else "")
+        of = f" of {most}" if most else ""
+        if self.table.locked:
+            return f"locked after hand {self.hands_done}{of}" if self.hands_done else "locked before hand 1"
+        return f"hand {self.hands_done + 1}{of}"
 
     @property
     def final(self) -> bool:

@@ -1,8 +1,10 @@
-"""The director's evening as it goes: a player leaves after round 1, another arrives for round 2."""
+"""The director's evening as it goes: a player leaves after round 1, another arrives for round 2; and the
+director's pages and the wall screen as they read then on a phone (360 and 390 px) and on a TV."""
 
 from playwright.sync_api import expect
 
-from .conftest import as_director, enter_hand
+from .conftest import as_director, assert_fits, enter_hand
+from .test_accessibility import axe_violations
 from .test_director import LAPTOP
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
@@ -20,6 +22,7 @@ def test_a_withdrawal_and_a_late_arrival_after_round_one_seat_round_two_and_the_
     director.fill("#players", "\n".join(PLAYERS))
     director.click("button:has-text('Create the event')")
     expect(director.locator("text=Repeated meetings")).to_be_visible(timeout=30_000)
+    event_url = director.url
     director.click("button:has-text('Seat round 1')")
     expect(director.locator(".director-tables tbody tr")).to_have_count(2)
 
@@ -53,17 +56,87 @@ def test_a_withdrawal_and_a_late_arrival_after_round_one_seat_round_two_and_the_
     director.locator("a.button", has_text="Standings").first.click()
     rows = director.locator(".standings-grid tbody tr")
     expect(rows).to_have_count(9)
-    # Ivy has no complete round yet: no place, listed last, her table beside her.
+    # Ivy has no complete round yet: no place, no total (a 0 would read as the best), listed last, her table under her name.
     ivy = rows.nth(8)
     expect(ivy).to_contain_text("Ivy")
     expect(ivy.locator("td").first).to_have_text("—")
-    expect(ivy.locator("td.playing")).to_contain_text("round 2")
-    expect(ivy).to_contain_text("+1 missed")
+    expect(ivy.locator("td.num").first).to_have_text("—")
+    expect(ivy.locator(".under-way")).to_contain_text("round 2")
+    expect(ivy).to_contain_text("+1\u00a0missed")
     # Bob withdrew: marked so, below everyone still playing, with nothing under way.
     bob = rows.nth(7)
     expect(bob).to_contain_text(f"{leaving} (withdrawn from round 2)")
-    expect(bob.locator("td.playing")).to_have_text("—")
+    expect(bob.locator(".under-way")).to_have_count(0)
     # Round 1 is complete: its points rank (the 8 held at table 1 counts 50 for its holder).
     holder = first_table[2]
     expect(rows.filter(has_text=holder).locator("td.num").first).to_have_text("50")
     shot(director, "standings-late-and-withdrawn")
+
+    # Round 1's tables are locked: the event page says so, and after which hand each result stands.
+    director.goto(event_url)
+    progress = director.locator(".director-tables tbody tr td.progress")
+    expect(progress).to_have_text(["locked after hand 1 of 15", "locked before hand 1", *["hand 1 of 15"] * 2])
+    wall_url = director.locator("a:has-text('Wall screen')").get_attribute("href")
+    for width, height in ((360, 740), (390, 844)):
+        phone_pages_read_without_swiping(phone, shot, server, event_url, wall_url, width, height)
+    wall_on_a_tv(phone, shot, wall_url)
+
+
+# Which of a row's first cells (place, player, total) reach past the screen's right edge.
+PAST_THE_EDGE = """(rows, width) => rows.flatMap(row => [...row.cells].slice(0, 3)
+    .filter(cell => cell.getBoundingClientRect().right > width + 0.5).map(cell => cell.textContent.trim()))"""
+# Headings whose words take more than one line (a heading broken mid-word, "Pla/ce/me/nt", does).
+BROKEN_HEADINGS = """ths => ths.filter(th => th.getClientRects().length).filter(th => {
+    const range = document.createRange(); range.selectNodeContents(th);
+    return new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size > 1; }).map(th => th.textContent)"""
+SWIPES = "region => region.scrollWidth > region.clientWidth"
+
+
+def phone_pages_read_without_swiping(phone, shot, server, event_url, wall_url, width, height):
+    """Seen by a tester at 360 and 390 px: standings headings broken mid-word, the totals and the round under way
+    behind a sideways swipe (on the wall too, each row some 270 px tall), and the event page's tables cut at their
+    progress with Lock off the screen. Each now reads on the screen, and axe finds nothing."""
+    page = phone(viewport={"width": width, "height": height}, bypass_csp=True)
+    as_director(page, server, event_url.removeprefix(server))
+    assert not page.locator("[aria-label=Tables]").evaluate(SWIPES), "the tables scroll sideways"
+    assert_fits(page, f"event page at {width}")
+    for row in page.locator(".director-tables tbody tr").all():
+        box = row.locator("button").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["height"] >= 44, box
+        progress = row.locator("td.progress").bounding_box()
+        assert progress["x"] + progress["width"] <= width, progress
+    assert axe_violations(page) == []
+    shot(page, f"event-late-and-withdrawn-{width}")
+    for name, url in (("standings", event_url + "/standings"), ("wall", wall_url)):
+        page.goto(url)
+        rows = page.locator(".standings-grid tbody tr")
+        expect(rows).to_have_count(9)
+        assert not page.locator("[aria-label=Standings]").evaluate(SWIPES), f"the {name} scroll sideways at {width}"
+        assert rows.evaluate_all(PAST_THE_EDGE, width) == [], f"{name} at {width}"
+        assert page.locator(".standings-grid thead th").evaluate_all(BROKEN_HEADINGS) == [], f"{name} at {width}"
+        ivy = rows.filter(has_text="Ivy")
+        expect(ivy.locator(".under-way")).to_be_visible()
+        expect(ivy.locator(".tie-breaks")).to_have_text("placement\u00a0— · wins\u00a0— · tables\u00a00 (+1\u00a0missed)")
+        assert ivy.locator(".under-way").bounding_box()["x"] + ivy.locator(".under-way").bounding_box()["width"] <= width
+        assert max(row.bounding_box()["height"] for row in rows.all()) < 140, f"{name} rows too tall at {width}"
+        assert axe_violations(page) == [], f"{name} at {width}"
+        shot(page, f"{name}-late-and-withdrawn-{width}")
+
+
+def wall_on_a_tv(phone, shot, wall_url):
+    """Seen by a tester at 1920 x 1080: 19 players took 1503 px, the headings tiny beside the rows. Twenty rows fit
+    now, the headings in proportion, the round under way in a column of its own."""
+    tv = phone(viewport={"width": 1920, "height": 1080}, is_mobile=False, has_touch=False, device_scale_factor=1)
+    tv.goto(wall_url)
+    rows = tv.locator(".standings-grid tbody tr")
+    expect(rows).to_have_count(9)
+    expect(rows.filter(has_text="Ivy").locator("td.playing")).to_be_visible()
+    expect(rows.filter(has_text="Ivy").locator(".under-way")).to_be_hidden()
+    head = tv.locator(".standings-grid thead").bounding_box()
+    tallest = max(row.bounding_box()["height"] for row in rows.all())
+    assert head["y"] + head["height"] + 20 * tallest <= 1080, (head, tallest)
+    size = "el => parseFloat(getComputedStyle(el).fontSize)"
+    heading, cell = tv.locator(".standings-grid thead th").first.evaluate(size), rows.first.locator("td").first.evaluate(size)
+    assert cell >= 24 and heading >= 0.6 * cell, (heading, cell)
+    assert not tv.locator("[aria-label=Standings]").evaluate(SWIPES)
+    shot(tv, "wall-late-and-withdrawn-1920")
