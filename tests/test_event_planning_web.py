@@ -430,5 +430,5 @@ def test_a_player_without_a_complete_round_shows_no_total_or_points_on_the_web_t
         assert no_round in page and ranked in page, name
         assert "A player without a complete round yet has no place, total or points (—)." in page, name
     text = pdf_text(director.get(event_url + "/standings.pdf").data, tmp_path)
-    assert re.search(r"^\s*—\s+Eve\s+—\s+—\s+—\s+0\b", text, re.M), text
+    assert re.search(r"^\s*—\s+Eve\s+—\s+—\s+—\s+0\s+\(\+1 missed\)", text, re.M), text
     assert re.search(rf"^\s*1\s+{seats[0]}\s+0\s+3\s+1\s+1\b", text, re.M), text

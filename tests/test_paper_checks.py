@@ -248,6 +248,8 @@ def test_the_standings_pdf_is_provisional_while_tables_play(director, tmp_path):
         line.split()[-1] for line in text.splitlines() if re.match(r"\s*(?:\d+|—)\s+(Ann|Bob|Cy|Di|Ed|Flo|Gus|Hal)\b", line)
     ]
     assert sorted(hands) == ["15"] * 4 + ["4"] * 4
+    under_way = re.findall(r"round 1, table (\d): (finished, \d+|hand 5 of 15, \d+ so far)", flat)
+    assert sorted(table for table, _ in under_way) == ["1"] * 4 + ["2"] * 4, "each player's table under the name"
     from .test_event_planning_web import post
 
     assert post(director, event_url, f"/games/{second}/lock", anyway="y").status_code == 302  # closed as it stands
