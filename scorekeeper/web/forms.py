@@ -551,7 +551,7 @@ class EventForm(RuleOptionsForm):
     )
     verify = BooleanField(
         "Hands must be confirmed",
-        description="A hand is final only when a player of another side confirms it on their own phone.",
+        description="A hand is final only when it is confirmed on another phone than the one that last changed it: a player of another side confirms it on their own.",
     )
     players = TextAreaField(
         "Players",
