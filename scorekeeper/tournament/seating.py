@@ -44,14 +44,23 @@ def name_fault(name: str) -> str | None:
     One check for every way a name comes into an event: the new-event list, a late player and
     ``scorekeeper seat --players-file``. Its length is each caller's own check.
     """
+    control = control_fault(name)
+    if control is not None:
+        return control
+    if "," in name:
+        return COMMA_IN_NAME
+    return None
+
+
+def control_fault(name: str) -> str | None:
+    """A name's control character (a tab, a NUL, a line break), in words, or None: what no
+    player's name may hold anywhere, an event's or a single game's."""
     for char in name:
         if unicodedata.category(char) in ("Cc", "Zl", "Zp"):
             what = {"\t": "a tab", "\0": "a NUL"}.get(char) or (
                 "a line break" if char in LINE_BREAKS else f"U+{ord(char):04X}"
             )
             return f"a name cannot hold a control character ({what})"
-    if "," in name:
-        return COMMA_IN_NAME
     return None
 
 

@@ -35,7 +35,7 @@ from ..scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec, confi
 from ..scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, TARGET, WINNER, HouseRules
 from ..storage.event_roster import REASON_MAX_LENGTH
 from ..tournament.plan import MAX_ROUNDS
-from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, name_fault
+from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, control_fault, name_fault
 
 MAX_PLAYERS = 10
 #: Player slots shown open on the start form; the rest are behind "More players".
@@ -294,11 +294,14 @@ class NewGameForm(RuleOptionsForm):
         return True
 
     def _names_differ(self, names: list[str]) -> bool:
-        """A name typed twice is marked beside the later field only, not on every name."""
+        """A name typed twice is marked beside the later field only, not on every name; a name
+        with a control character (a tab, a NUL) beside its own field."""
         seen: set[str] = set()
         for entry, name in zip(self.players.entries, names, strict=True):
             if name and name.casefold() in seen:
                 entry.errors = [f"Another player is already called {name}: give each a different name."]
+            elif (fault := control_fault(name)) is not None:
+                entry.errors = [sentence(fault)]
             seen.add(name.casefold())
         return not any(entry.errors for entry in self.players.entries)
 
