@@ -22,6 +22,11 @@ def director(client):
     return client
 
 
+def proposal_in(page: str) -> str:
+    """The tables the event page proposes for the next round, as written in its box."""
+    return re.search(r'<textarea[^>]*name="tables"[^>]*>\s*(.*?)</textarea>', page, re.S).group(1).strip()
+
+
 def planning_mark(app, event_url):
     event_id = int(event_url.rstrip("/").rsplit("/", 1)[1])
     db = connect(app.config["DATABASE"])
@@ -72,7 +77,7 @@ def test_a_round_seated_by_hand_makes_a_new_plan_from_it(director, app):
     assert response.status_code == 302
     page = planned_page(director, event_url)
     assert "Repeated meetings: 0" in page, "the rest planned around the round seated by hand"
-    proposal = re.search(r'<textarea[^>]*name="tables"[^>]*>\s*(.*?)</textarea>', page, re.S).group(1)
+    proposal = proposal_in(page)
     for line in proposal.strip().splitlines():
         seats = line.split(", ")
         assert not any(set(seats) >= set(SIXTEEN[i::4][:2]) for i in range(4))
@@ -196,7 +201,7 @@ def test_seating_the_next_round_while_tables_of_the_last_still_play_asks_first(d
     planned_page(director, event_url)
     seat_next_round(director, event_url)
     page = planned_page(director, event_url)
-    tables = re.search(r'<textarea[^>]*name="tables"[^>]*>\s*(.*?)</textarea>', page, re.S).group(1)
+    tables = proposal_in(page)
     response = post(director, event_url, "/rounds", number="2", tables=tables)
     assert response.status_code == 409
     asked = response.get_data(as_text=True)
@@ -273,7 +278,7 @@ def test_seating_by_hand_and_seating_early_are_noted_with_the_reason_given(direc
     planned_page(director, event_url)
     seat_next_round(director, event_url)
     page = planned_page(director, event_url)
-    proposal = re.search(r'<textarea[^>]*name="tables"[^>]*>\s*(.*?)</textarea>', page, re.S).group(1)
+    proposal = proposal_in(page)
     tables = [line.split(", ") for line in proposal.strip().splitlines()]
     tables[0][0], tables[1][0] = tables[1][0], tables[0][0]  # two players swapped: not the plan
     by_hand = "\n".join(", ".join(table) for table in tables)
@@ -296,7 +301,7 @@ def test_the_round_sheet_seats_everyone_says_who_sits_out_which_tables_were_seat
     assert post(director, event_url, "/players/withdraw", **{"withdraw-name": "Player 03", "withdraw-from_round": "2"}).status_code == 302
     assert post(director, event_url, "/players/late", **{"late-name": "Late Lou", "late-from_round": "2"}).status_code == 302
     page = planned_page(director, event_url)
-    proposal = re.search(r'<textarea[^>]*name="tables"[^>]*>\s*(.*?)</textarea>', page, re.S).group(1)
+    proposal = proposal_in(page)
     tables = [line.split(", ") for line in proposal.strip().splitlines()]
     tables[0][0], tables[1][0] = tables[1][0], tables[0][0]  # two tables not as planned
     assert post(director, event_url, "/rounds", number="2", tables="\n".join(map(", ".join, tables)), anyway="y").status_code == 302
@@ -348,7 +353,7 @@ def test_a_round_cannot_seat_a_player_withdrawn_from_it_nor_one_who_arrives_late
     planned_page(director, event_url)
     seat_next_round(director, event_url)
     stale = planned_page(director, event_url)  # round 2's form, read before the changes below
-    proposal = re.search(r'<textarea[^>]*name="tables"[^>]*>\s*(.*?)</textarea>', stale, re.S).group(1).strip()
+    proposal = proposal_in(stale)
     assert post(director, event_url, "/players/withdraw", **{"withdraw-name": "Player 05", "withdraw-from_round": "2"}).status_code == 302
     assert post(director, event_url, "/players/late", **{"late-name": "Late Lou", "late-from_round": "3"}).status_code == 302
 
@@ -358,7 +363,7 @@ def test_a_round_cannot_seat_a_player_withdrawn_from_it_nor_one_who_arrives_late
     assert f"Line {line}: Player 05 is withdrawn from round 2." in refused.get_data(as_text=True)
     assert proposal.splitlines()[0] in refused.get_data(as_text=True), "what was written is kept"
 
-    tables = [line.split(", ") for line in planned_page(director, event_url).split('name="tables"')[1].split(">", 1)[1].split("</textarea>")[0].strip().splitlines()]
+    tables = [line.split(", ") for line in proposal_in(planned_page(director, event_url)).splitlines()]
     assert "Player 05" not in sum(tables, []) and "Late Lou" not in sum(tables, []), "the new plan has neither"
     tables[0][0] = "Late Lou"
     refused = post(director, event_url, "/rounds", number="2", tables="\n".join(map(", ".join, tables)), anyway="y")
@@ -396,10 +401,8 @@ def test_a_round_sent_again_with_other_tables_is_refused_and_the_form_proposes_t
     page = refused.get_data(as_text=True)
     assert "Round 1 is seated already, with other tables" in page and "The tables sent were not seated" in page
     assert 'name="number" value="2"' in page and "Seat round 2</button>" in page
-    box = re.search(r'<textarea[^>]*name="tables"[^>]*>\s*(.*?)</textarea>', page, re.S).group(1).strip()
-    assert box != other and box == re.search(
-        r'<textarea[^>]*name="tables"[^>]*>\s*(.*?)</textarea>', planned_page(director, event_url), re.S
-    ).group(1).strip(), "round 2's proposal, not round 1's refused tables"
+    box = proposal_in(page)
+    assert box != other and box == proposal_in(planned_page(director, event_url)), "round 2's proposal, not round 1's"
 
 
 def test_a_player_without_a_complete_round_shows_no_total_or_points_on_the_web_the_wall_and_the_pdf(director, tmp_path):
