@@ -232,6 +232,25 @@ def test_a_round_played_otherwise_than_the_roster_says_is_kept_and_the_rest_stil
     assert plan.rounds[:1] == few and len(plan.rounds) == 4
 
 
+@pytest.mark.parametrize("partnerships", ["fixed", "rotate", "none"])
+def test_a_round_seated_by_hand_that_re_pairs_partners_is_planned_around_with_everyone_seated_once(partnerships):
+    """Seen at a fresh event: with fixed partners, round 1 seated by hand with one player swapped
+    between two tables made new pairs, and the new plan, started from the old one, seated a pair
+    at two tables of a round and left another out."""
+    names = numbered_players(16)
+    first = plan_event(names, 5, partnerships, seconds=QUICK)
+    for mine, theirs in itertools.product(range(4), repeat=2):  # every swap between the first and last tables
+        by_hand = [table[:] for table in first.rounds[0]]
+        by_hand[0][mine], by_hand[3][theirs] = by_hand[3][theirs], by_hand[0][mine]
+        plan = plan_event(names, 5, partnerships, played=[by_hand], previous=first.rounds, seconds=QUICK)
+        assert plan.rounds[0] == by_hand
+        assert_seated_as_asked(plan, names, 5)
+        if partnerships == "fixed":
+            pairs = {frozenset(pair) for table in by_hand for pair in partners_opposite(table)}
+            for tables in plan.rounds[1:]:
+                assert {frozenset(pair) for table in tables for pair in partners_opposite(table)} == pairs
+
+
 def test_with_a_previous_plan_and_nothing_changed_the_plan_stays():
     names = numbered_players(20)
     first = plan_event(names, 5, seconds=QUICK)

@@ -332,14 +332,19 @@ def _starts(
 
 
 def _as_hint(tables: Sequence[Sequence[str]], number: Mapping[tuple[str, ...], int]) -> list[list[int]]:
+    """An earlier plan's round in today's units. With fixed partners the pairs may have changed
+    since (a round seated by hand re-pairs them): a pair whose two players sat at two tables
+    of the old round is hinted at the first only, so no unit is in two tables."""
     lookup = {name: index for unit, index in number.items() for name in unit}
     hint: list[list[int]] = []
+    used: set[int] = set()
     for table in tables:
         units = []
         for name in table:
             unit = lookup.get(name)
-            if unit is not None and unit not in units:
+            if unit is not None and unit not in used:
                 units.append(unit)
+                used.add(unit)
         hint.append(units)
     return hint
 
