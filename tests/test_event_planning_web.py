@@ -435,3 +435,23 @@ def test_a_player_without_a_complete_round_shows_no_total_or_points_on_the_web_t
     text = pdf_text(director.get(event_url + "/standings.pdf").data, tmp_path)
     assert re.search(r"^\s*—\s+Eve\s+—\s+—\s+—\s+0\s+\(\+1 missed\)", text, re.M), text
     assert re.search(rf"^\s*1\s+{seats[0]}\s+0\s+3\s+1\s+1\b", text, re.M), text
+
+
+def test_a_second_tab_sending_a_round_seated_early_meanwhile_is_not_asked_about_it_again(director):
+    """Seen at a fresh event: round 2 seated 'anyway' in one tab while round 1 played; the other
+    tab's round-2 form was asked 'seat round 2 anyway?' under a form for round 3, and answering
+    seated round 2's tables again as round 3."""
+    event_url = new_event(director, SIXTEEN, rounds="4")
+    planned_page(director, event_url)
+    seat_next_round(director, event_url)
+    tables = proposal_in(planned_page(director, event_url))
+    assert post(director, event_url, "/rounds", number="2", tables=tables, anyway="y").status_code == 302
+    again = post(director, event_url, "/rounds", number="2", tables=tables)  # the same tables: seated already
+    assert again.status_code == 302 and "Round 2 is seated already" in director.get(event_url).get_data(as_text=True)
+    lines = tables.splitlines()
+    other = "\n".join([lines[1], lines[0], *lines[2:]])  # the same tables, numbered otherwise
+    refused = post(director, event_url, "/rounds", number="2", tables=other)
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 409 and "anyway?" not in page and 'name="anyway"' not in page
+    assert "Round 2 is seated already, with other tables" in page and 'name="number" value="3"' in page
+    assert proposal_in(page) == proposal_in(planned_page(director, event_url)), "round 3's proposal"

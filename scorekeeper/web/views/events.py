@@ -123,10 +123,11 @@ def _event_page(
     unplayed = all(not row.state.entries for row in tables if row.table.round == latest)
     next_round = len(rounds_played(tables)) + 1
     stale = ""
-    if seating.number.data not in (None, next_round) and (seating.tables.errors or seating.number.errors):
+    errors = [*seating.number.errors, *seating.tables.errors, *seating.anyway.errors]
+    if seating.number.data not in (None, next_round) and errors:
         # Sent for another round (a form read before a round was seated): what it says is kept
         # in the message, and the form proposes the round to seat now.
-        said = " ".join([*seating.number.errors, *seating.tables.errors])
+        said = " ".join(errors)
         stale = f"{said} The tables sent were not seated; below is round {next_round}."
         seating = SeatingForm(formdata=None)
     stored, planning = event_plan(db, event)
@@ -176,7 +177,10 @@ def seat_round(event_id: int) -> Response | tuple[str, int]:
     if not form.validate_on_submit():
         return _event_page(found, form, 422)
     number = form.number.data
-    still = [row for row in progress(get_db(), found) if row.table.round == number - 1 and not row.final]
+    tables = progress(get_db(), found)
+    # A form for a round seated meanwhile is answered as such (seated already, or refused), never asked about.
+    seated_already = any(row.table.round == number for row in tables)
+    still = [row for row in tables if row.table.round == number - 1 and not row.final and not seated_already]
     early = f"table{'s' if len(still) > 1 else ''} {', '.join(str(row.table.number) for row in still)}" if still else ""
     if still and not form.anyway.data:
         form.anyway.errors = [f"Round {number - 1} is still playing at {early}: seat round {number} anyway?"]
