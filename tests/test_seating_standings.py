@@ -197,3 +197,23 @@ def test_a_player_at_tables_of_two_rounds_under_way_shows_both():
     ]
     ann = next(row for row in standings(results, ["Ann", "Bob", "Cy", "Di"], "total") if row.name == "Ann")
     assert ann.playing.startswith("round 1, table 1: hand 2") and "; round 2, table 1: hand 2" in ann.playing
+
+
+@pytest.mark.parametrize("rule", ["average", "zero"])
+def test_a_table_closed_before_any_hand_counts_for_nobody_its_players_missed_the_round(rule):
+    """Seen at a fresh event: a table locked with no hand played gave its players 0 for the
+    round, the best total in Crates, and they ranked first."""
+    empty = TableResult(2, 2, score_game(Game(configure("crates"), ("Cy", "Di")), []), closed=True)
+    results = [
+        result(1, 1, ["Ann", "Bob"], ["K", "A"]),
+        result(1, 2, ["Cy", "Di"], ["Q", "8"]),
+        result(2, 1, ["Ann", "Bob"], ["A", "K"]),
+        empty,
+    ]
+    rows = {row.name: row for row in standings(results, ["Ann", "Bob", "Cy", "Di"], "total", sit_out=rule)}
+    assert rows["Cy"].tables == 1 and rows["Cy"].missed == 1, "round 2 is complete, and Cy did not play it"
+    assert rows["Cy"].total == (2 * 10 if rule == "average" else 10)
+    assert rows["Di"].total == (2 * 50 if rule == "average" else 50)
+    assert rows["Ann"].total == 11 and rows["Ann"].tables == 2
+    if rule == "average":
+        assert rows["Cy"].place > rows["Ann"].place, "a table nobody played ranks nobody first"

@@ -17,7 +17,8 @@ the ranking (``playing``: hands played and the total so far, or finished), and c
 nothing yet. A complete round a player missed (sat out, arrived later, withdrawn) counts as
 the event says (``SIT_OUT_RULES``): ``average``, the average of that player's complete rounds
 (total and placement points; the default), or ``zero``, nothing at all (which in a game won
-by the lowest total flatters whoever missed a round).
+by the lowest total flatters whoever missed a round). A table the director closed before any
+hand was complete counts for nobody: its players missed that round.
 """
 
 from __future__ import annotations
@@ -103,6 +104,10 @@ def standings(
     complete = set(complete_rounds(chosen))
     seated: dict[int, set[str]] = {}
     for result in chosen:
+        if result.final and not result.score.finished and not result.score.hands:
+            # Closed by the director before any hand was complete: nobody played it. Its
+            # players missed the round (the sit-out rule), rather than scoring 0, the best total.
+            continue
         places = {side.side.name: place for place, side in result.score.standings()}
         for side in result.score.sides:
             mine = places[side.side.name]
