@@ -26,11 +26,13 @@ def test_a_withdrawal_and_a_late_arrival_after_round_one_seat_round_two_and_the_
     director.click("button:has-text('Seat round 1')")
     expect(director.locator(".director-tables tbody tr")).to_have_count(2)
 
-    # Round 1 is played (a hand at table 1), and the director closes both tables.
+    # Round 1 is played (a hand at each table), and the director closes both tables.
     table_url = director.locator(".director-tables tbody tr >> nth=0 >> a").get_attribute("href")
     first_table = director.locator(".director-tables tbody tr >> nth=0 >> a").inner_text().split(", ")
     player = phone()
     enter_hand(player, f"{server}{table_url}", 1, ["", "K", "8", "A"])
+    second_url = director.locator(".director-tables tbody tr >> nth=1 >> a").get_attribute("href")
+    enter_hand(phone(), f"{server}{second_url}", 1, ["", "Q", "9", "2"])
     for row in (0, 1):
         director.goto(director.url)
         director.locator(f".director-tables tbody tr >> nth={row} >> button:has-text('Lock')").click()
@@ -75,7 +77,7 @@ def test_a_withdrawal_and_a_late_arrival_after_round_one_seat_round_two_and_the_
     # Round 1's tables are locked: the event page says so, and after which hand each result stands.
     director.goto(event_url)
     progress = director.locator(".director-tables tbody tr td.progress")
-    expect(progress).to_have_text(["locked after hand 1 of 15", "locked before hand 1", *["hand 1 of 15"] * 2])
+    expect(progress).to_have_text(["locked after hand 1 of 15"] * 2 + ["hand 1 of 15"] * 2)
     wall_url = director.locator("a:has-text('Wall screen')").get_attribute("href")
     for width, height in ((360, 740), (390, 844)):
         phone_pages_read_without_swiping(phone, shot, server, event_url, wall_url, width, height)
@@ -140,3 +142,38 @@ def wall_on_a_tv(phone, shot, wall_url):
     assert cell >= 24 and heading >= 0.6 * cell, (heading, cell)
     assert not tv.locator("[aria-label=Standings]").evaluate(SWIPES)
     shot(tv, "wall-late-and-withdrawn-1920")
+
+
+def test_on_a_phone_a_question_or_a_refusal_opens_where_it_is_not_at_the_top(server, phone, shot):
+    """Seen on a phone: the lock question sat 900 px down the page, a seating refusal 2,700 px
+    and a reason's 5,800, each below the fold of a page that reloaded at its top."""
+    director = phone()  # 360 x 740
+    as_director(director, server, "/director/")
+    director.goto(server + "/director/events/new")
+    director.fill("#name", "Phone Crates")
+    director.fill("#rounds", "3")
+    director.fill("#players", "\n".join(PLAYERS))
+    director.click("button:has-text('Create the event')")
+    expect(director.locator("text=Repeated meetings")).to_be_visible(timeout=30_000)
+    director.click("button:has-text('Seat round 1')")
+    expect(director.locator(".flash.ok")).to_be_in_viewport()  # done: the page opens at its top
+
+    director.locator(".director-tables tbody tr >> nth=0 >> button:has-text('Lock')").click()
+    question = director.locator("[role=alert]", has_text="has not finished")
+    expect(question).to_be_in_viewport()
+    shot(director, "phone-lock-question")
+    director.click("button:has-text('Lock it as it stands')")
+    expect(director.locator(".flash.ok")).to_be_in_viewport()
+
+    director.fill("#tables", "Ann, Bob, Nobody, Di")
+    director.click("button:has-text('Seat round 2')")
+    expect(director.locator("#seat-round ~ form .error", has_text="anyway?")).to_be_in_viewport()  # table 2 plays
+    director.check("#anyway")
+    director.click("button:has-text('Seat round 2')")
+    expect(director.locator("#seat-round ~ form .error", has_text="Nobody is not a player")).to_be_in_viewport()
+
+    history = director.locator(".event-history li", has_text="locked")
+    history.locator("summary").click()
+    history.locator("input[name=reason]").fill("   ")
+    history.locator("button:has-text('Keep the reason')").click()
+    expect(director.locator(".event-history li", has_text="locked").locator(".error")).to_be_in_viewport()

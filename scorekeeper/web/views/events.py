@@ -107,6 +107,12 @@ def event(event_id: int) -> tuple[str, int]:
     return _event_page(found, SeatingForm())
 
 
+def _back_to(event: Event) -> Response:
+    """The event page after a change, at its top, where the flash says what was done (a form's
+    action names the section it is in, so that a refusal opens there: a redirect would keep it)."""
+    return redirect(url_for("events.event", event_id=event.id) + "#top")
+
+
 def _event_page(
     event: Event,
     seating: SeatingForm,
@@ -197,14 +203,14 @@ def seat_round(event_id: int) -> Response | tuple[str, int]:
         return _event_page(found, form, error.status)
     if not seated.new:
         flash(f"Round {number} is seated already: {len(seated.tables)} tables.", "ok")
-        return redirect(url_for("events.event", event_id=found.id))
+        return _back_to(found)
     missing = seated.not_seated
     flash(
         f"Round {number} seated: {len(seated.tables)} tables."
         + (f" Not seated: {', '.join(missing)}." if missing else ""),
         "ok",
     )
-    return redirect(url_for("events.event", event_id=found.id))
+    return _back_to(found)
 
 
 @bp.post("/events/<int:event_id>/players/withdraw")
@@ -246,7 +252,7 @@ def _roster_change(
     except Refusal as error:
         getattr(form, error.field or "name").errors = [str(error)]
         return _event_page(found, SeatingForm(formdata=None), error.status, **{form_name: form})
-    return redirect(url_for("events.event", event_id=found.id))
+    return _back_to(found)
 
 
 @bp.post("/events/<int:event_id>/history/<int:line>/reason")
@@ -282,7 +288,7 @@ def withdraw_round(event_id: int, number: int) -> Response | tuple[str, int]:
         flash(f"Round {number} withdrawn: its tables' links and codes take no more changes.", "ok")
     else:
         flash(f"Round {number} is not seated: nothing to withdraw.", "ok")
-    return redirect(url_for("events.event", event_id=found.id))
+    return _back_to(found)
 
 
 @bp.post("/events/<int:event_id>/games/<token>/lock")
@@ -314,7 +320,7 @@ def _set_locked(event_id: int, token: str, locked: bool) -> Response | tuple[str
         changed = event_store.set_locked(get_db(), table.game, locked, table)
         state = "locked" if locked else "unlocked"
         flash(f"Round {table.round}, table {table.number} {state if changed else 'was already ' + state}.", "ok")
-    return redirect(url_for("events.event", event_id=found.id))
+    return _back_to(found)
 
 
 @bp.get("/events/<int:event_id>/standings")
@@ -461,13 +467,13 @@ def booklet(event_id: int) -> Response:
     form = KeyedForm()
     if not form.validate_on_submit():
         flash(" ".join(form.idem.errors) or "This page is out of date: reload it.", "error")
-        return redirect(url_for("events.event", event_id=found.id))
+        return _back_to(found)
     db = get_db()
     with printer.building():  # the pages' markup, seconds of Python for a big event: one builder at a time
         tables = progress(db, found)
         if not tables:
             flash("No table has been seated yet.", "error")
-            return redirect(url_for("events.event", event_id=found.id))
+            return _back_to(found)
         urls = [url_for("view.scores", token=row.table.game.view_token, _external=True) for row in tables]
         cover = booklet_cover_html(
             found,
