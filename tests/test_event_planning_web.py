@@ -216,7 +216,7 @@ def history_lines(page: str) -> list[str]:
     if found is None:
         assert "No change by the director yet." in page
         return []
-    items = re.findall(r"<li>(.*?)</li>", found.group(1), re.S)
+    items = re.findall(r"<li[^>]*>(.*?)</li>", found.group(1), re.S)
     return [" ".join(html.unescape(re.sub(r"<details.*?</details>|<[^>]+>", " ", item, flags=re.S)).split()) for item in items]
 
 

@@ -313,7 +313,7 @@ def test_only_the_latest_round_can_be_withdrawn_and_only_before_any_play(directo
 
 def lock_buttons(page):
     """The lock button each table's row offers: the one action that applies to it now."""
-    return re.findall(r'action="[^"]*/games/[\w-]+/(lock|unlock)"[^>]*>\s*<input[^>]*>\s*<button[^>]*>(\w+)<', page)
+    return re.findall(r'action="[^"]*/games/[\w-]+/(lock|unlock)(?:#[\w-]+)?"[^>]*>\s*<input[^>]*>\s*<button[^>]*>(\w+)<', page)
 
 
 def test_locking_a_table_still_playing_asks_first_and_a_finished_one_does_not(director):
