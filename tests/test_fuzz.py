@@ -209,7 +209,7 @@ def test_no_record_makes_replay_raise(text):
 
     out, err = io.StringIO(), io.StringIO()
     stdin = sys.stdin
-    sys.stdin = io.StringIO(text)
+    sys.stdin = io.TextIOWrapper(io.BytesIO(text.encode("utf-8", "surrogatepass")), encoding="utf-8")  # as a terminal's
     try:
         with redirect_stdout(out), redirect_stderr(err):
             status = main(["replay", "-"])
