@@ -455,3 +455,31 @@ def test_a_second_tab_sending_a_round_seated_early_meanwhile_is_not_asked_about_
     assert refused.status_code == 409 and "anyway?" not in page and 'name="anyway"' not in page
     assert "Round 2 is seated already, with other tables" in page and 'name="number" value="3"' in page
     assert proposal_in(page) == proposal_in(planned_page(director, event_url)), "round 3's proposal"
+
+
+def test_a_locked_tables_sheet_says_it_was_closed_not_in_progress(director):
+    from scorekeeper.reports.sheets import event_sheets_html
+    from scorekeeper.storage import events as event_store
+    from scorekeeper.storage.event_results import progress
+
+    from .test_events import record_links
+    from .web import Table
+
+    event_url = new_event(director, SIXTEEN[:8], rounds="2")
+    planned_page(director, event_url)
+    seat_next_round(director, event_url)
+    closed, playing = record_links(director, event_url)
+    for token in (closed, playing):
+        table = Table(director, token)
+        table.leftovers(1, 0, went_out=True)
+        for seat in (1, 2, 3):
+            table.leftovers(1, seat, "K")
+    assert post(director, event_url, f"/games/{closed}/lock", anyway="y").status_code == 302
+    db = connect(director.application.config["DATABASE"])
+    try:
+        event = event_store.get_event(db, int(event_url.rstrip("/").rsplit("/", 1)[1]))
+        first, second = event_sheets_html(event, progress(db, event))
+    finally:
+        db.conn.close()
+    assert "1 of 15 hands (closed by the director: the result stands as it is)" in first and "in progress" not in first
+    assert "1 of 15 hands (in progress)" in second

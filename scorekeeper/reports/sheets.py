@@ -95,8 +95,10 @@ def score_sheet_html(
     paper: str = DEFAULT_PAPER,
     view_url: str | None = None,
     notes: dict[int, list[str]] | None = None,
+    closed: bool = False,
 ) -> str:
-    """The sheet a bridge player would recognise, with the rules in force and a verification code."""
+    """The sheet a bridge player would recognise, with the rules in force and a verification code.
+    ``closed``: an event's table the director locked, whose result stands as it is."""
     game, score = record.game, record.score()
     grid = score_grid(score, notes)
     return _env.get_template("print/score_sheet.html").render(
@@ -116,6 +118,7 @@ def score_sheet_html(
         filed=record.filed_under,
         qr=qr_svg(view_url, scale=2) if view_url else None,
         view_url=view_url,
+        closed=closed,
     )
 
 
@@ -292,6 +295,7 @@ def event_sheets_html(
             paper=paper,
             view_url=url,
             notes=row.state.ruling_notes(),
+            closed=row.table.locked,
         )
         for row, url in zip(tables, urls, strict=True)
     ]
