@@ -144,6 +144,7 @@ def record_rounds(director, event_url):
         ),
         ("/players/late", {"late-name": "Late\tLou", "late-from_round": "2"}, "A name cannot hold a control character (a tab)."),
         ("/players/late", {"late-name": "Late\0Lou", "late-from_round": "2"}, "A name cannot hold a control character (a NUL)."),
+        ("/players/late", {"late-name": "Ann\u202eSmith", "late-from_round": "2"}, "A name cannot hold an invisible character (U+202E)."),
     ],
 )
 def test_a_change_that_cannot_be_made_is_refused_beside_its_field_keeping_what_was_typed(director, path, data, words):
@@ -331,7 +332,8 @@ def test_the_round_sheet_seats_everyone_says_who_sits_out_which_tables_were_seat
     standings = director.get(event_url + "/standings").get_data(as_text=True)
     assert "Seated by hand, not as the plan had it: round 2 (tables 1, 2)." in standings
     assert "Seated by hand" not in director.get(event_url + "/standings?round=1").get_data(as_text=True)
-    assert director.get(event_url + "/round-sheet.pdf?round=9").status_code == 404
+    for wrong in ("9", "0", "abc", "-1"):
+        assert director.get(event_url + f"/round-sheet.pdf?round={wrong}").status_code == 404, wrong
 
     from scorekeeper.reports.sheets import event_sheets_html
     from scorekeeper.storage import events as event_store

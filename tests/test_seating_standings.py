@@ -217,3 +217,12 @@ def test_a_table_closed_before_any_hand_counts_for_nobody_its_players_missed_the
     assert rows["Ann"].total == 11 and rows["Ann"].tables == 2
     if rule == "average":
         assert rows["Cy"].place > rows["Ann"].place, "a table nobody played ranks nobody first"
+
+
+def test_a_name_typed_in_another_case_or_with_more_spaces_is_seated_as_the_event_lists_it():
+    players = ["Ann Smith", "Bob", "Cy", "Di"]
+    assert parse_tables("ann  SMITH, bob, Cy ,DI", players, "none") == [players]
+    with pytest.raises(SeatingError, match="Line 1: Annie is not a player of this event"):
+        parse_tables("Annie, Bob, Cy, Di", players, "none")
+    with pytest.raises(SeatingError, match="Line 2: Bob is seated twice"):
+        parse_tables("Ann Smith, Bob\nBOB, Cy, Di", players, "none")

@@ -29,6 +29,8 @@ def test_a_new_game_opens_its_share_page_with_a_qr_code_and_a_code(client):
         (["Ann", "ann"], {}, "Another player is already called ann"),
         (["Ann", "Bob\tSmith"], {}, "A name cannot hold a control character (a tab)."),
         (["Ann\x00", "Bob"], {}, "A name cannot hold a control character (a NUL)."),
+        (["Ann\u202eSmith", "Bob"], {}, "A name cannot hold an invisible character (U+202E)."),
+        (["Ann", "Bo\u200bb"], {}, "A name cannot hold an invisible character (U+200B)."),
         (["Ann", "Bob"], {"first_dealer": "3"}, "Choose a seat that has a player"),
         (["Ann", "Bob"], {"option_pressure_increase_cap": "0"}, "Number must be at least 1"),
         (["Ann", "Bob"], {"option_pressure_increase_cap": "lots"}, "Not a valid integer value"),

@@ -53,15 +53,23 @@ def name_fault(name: str) -> str | None:
 
 
 def control_fault(name: str) -> str | None:
-    """A name's control character (a tab, a NUL, a line break), in words, or None: what no
-    player's name may hold anywhere, an event's or a single game's."""
+    """A name's control character (a tab, a NUL, a line break) or invisible one (a zero-width
+    space, a right-to-left override that prints "Smith" as "htimS", a byte-order mark), in
+    words, or None: what no player's name may hold anywhere, an event's or a single game's. The
+    zero-width joiner of an emoji sequence is allowed."""
     for char in name:
-        if unicodedata.category(char) in ("Cc", "Zl", "Zp"):
+        kind = unicodedata.category(char)
+        if kind in ("Cc", "Zl", "Zp"):
             what = {"\t": "a tab", "\0": "a NUL"}.get(char) or (
                 "a line break" if char in LINE_BREAKS else f"U+{ord(char):04X}"
             )
             return f"a name cannot hold a control character ({what})"
+        if kind == "Cf" and char != ZERO_WIDTH_JOINER:
+            return f"a name cannot hold an invisible character (U+{ord(char):04X})"
     return None
+
+
+ZERO_WIDTH_JOINER = "\u200d"
 
 
 def table_sizes(count: int, partnerships: str = ALONE, size: int = 4) -> list[int]:
@@ -217,19 +225,25 @@ def parse_tables(
 
     Every name must be a player of the event, playing this round (``away`` names those who do
     not, with why: "is withdrawn from round 2"), and seated at most once; partnership tables
-    seat four. Whether the rule set takes a table of that size is the game's own check.
+    seat four. Whether the rule set takes a table of that size is the game's own check. A name
+    may be typed in any case and with any spaces between its words: it is seated as listed.
     """
-    known, seated, tables = set(players), set(), []
+    known = {_typed(name): name for name in players}
+    seated: set[str] = set()
+    tables = []
     away = away or {}
     for number, line in enumerate(text.splitlines(), start=1):
-        seats = [name.strip() for name in TABLE_LABEL.sub("", line).split(",") if name.strip()]
-        if not seats:
+        typed = [name.strip() for name in TABLE_LABEL.sub("", line).split(",") if name.strip()]
+        if not typed:
             continue
-        for name in seats:
+        seats = []
+        for written in typed:
+            name = known.get(_typed(written))
+            if name is None:
+                raise SeatingError(f"Line {number}: {written} is not a player of this event.")
             if name in away:
                 raise SeatingError(f"Line {number}: {name} {away[name]}.")
-            if name not in known:
-                raise SeatingError(f"Line {number}: {name} is not a player of this event.")
+            seats.append(name)
             if name in seated:
                 raise SeatingError(f"Line {number}: {name} is seated twice.")
             seated.add(name)
@@ -239,6 +253,11 @@ def parse_tables(
     if not tables:
         raise SeatingError("Write at least one table.")
     return tables
+
+
+def _typed(name: str) -> str:
+    """A name as the director may type it: any case, any spaces between its words."""
+    return " ".join(name.split()).casefold()
 
 
 def partners_of(seats: Sequence[str], partnerships: str) -> tuple[tuple[str, ...], ...]:

@@ -399,7 +399,10 @@ def _to_the_minute(moment: datetime) -> str:
 def _round_to_print(event: Event) -> tuple[int, list[EventTable]]:
     """The round a printout asks for (``?round=``; the latest seated without it) and its tables; 404 for none."""
     tables = event_store.event_tables(get_db(), event.id)
-    round_ = request.args.get("round", type=int) or max((table.round for table in tables), default=0)
+    asked = request.args.get("round", type=int)
+    if asked is None and "round" in request.args:
+        abort(404)  # ?round=abc names no round
+    round_ = asked if asked is not None else max((table.round for table in tables), default=0)
     seated = [table for table in tables if table.round == round_]
     if not seated:
         abort(404)
