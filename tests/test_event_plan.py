@@ -451,3 +451,21 @@ def test_seat_leaves_a_byte_order_mark_out_of_the_first_name(tmp_path, source):
     assert result.returncode == 0, result.stderr
     (tables,) = json.loads(result.stdout)["rounds"]
     assert sorted(p for table in tables for p in table) == ["Ann", "Bob", "Cy", "Di"]
+
+
+def test_with_fixed_partners_a_late_player_without_a_partner_sits_out_until_one_arrives():
+    """Seen at a fresh event: one late player in a fixed-partners event made 'No plan could be
+    made: fixed partnerships need an even number of players', for every round still to play."""
+    names = numbered_players(16)
+    played = plan_event(names, 5, "fixed", seconds=QUICK).rounds[:2]
+    alone = plan_event([*names, "Late"], 5, "fixed", played=played, arrives={"Late": 4}, seconds=QUICK)
+    assert alone.rounds[:2] == played
+    for number, (tables, out) in enumerate(zip(alone.rounds, alone.sitting_out, strict=True), start=1):
+        assert "Late" not in {p for table in tables for p in table}
+        assert ("Late" in out) == (number >= 4), "sits out the rounds they are here for, without a partner"
+    paired = plan_event(
+        [*names, "Late", "Later"], 5, "fixed", played=played, arrives={"Late": 4, "Later": 5}, seconds=QUICK
+    )
+    assert {"Late", "Later"} <= {p for table in paired.rounds[4] for p in table}, "partners once both are here"
+    with pytest.raises(SeatingError, match="even number"):
+        plan_event(numbered_players(15), 3, "fixed", seconds=QUICK)

@@ -145,6 +145,7 @@ def record_rounds(director, event_url):
         ("/players/late", {"late-name": "Late\tLou", "late-from_round": "2"}, "A name cannot hold a control character (a tab)."),
         ("/players/late", {"late-name": "Late\0Lou", "late-from_round": "2"}, "A name cannot hold a control character (a NUL)."),
         ("/players/late", {"late-name": "Ann\u202eSmith", "late-from_round": "2"}, "A name cannot hold an invisible character (U+202E)."),
+        ("/players/late", {"late-name": "player   07", "late-from_round": "2"}, "Player 07 is a player of this event already"),
     ],
 )
 def test_a_change_that_cannot_be_made_is_refused_beside_its_field_keeping_what_was_typed(director, path, data, words):
@@ -484,4 +485,19 @@ def test_a_locked_tables_sheet_says_it_was_closed_not_in_progress(director):
     finally:
         db.conn.close()
     assert "1 of 15 hands (closed by the director: the result stands as it is)" in first and "in progress" not in first
-    assert "1 of 15 hands (in progress)" in second
+    assert "1 of 15 hands (in progress)" in second and "Standings so far" in second
+    assert "Standings when closed" in first
+
+    empty_url = new_event(director, SIXTEEN[8:], rounds="2")
+    planned_page(director, empty_url)
+    seat_next_round(director, empty_url)
+    never = record_links(director, empty_url)[0]
+    assert post(director, empty_url, f"/games/{never}/lock", anyway="y").status_code == 302
+    db = connect(director.application.config["DATABASE"])
+    try:
+        event = event_store.get_event(db, int(empty_url.rstrip("/").rsplit("/", 1)[1]))
+        sheet = event_sheets_html(event, progress(db, event))[0]
+    finally:
+        db.conn.close()
+    assert "(closed by the director before any hand: no result)" in sheet and "counts for nobody" in sheet
+    assert "Standings" not in sheet, "no places of 0 points that read as a four-way win"

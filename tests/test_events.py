@@ -788,3 +788,10 @@ def test_a_booklet_left_running_by_an_earlier_version_or_silent_for_long_is_fail
     _as_a_crash_left_it(director.application, status_url, pid=os.getpid())
     os.utime(path, (time.time() - 3600, time.time() - 3600))
     assert "The booklet failed" in director.get(status_url).get_data(as_text=True)
+
+
+def test_a_name_listed_again_with_other_spacing_is_listed_twice(director):
+    """Seen at a fresh event: "Ann Smith" and "Ann  Smith" were both taken, and no seating line
+    could tell them apart, so the event's own proposal was refused."""
+    response = director.post("/director/events/new", data=event_form(director, ["Ann Smith", "Bob", "ann  SMITH"]))
+    assert response.status_code == 422 and "Line 3: ann  SMITH is listed twice." in response.get_data(as_text=True)

@@ -226,3 +226,37 @@ def test_a_name_typed_in_another_case_or_with_more_spaces_is_seated_as_the_event
         parse_tables("Annie, Bob, Cy, Di", players, "none")
     with pytest.raises(SeatingError, match="Line 2: Bob is seated twice"):
         parse_tables("Ann Smith, Bob\nBOB, Cy, Di", players, "none")
+
+
+@pytest.mark.parametrize(
+    "name, fault",
+    [
+        ("Ann", None),
+        ("Zoë O'Brien", None),
+        ("李明", None),
+        ("👨\u200d👩\u200d👧", None),  # a family emoji: joined by zero-width joiners
+        ("\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f", None),  # Scotland's flag
+        ("\u2764\ufe0f Ann", None),  # an emoji's variation selector
+        ("Ann\tSmith", "control character (a tab)"),
+        ("Ann\u202eSmith", "invisible character (U+202E)"),  # printed 'Ann' then 'htimS'
+        ("Bo\u200bb", "invisible character (U+200B)"),
+        ("\u200d", "invisible character (U+200D)"),  # a joiner alone: a name that shows nothing
+        ("A\u200dnn", "invisible character (U+200D)"),  # looks like Ann
+        ("Ann\ufe0f", "invisible character (U+FE0F)"),
+        ("An\u034fn", "invisible character (U+034F)"),
+        ("\u3164", "invisible character (U+3164)"),  # a Hangul filler: a letter that prints blank
+        ("\u2800", "invisible character (U+2800)"),  # the blank Braille pattern
+    ],
+)
+def test_a_name_must_be_seen_as_it_is(name, fault):
+    from scorekeeper.tournament.seating import control_fault
+
+    found = control_fault(name)
+    assert (found is None) if fault is None else (found is not None and fault in found), found
+
+
+def test_names_that_differ_only_in_case_or_spacing_are_one_name():
+    from scorekeeper.tournament.seating import name_key
+
+    assert name_key("Ann  Smith") == name_key("ann smith") == name_key("ANN\u00a0SMITH")
+    assert name_key("Ann Smith") != name_key("Anne Smith")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import sqlite_utils
 
 from ..scoring import Refusal
-from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, name_fault
+from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, name_fault, name_key
 from .database import immediate
 from .events import REASON_MAX_LENGTH, Event, EventPlayer, note_change
 
@@ -97,7 +97,7 @@ def add_late_player(db: sqlite_utils.Database, event: Event, player: EventPlayer
         for existing, arrives in rows:
             if existing == name and arrives == player.arrives:
                 return False
-            if existing.casefold() == name.casefold():
+            if name_key(existing) == name_key(name):
                 raise RosterRefusal(f"{existing} is a player of this event already.", "name")
         if len(rows) >= MAX_EVENT_PLAYERS:
             raise RosterRefusal(f"An event seats at most {MAX_EVENT_PLAYERS} players.", "name")

@@ -40,6 +40,7 @@ from .seating import (
     ROTATE,
     SeatingError,
     name_fault,
+    name_key,
     seat_round,
     table_sizes,
 )
@@ -133,9 +134,9 @@ def read_names(text: str) -> list[str]:
             raise SeatingError(f"line {line_number}: {fault}", "players")
         if len(name) > NAME_MAX_LENGTH:
             raise SeatingError(f"line {line_number}: a name has at most {NAME_MAX_LENGTH} characters", "players")
-        if name.casefold() in seen:
+        if name_key(name) in seen:
             raise SeatingError(f"line {line_number}: {name} is listed twice", "players")
-        seen.add(name.casefold())
+        seen.add(name_key(name))
         names.append(name)
     if not 2 <= len(names) <= MAX_EVENT_PLAYERS:
         raise SeatingError(f"an event has 2 to {MAX_EVENT_PLAYERS} players; the list has {len(names)}", "players")
@@ -173,7 +174,7 @@ def plan_event(
         raise SeatingError(f"{len(played)} rounds are played already, more than {rounds}", "rounds")
     began = time.monotonic()
     arrives, leaves = arrives or {}, leaves or {}
-    units = _units(players, partnerships, played)
+    units, lone = _units(players, partnerships, played, arrives)
     number = {unit: index for index, unit in enumerate(units)}
     present = [
         [i for i, unit in enumerate(units) if all(arrives.get(p, 1) <= r < leaves.get(p, rounds + 1) for p in unit)]
@@ -201,16 +202,22 @@ def plan_event(
             start = searched
             source = f"simulated annealing from {source} ({time.monotonic() - began:.1f} s)"
     seated = _seat(played, start, units, partnerships)
-    named_out = [[name for i in out_r for name in units[i]] for out_r in out]
+    named_out = [
+        [name for i in out_r for name in units[i]]
+        + [name for name in lone if arrives.get(name, 1) <= r + 1 < leaves.get(name, rounds + 1)]
+        for r, out_r in enumerate(out)
+    ]
     return Plan(seated, named_out, source, quality(seated, partnerships, len(units)))
 
 
 def _units(
-    players: Sequence[str], partnerships: str, played: Sequence[Sequence[Sequence[str]]]
-) -> list[tuple[str, ...]]:
-    """Who is seated together as one: a player, or with fixed partners a pair."""
+    players: Sequence[str], partnerships: str, played: Sequence[Sequence[Sequence[str]]], arrives: Mapping[str, int]
+) -> tuple[list[tuple[str, ...]], list[str]]:
+    """Who is seated together as one: a player, or with fixed partners a pair; and with fixed
+    partners, a late player who has no partner yet (the last to arrive of an odd number), who
+    sits out until one is added. An event listed from the start with an odd number is refused."""
     if partnerships != FIXED:
-        return [(player,) for player in players]
+        return [(player,) for player in players], []
     pairs: list[tuple[str, ...]] = []
     paired: set[str] = set()
     for tables in played:
@@ -220,9 +227,14 @@ def _units(
                     pairs.append(tuple(pair))
                     paired.update(pair)
     rest = [player for player in players if player not in paired]
+    lone: list[str] = []
     if len(rest) % 2:
-        raise SeatingError("fixed partnerships need an even number of players", "players")
-    return pairs + [(rest[i], rest[i + 1]) for i in range(0, len(rest), 2)]
+        latest = max(rest, key=lambda player: (arrives.get(player, 1), rest.index(player)))
+        if arrives.get(latest, 1) == 1:
+            raise SeatingError("fixed partnerships need an even number of players", "players")
+        lone = [latest]
+        rest.remove(latest)
+    return pairs + [(rest[i], rest[i + 1]) for i in range(0, len(rest), 2)], lone
 
 
 def _as_units(tables: Sequence[Sequence[str]], number: Mapping[tuple[str, ...], int], partnerships: str) -> list[list[int]]:

@@ -53,23 +53,56 @@ def name_fault(name: str) -> str | None:
 
 
 def control_fault(name: str) -> str | None:
-    """A name's control character (a tab, a NUL, a line break) or invisible one (a zero-width
-    space, a right-to-left override that prints "Smith" as "htimS", a byte-order mark), in
-    words, or None: what no player's name may hold anywhere, an event's or a single game's. The
-    zero-width joiner of an emoji sequence is allowed."""
-    for char in name:
+    """What makes a name unreadable, in words, or None: a control character (a tab, a NUL, a
+    line break); an invisible one (a zero-width space, a right-to-left override that prints
+    "Smith" as "htimS", a byte-order mark, a Hangul filler), which lets two names look alike or
+    one look like none; or no visible character at all. What no player's name may hold, an
+    event's or a single game's. An emoji's own joiners stay allowed after an emoji: the
+    zero-width joiner between two (👨‍👩‍👧), a variation selector, a flag's tag characters."""
+    after_emoji = False
+    for index, char in enumerate(name):
         kind = unicodedata.category(char)
         if kind in ("Cc", "Zl", "Zp"):
             what = {"\t": "a tab", "\0": "a NUL"}.get(char) or (
                 "a line break" if char in LINE_BREAKS else f"U+{ord(char):04X}"
             )
             return f"a name cannot hold a control character ({what})"
-        if kind == "Cf" and char != ZERO_WIDTH_JOINER:
-            return f"a name cannot hold an invisible character (U+{ord(char):04X})"
+        if _invisible(char):
+            following = name[index + 1 : index + 2]
+            joins = char != ZERO_WIDTH_JOINER or (following and unicodedata.category(following) == "So")
+            if not (after_emoji and char in EMOJI_JOINERS and joins):
+                return f"a name cannot hold an invisible character (U+{ord(char):04X})"
+            continue
+        after_emoji = kind in ("So", "Sk")
+    if not any(_seen(char) for char in name):
+        return "a name needs a letter, digit or sign that can be seen"
     return None
 
 
 ZERO_WIDTH_JOINER = "\u200d"
+#: What may follow an emoji inside it: the zero-width joiner, the emoji variation selector, and
+#: the tag characters of a subdivision flag (🏴 and tags: Scotland).
+EMOJI_JOINERS = frozenset([ZERO_WIDTH_JOINER, "\ufe0f", *map(chr, range(0xE0020, 0xE0080))])
+#: Characters that print as nothing though Unicode calls them letters or symbols.
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _invisible(char: str) -> bool:
+    """Unicode's default-ignorable characters (format characters, variation selectors, fillers,
+    the combining grapheme joiner) and the blanks: nothing on the page shows them."""
+    code = ord(char)
+    return (
+        unicodedata.category(char) == "Cf"
+        or char in BLANKS
+        or code == 0x034F
+        or 0xFE00 <= code <= 0xFE0F
+        or 0x180B <= code <= 0x180F
+        or 0xE0000 <= code <= 0xE0FFF
+    )
+
+
+def _seen(char: str) -> bool:
+    return not _invisible(char) and unicodedata.category(char)[0] in "LNSP"
 
 
 def table_sizes(count: int, partnerships: str = ALONE, size: int = 4) -> list[int]:
@@ -228,7 +261,7 @@ def parse_tables(
     seat four. Whether the rule set takes a table of that size is the game's own check. A name
     may be typed in any case and with any spaces between its words: it is seated as listed.
     """
-    known = {_typed(name): name for name in players}
+    known = {name_key(name): name for name in players}
     seated: set[str] = set()
     tables = []
     away = away or {}
@@ -238,7 +271,7 @@ def parse_tables(
             continue
         seats = []
         for written in typed:
-            name = known.get(_typed(written))
+            name = known.get(name_key(written))
             if name is None:
                 raise SeatingError(f"Line {number}: {written} is not a player of this event.")
             if name in away:
@@ -255,8 +288,9 @@ def parse_tables(
     return tables
 
 
-def _typed(name: str) -> str:
-    """A name as the director may type it: any case, any spaces between its words."""
+def name_key(name: str) -> str:
+    """A name as it is told apart from others: any case, any spaces between its words. Two
+    names of one key are one name (refused twice in a list; one player in a seating line)."""
     return " ".join(name.split()).casefold()
 
 

@@ -35,7 +35,7 @@ from ..scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec, confi
 from ..scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, TARGET, WINNER, HouseRules
 from ..storage.event_roster import REASON_MAX_LENGTH
 from ..tournament.plan import MAX_ROUNDS
-from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, control_fault, name_fault
+from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, control_fault, name_fault, name_key
 
 MAX_PLAYERS = 10
 #: Player slots shown open on the start form; the rest are behind "More players".
@@ -298,11 +298,11 @@ class NewGameForm(RuleOptionsForm):
         with a control character (a tab, a NUL) beside its own field."""
         seen: set[str] = set()
         for entry, name in zip(self.players.entries, names, strict=True):
-            if name and name.casefold() in seen:
+            if name and name_key(name) in seen:
                 entry.errors = [f"Another player is already called {name}: give each a different name."]
-            elif (fault := control_fault(name)) is not None:
+            elif name and (fault := control_fault(name)) is not None:
                 entry.errors = [sentence(fault)]
-            seen.add(name.casefold())
+            seen.add(name_key(name))
         return not any(entry.errors for entry in self.players.entries)
 
     def dealer_choices_from_names(self) -> None:
@@ -584,10 +584,10 @@ class EventForm(RuleOptionsForm):
             if fault is not None:
                 self.players.errors = [f"Line {number}: {fault}."]
                 return False
-            if name.casefold() in seen:
+            if name_key(name) in seen:
                 self.players.errors = [f"Line {number}: {name} is listed twice."]
                 return False
-            seen.add(name.casefold())
+            seen.add(name_key(name))
             rows.append((name, parts[1][:60], parts[2][:30]))
         if len(rows) < 2:
             self.players.errors = ["An event needs at least two players."]

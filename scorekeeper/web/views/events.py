@@ -22,6 +22,7 @@ from ...reports.sheets import (
     table_cards_html,
 )
 from ...scoring import Refusal
+from ...scoring.errors import sentence
 from ...storage import event_roster
 from ...storage import events as event_store
 from ...storage.event_plans import stored_plan
@@ -161,7 +162,7 @@ def _event_page(
         wall_url=wall_url,
         next_round=next_round,
         plan=plan,
-        plan_refused=stored.refused if stored is not None else "",
+        plan_refused=sentence(stored.refused) if stored is not None and stored.refused else "",
         planning=planning,
         refresh=2 if planning and not seating.tables.data else None,
         withdrawable=latest if unplayed else None,
@@ -269,7 +270,7 @@ def give_reason(event_id: int, line: int) -> Response | tuple[str, int]:
         form.reason.errors = [str(error)]
         return _event_page(found, SeatingForm(formdata=None), error.status, reason=(line, form))
     flash("Reason kept on the history." if given else "That reason is on the history already.", "ok")
-    return redirect(url_for("events.event", event_id=found.id) + "#history")
+    return redirect(url_for("events.event", event_id=found.id) + f"#line-{line}")
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/withdraw")
