@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import sqlite_utils
 
 from ..scoring import Refusal
+from ..scoring.errors import sentence
 from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, name_fault, name_key
 from .database import immediate
 from .events import REASON_MAX_LENGTH, Event, EventPlayer, note_change
@@ -91,7 +92,7 @@ def add_late_player(db: sqlite_utils.Database, event: Event, player: EventPlayer
         raise RosterRefusal(f"A name of 1 to {NAME_MAX_LENGTH} characters.", "name")
     fault = name_fault(name)
     if fault is not None:
-        raise RosterRefusal(f"{fault[0].upper()}{fault[1:]}.", "name")
+        raise RosterRefusal(sentence(fault), "name")
     with immediate(db):
         rows = db.execute("SELECT name, arrives FROM event_players WHERE event_id = ?", [event.id]).fetchall()
         for existing, arrives in rows:
