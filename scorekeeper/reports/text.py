@@ -17,8 +17,7 @@ def plan_text(plan: Plan, partnerships: str = "none") -> str:
         if plan.sitting_out[number - 1]:
             lines.append(f"  Sitting out: {', '.join(plan.sitting_out[number - 1])}")
     lines.append("")
-    lines.extend(plan.quality.lines(partnerships))
-    lines.append(f"From {plan.source}.")
+    lines.extend(plan.described(partnerships))
     return "\n".join(lines)
 
 

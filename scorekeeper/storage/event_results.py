@@ -10,7 +10,7 @@ import sqlite_utils
 from ..gamelog import TableState
 from ..scoring import GameRecord, GameScore, score_game
 from ..tournament.standings import PlayerStanding, TableResult, standings, tie_breaks
-from .events import Event, EventTable, event_players, event_tables, table_filing
+from .events import Event, EventTable, event_players, event_tables, table_filing, tables_named
 from .exchange import export_record, record_extra
 from .games import load_state
 
@@ -91,10 +91,9 @@ def seated_by_hand(tables: Iterable[EventTable], round_: int | None = None) -> s
             rounds.setdefault(table.round, []).append(table)
     parts = []
     for number, seated in sorted(rounds.items()):
-        by_hand = [str(table.number) for table in seated if table.by_hand]
+        by_hand = [table.number for table in seated if table.by_hand]
         if by_hand:
-            which = "every table" if len(by_hand) == len(seated) else f"table{'s' if len(by_hand) > 1 else ''} {', '.join(by_hand)}"
-            parts.append(f"round {number} ({which})")
+            parts.append(f"round {number} ({tables_named(by_hand, len(seated))})")
     return f"Seated by hand, not as the plan had it: {', '.join(parts)}." if parts else ""
 
 

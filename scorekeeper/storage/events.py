@@ -226,6 +226,14 @@ def event_version(db: sqlite_utils.Database, event: Event) -> int:
     return int(row[0])
 
 
+def tables_named(numbers: Sequence[int | str], of: int = 0) -> str:
+    """Tables by number in words, for the director's messages: "table 3", "tables 1, 4", or
+    "every table" when they are all ``of`` a round's tables."""
+    if of and len(numbers) == of:
+        return "every table"
+    return f"table{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}"
+
+
 #: The longest reason a director may give for a change.
 REASON_MAX_LENGTH = 200
 
@@ -302,7 +310,7 @@ def add_round(
                 [event.id, number, index, stored.id, int(hand)],
             )
         if by_hand:
-            which = "every table" if len(by_hand) == len(games) else "table" + "s" * (len(by_hand) > 1) + " " + ", ".join(map(str, by_hand))
+            which = tables_named(by_hand, len(games))
             note_change(db, event.id, f"Round {number} seated by hand ({which} otherwise than planned)", reason)
         if early:
             note_change(db, event.id, f"Round {number} seated while round {number - 1} played on at {early}", reason)
@@ -365,8 +373,7 @@ def withdraw_round(db: sqlite_utils.Database, event: Event, number: int) -> bool
         played = [str(table) for table, _, has_entries in tables if has_entries]
         if played:
             raise RoundConflict(
-                f"Round {number} cannot be withdrawn: play is recorded at table{'s' if len(played) > 1 else ''} "
-                f"{', '.join(played)}."
+                f"Round {number} cannot be withdrawn: play is recorded at {tables_named(played)}."
             )
         games = [game_id for _, game_id, _ in tables]
         marks = ", ".join("?" * len(games))

@@ -89,7 +89,7 @@ class Quality:
         return self.repeats - self.bound
 
     def lines(self, partnerships: str = ALONE) -> list[str]:
-        """The quality in words, for the command line, the event page and the round sheet."""
+        """The quality in words (``Plan.described`` adds where the plan comes from)."""
         who = "partnerships" if partnerships == FIXED else "players"
         lines = [
             f"Repeated meetings: {self.repeats} (no plan can have fewer than {self.bound})",
@@ -110,6 +110,11 @@ class Plan:
     sitting_out: list[list[str]]
     source: str
     quality: Quality
+
+    def described(self, partnerships: str = ALONE) -> list[str]:
+        """The plan's quality and where it comes from, in words: the command line, the event
+        page and the round sheet say the same."""
+        return [*self.quality.lines(partnerships), f"From {self.source}."]
 
 
 def numbered_players(count: int) -> list[str]:

@@ -188,7 +188,7 @@ def seat_round(event_id: int) -> Response | tuple[str, int]:
     # A form for a round seated meanwhile is answered as such (seated already, or refused), never asked about.
     seated_already = any(row.table.round == number for row in tables)
     still = [row for row in tables if row.table.round == number - 1 and not row.final and not seated_already]
-    early = f"table{'s' if len(still) > 1 else ''} {', '.join(str(row.table.number) for row in still)}" if still else ""
+    early = event_store.tables_named([row.table.number for row in still]) if still else ""
     if still and not form.anyway.data:
         form.anyway.errors = [f"Round {number - 1} is still playing at {early}: seat round {number} anyway?"]
         return _event_page(found, form, 409)
@@ -434,7 +434,7 @@ def round_sheet(event_id: int) -> Response:
     playing = [player.name for player in event_store.event_players(db, found.id) if not player.absent_from(round_)]
     stored = stored_plan(db, found.id)
     plan = stored.plan if stored is not None else None
-    lines = [*plan.quality.lines(found.partnerships), f"From {plan.source}."] if plan is not None else []
+    lines = plan.described(found.partnerships) if plan is not None else []
     html = round_sheet_html(
         found,
         round_,
