@@ -34,15 +34,19 @@ PARTS = {
         {"gamelog", "scoring"},
         {"flask", "flask_wtf", "wtforms", "werkzeug", "jinja2", "sqlite3", "sqlite_utils", "weasyprint", "click"},
     ),
+    "club": (
+        {"club", "scoring", "tournament"},
+        {"flask", "flask_wtf", "wtforms", "werkzeug", "jinja2", "sqlite3", "sqlite_utils", "weasyprint", "click"},
+    ),
     "storage": (
-        {"storage", "gamelog", "scoring", "tournament"},
+        {"storage", "gamelog", "scoring", "tournament", "club"},
         {"flask", "flask_wtf", "wtforms", "werkzeug", "jinja2", "weasyprint", "click"},
     ),
     "reports": (
-        {"reports", "scoring", "tournament"},
+        {"reports", "scoring", "tournament", "club"},
         {"flask", "flask_wtf", "wtforms", "werkzeug", "sqlite3", "sqlite_utils", "click"},
     ),
-    "web": ({"web", "scoring", "tournament", "gamelog", "storage", "reports"}, {"weasyprint", "click", "sqlite3"}),
+    "web": ({"web", "scoring", "tournament", "gamelog", "storage", "reports", "club"}, {"weasyprint", "click", "sqlite3"}),
 }
 
 
