@@ -5,11 +5,12 @@ Every refusal ends with a non-zero exit status and one line on standard error.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -369,6 +370,67 @@ def serve(
         run_server(host, port, workers, threads, live_port, tls)
     except (BadProxySetting, BadCertificate) as error:
         raise click.ClickException(str(error)) from None
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help='Print {"model": …, "players": [{"name", "number", "mu", "sigma", "ordinal", "tables"}, …]}, best first.')
+@click.option(
+    "--recompute",
+    is_flag=True,
+    help="Rebuild every rating from the stored results, from scratch, and check it equals what was stored.",
+)
+def ratings(as_json: bool, recompute: bool) -> int:
+    """The club's ratings, brought up to date from every finished or locked table (openskill's
+    Plackett–Luce; the number shown is the cautious one, mu − 3 sigma)."""
+    from .club.ratings import MODEL
+    from .storage.club_results import bring_up_to_date, ranked_ratings, stored_model
+    from .storage.club_results import recompute as recompute_ratings
+    from .storage.members import members_by_id
+
+    with _club_database() as db:
+        bring_up_to_date(db)
+        found = recompute_ratings(db) if recompute else None
+        rows = ranked_ratings(db)
+        members = members_by_id(db, [member for member, _ in rows])
+        model = (stored_model(db) or MODEL).label
+    shown = [(members[member].name, members[member].number, rating) for member, rating in rows]
+    if as_json:
+        players = [
+            {"name": name, "number": number, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal, "tables": r.tables}
+            for name, number, r in shown
+        ]
+        click.echo(json.dumps({"model": model, "players": players}, ensure_ascii=False, indent=2))
+    else:
+        click.echo(text_output.ratings_text(model, shown))
+    if found is None:
+        return 0
+    if found.replaced_model is not None:
+        click.echo(f"Recomputed with {model}, replacing {found.replaced_model.label}.", err=True)
+    elif found.differing:
+        raise click.ClickException(
+            f"{len(found.differing)} of {found.players} ratings differed from those recomputed from "
+            f"{found.tables} tables; the recomputed ones are stored now"
+        )
+    else:
+        click.echo(f"Recomputed from {found.tables} tables: all {found.players} ratings equal the stored ones.", err=True)
+    return 0
+
+
+@contextlib.contextmanager
+def _club_database() -> Iterator[Any]:
+    """The server's database, its migrations applied, for a command that reads and keeps the club's record."""
+    from .storage.database import connect, migrate
+    from .web.app import configured_database
+
+    path = configured_database()
+    if not os.path.exists(path):
+        raise click.ClickException(f"there is no database at {path}: check SCOREKEEPER_INSTANCE")
+    migrate(path)
+    db = connect(path)
+    try:
+        yield db
+    finally:
+        db.conn.close()
 
 
 class Seconds(click.FloatRange):

@@ -46,6 +46,7 @@ def test_migrations_are_named_and_run_once(tmp_path):
         "0007_entry_addresses",
         "0008_event_paper",
         "0009_event_plans",
+        "0010_club",
     ]
     assert not migrations.pending(database)
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..scoring import GameScore
@@ -129,3 +131,50 @@ def _spread_labels(lines: list[Line]) -> None:
         label_y = max(line.label_y, previous + 14)
         lines[i] = dataclasses.replace(line, label_y=label_y)
         previous = label_y
+
+
+@dataclass(frozen=True)
+class RatingChart:
+    """A player's cautious rating after each evening, as one line (drawn by ``_partials.rating_svg``)."""
+
+    width: int
+    height: int
+    points: str
+    dots: tuple[tuple[float, float], ...]
+    y_ticks: tuple[tuple[float, int], ...]
+    zero_y: float | None
+    plot_left: int
+    plot_right: int
+    plot_top: int
+    plot_bottom: int
+    first: str
+    last: str
+    low: float
+    high: float
+
+
+def rating_chart(values: Sequence[float], first: str = "", last: str = "") -> RatingChart | None:
+    """The ratings in order (``first`` and ``last`` label the ends: dates); None with nothing to draw."""
+    if not values:
+        return None
+    low, high = min([*values, 0.0]), max([*values, 0.0])
+    floor, ceiling = math.floor(low / 5) * 5, math.ceil(high / 5) * 5
+    if ceiling == floor:
+        ceiling = floor + 5
+    left, right = 34, WIDTH - 12
+    top, bottom = PAD_TOP, 150 - PAD_BOTTOM
+    steps = max(len(values) - 1, 1)
+
+    def x(index: int) -> float:
+        return round(left + (right - left) * index / steps, 1) if len(values) > 1 else (left + right) / 2
+
+    def y(value: float) -> float:
+        return round(bottom - (bottom - top) * (value - floor) / (ceiling - floor), 1)
+
+    dots = tuple((x(i), y(v)) for i, v in enumerate(values))
+    step = max(5, (ceiling - floor) // 4 // 5 * 5)
+    ticks = tuple((y(v), v) for v in range(floor, ceiling + 1, step))
+    return RatingChart(
+        WIDTH, 150, " ".join(f"{a},{b}" for a, b in dots), dots, ticks, y(0), left, right, top, bottom,
+        first, last, min(values), max(values),
+    )

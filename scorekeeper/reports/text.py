@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from ..club.ratings import Rating
 from ..scoring import GameScore, LeftoverScore
 from ..tournament.plan import Plan
 from .grid import score_grid
@@ -108,3 +111,22 @@ def score_table(result: GameScore) -> str:
     else:
         out.append(f"{word}: {leaders[0]} on {on}")
     return "\n".join(out)
+
+
+def ratings_text(model: str, rows: Sequence[tuple[str, str | None, Rating]]) -> str:
+    """The club's ratings for the terminal, best first: place (shared when equal), the cautious
+    rating, mu, sigma and tables; the model named above them."""
+    lines = [f"Ratings by {model}: the number is mu − 3 sigma, the cautious rating."]
+    if not rows:
+        return lines[0] + "\nNo table has finished yet."
+    width = max(len(name + (f" ({number})" if number else "")) for name, number, _ in rows)
+    place, previous = 0, None
+    for index, (name, number, rating) in enumerate(rows, start=1):
+        if rating.ordinal != previous:
+            place, previous = index, rating.ordinal
+        who = name + (f" ({number})" if number else "")
+        lines.append(
+            f"{place:>4}  {who:<{width}}  {rating.ordinal:7.2f}   mu {rating.mu:6.2f}  sigma {rating.sigma:5.2f}"
+            f"  {rating.tables} table{'s' if rating.tables != 1 else ''}"
+        )
+    return "\n".join(lines)

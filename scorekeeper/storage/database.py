@@ -18,11 +18,13 @@ import threading
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
+from ..tournament.seating import name_key
 from .files import PRIVATE, create_private
 
 DATABASE_FILE = "scorekeeper.db"
@@ -195,6 +197,155 @@ def _event_plans(db: sqlite_utils.Database) -> None:
         )
         """
     )
+
+
+@migrations(name="0010_club")
+def _club(db: sqlite_utils.Database) -> None:
+    """The club across its events: members (a membership number identifies one; a name may be
+    shared or change its spelling), each event player's member, when a table was locked (a
+    locked table finished then, for the ratings' order), events deleted from the list but kept
+    for the club's record, the club's history of the director's changes, each final table's
+    result and each event's standings as the club reads them (derived from the games, kept for
+    speed: ``club_signature`` says what they were derived from), ratings with the model that
+    made them, and seasons of events. Every player of an event before this becomes a member:
+    one per membership number, else one per name."""
+    db.execute(
+        """
+        CREATE TABLE members (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL,
+            club TEXT NOT NULL DEFAULT '',
+            number TEXT,
+            number_key TEXT UNIQUE,
+            initials INTEGER NOT NULL DEFAULT 0,
+            removed INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE INDEX members_by_name ON members (name_key)")
+    db.execute("ALTER TABLE event_players ADD COLUMN member_id INTEGER REFERENCES members(id)")
+    db.execute("CREATE INDEX event_players_by_member ON event_players (member_id)")
+    db.execute("ALTER TABLE games ADD COLUMN locked_at TEXT")
+    db.execute("ALTER TABLE events ADD COLUMN deleted_at TEXT")
+    db.execute("ALTER TABLE events ADD COLUMN club_signature TEXT NOT NULL DEFAULT ''")
+    db.execute(
+        """
+        CREATE TABLE club_history (
+            id INTEGER PRIMARY KEY,
+            at TEXT NOT NULL,
+            who TEXT NOT NULL,
+            what TEXT NOT NULL,
+            undo TEXT,
+            undone_at TEXT
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE club_tables (
+            id INTEGER PRIMARY KEY,
+            event_id INTEGER NOT NULL,
+            round INTEGER NOT NULL,
+            number INTEGER NOT NULL,
+            finished_at TEXT NOT NULL,
+            result TEXT NOT NULL,
+            rated INTEGER NOT NULL DEFAULT 0,
+            UNIQUE (event_id, round, number)
+        )
+        """
+    )
+    db.execute("CREATE INDEX club_tables_in_order ON club_tables (finished_at, event_id, round, number)")
+    db.execute(
+        """
+        CREATE TABLE club_seats (
+            table_id INTEGER NOT NULL REFERENCES club_tables(id) ON DELETE CASCADE,
+            member_id INTEGER NOT NULL,
+            side INTEGER NOT NULL,
+            total INTEGER NOT NULL,
+            place INTEGER NOT NULL,
+            won INTEGER NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE INDEX club_seats_by_member ON club_seats (member_id)")
+    db.execute("CREATE INDEX club_seats_by_table ON club_seats (table_id)")
+    db.execute(
+        """
+        CREATE TABLE club_standings (
+            event_id INTEGER NOT NULL,
+            member_id INTEGER NOT NULL,
+            place INTEGER NOT NULL,
+            total INTEGER NOT NULL,
+            tables INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            missed INTEGER NOT NULL,
+            ranked INTEGER NOT NULL,
+            provisional INTEGER NOT NULL,
+            PRIMARY KEY (event_id, member_id)
+        )
+        """
+    )
+    db.execute("CREATE INDEX club_standings_by_member ON club_standings (member_id)")
+    db.execute(
+        """
+        CREATE TABLE ratings (
+            member_id INTEGER PRIMARY KEY,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            tables INTEGER NOT NULL,
+            history TEXT NOT NULL
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE seasons (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            rule TEXT NOT NULL,
+            best INTEGER,
+            paper TEXT NOT NULL DEFAULT 'a4',
+            wall_token TEXT NOT NULL UNIQUE,
+            created_at TEXT NOT NULL
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE season_events (
+            season_id INTEGER NOT NULL REFERENCES seasons(id),
+            event_id INTEGER NOT NULL REFERENCES events(id),
+            PRIMARY KEY (season_id, event_id)
+        )
+        """
+    )
+    _players_become_members(db)
+
+
+def _players_become_members(db: sqlite_utils.Database) -> None:
+    at = datetime.now(UTC).isoformat(timespec="seconds")
+    by_number: dict[str, int] = {}
+    by_name: dict[str, int] = {}
+    rows = db.execute("SELECT id, name, club, number FROM event_players ORDER BY event_id, id").fetchall()
+    for player_id, name, club, number in rows:  # oldest first: a later spelling of a number renames
+        number_key = number.strip().casefold() or None
+        key = name_key(name)
+        member = by_number.get(number_key) if number_key else by_name.get(key)
+        if member is None:
+            cursor = db.conn.execute(
+                "INSERT INTO members (name, name_key, club, number, number_key, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [name, key, club, number.strip() or None, number_key, at],
+            )
+            member = int(cursor.lastrowid or 0)
+            if number_key:
+                by_number[number_key] = member
+            else:
+                by_name[key] = member
+        elif number_key:
+            db.conn.execute("UPDATE members SET name = ?, name_key = ? WHERE id = ? AND name_key != ?", [name, key, member, key])
+        db.conn.execute("UPDATE event_players SET member_id = ? WHERE id = ?", [member, player_id])
 
 
 def connect(path: str) -> sqlite_utils.Database:

@@ -106,8 +106,11 @@ def table_results(tables: list[TableProgress]) -> list[TableResult]:
     return [TableResult(row.table.round, row.table.number, row.final_score, row.table.locked) for row in tables]
 
 
-def event_standings(db: sqlite_utils.Database, event: Event, round_: int | None = None) -> list[PlayerStanding]:
-    results = table_results(progress(db, event))
+def event_standings(
+    db: sqlite_utils.Database, event: Event, round_: int | None = None, tables: list[TableProgress] | None = None
+) -> list[PlayerStanding]:
+    """The event's standings (of ``round_``, or overall), from its ``tables`` if read already."""
+    results = table_results(progress(db, event) if tables is None else tables)
     members = event_players(db, event.id)
     withdrawn = {p.name: p.leaves for p in members if p.leaves is not None}
     players = [player.name for player in members]

@@ -7,11 +7,13 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
+from ..club.members import Listed, Matched, MemberIndex, number_key, numbered_seat
 from ..scoring import Refusal
 from ..scoring.errors import sentence
 from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, name_fault, name_key
 from .database import immediate
 from .events import REASON_MAX_LENGTH, Event, EventPlayer, note_change
+from .members import all_members, settle
 
 __all__ = ["REASON_MAX_LENGTH", "HistoryLine", "RosterRefusal", "add_late_player", "event_history", "give_reason", "withdraw_player"]
 
@@ -83,29 +85,48 @@ def withdraw_player(db: sqlite_utils.Database, event: Event, name: str, from_rou
     return True
 
 
-def add_late_player(db: sqlite_utils.Database, event: Event, player: EventPlayer, reason: str = "") -> bool:
-    """A player who joins from round ``player.arrives``. False when that very player was added
-    already (a double click); refused for a name taken, too long, holding a comma or a control
-    character (``name_fault``), a round seated already, or an event at its size limit."""
+def add_late_player(
+    db: sqlite_utils.Database, event: Event, player: EventPlayer, reason: str = "", who: str = "director"
+) -> bool:
+    """A player who joins from round ``player.arrives``, matched to the club's list as the event's
+    players were (a new name is a new member). False when that very player was added already (a
+    double click); refused for a member in the event already, a name taken (unless both have
+    numbers: the late one plays as "name (number)"), a name too long or holding a comma or a
+    control character (``name_fault``), a round seated already, or an event at its size limit."""
     name = player.name.strip()
     if not name or len(name) > NAME_MAX_LENGTH:
         raise RosterRefusal(f"A name of 1 to {NAME_MAX_LENGTH} characters.", "name")
     fault = name_fault(name)
     if fault is not None:
         raise RosterRefusal(sentence(fault), "name")
+    listed = Listed(0, name, player.club, player.number)
     with immediate(db):
-        rows = db.execute("SELECT name, arrives FROM event_players WHERE event_id = ?", [event.id]).fetchall()
-        for existing, arrives in rows:
-            if existing == name and arrives == player.arrives:
-                return False
+        member = MemberIndex(all_members(db)).match(listed, "name")
+        rows = db.execute("SELECT name, arrives, member_id FROM event_players WHERE event_id = ?", [event.id]).fetchall()
+        seat = name
+        for existing, arrives, member_id in rows:
+            if member is not None and member_id == member.id:
+                if arrives == player.arrives:
+                    return False
+                another = "" if number_key(player.number) else ": if this is another player of that name, give their number"
+                raise RosterRefusal(f"{existing} is a player of this event already{another}.", "name")
             if name_key(existing) == name_key(name):
-                raise RosterRefusal(f"{existing} is a player of this event already.", "name")
+                if not number_key(player.number) or member_id is None:
+                    raise RosterRefusal(
+                        f"{existing} is a player of this event already: if this is another player of that name, "
+                        "give their number.",
+                        "name",
+                    )
+                seat = numbered_seat(name, player.number)
+        if any(name_key(existing) == name_key(seat) for existing, _, _ in rows):
+            raise RosterRefusal(f"{seat} is a player of this event already.", "name")
         if len(rows) >= MAX_EVENT_PLAYERS:
             raise RosterRefusal(f"An event seats at most {MAX_EVENT_PLAYERS} players.", "name")
         _first_open_round(db, event, player.arrives)
+        settled = settle(db, Matched(listed, member, seat), who)
         db.conn.execute(
-            "INSERT INTO event_players (event_id, name, club, number, arrives) VALUES (?, ?, ?, ?, ?)",
-            [event.id, name, player.club.strip()[:60], player.number.strip()[:30], player.arrives],
+            "INSERT INTO event_players (event_id, name, club, number, arrives, member_id) VALUES (?, ?, ?, ?, ?, ?)",
+            [event.id, seat, settled.club, settled.number or "", player.arrives, settled.id],
         )
-        note_change(db, event.id, f"{name} added, playing from round {player.arrives}", reason)
+        note_change(db, event.id, f"{seat} added, playing from round {player.arrives}", reason)
     return True

@@ -9,10 +9,12 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
+from ..club.members import Listed
 from ..scoring import FiledUnder, Game, Refusal, RuleSet, configure
 from ..tournament.seating import MAX_EVENT_PLAYERS, SeatingError, parse_tables, partners_of
 from .database import immediate
 from .games import StoredGame, _game_from_row, _insert_game, game_by_record_token, now
+from .members import settle_players
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,8 @@ class EventPlayer:
     arrives: int = 1
     #: The first round the player no longer plays (withdrawn), or None.
     leaves: int | None = None
+    #: The club's member this player is (every event player is one, from the club's list).
+    member_id: int | None = None
 
     def absent_from(self, round_: int) -> str:
         """Why the player does not play round ``round_`` ("plays from round 3"), or "" when they do."""
@@ -64,6 +68,8 @@ class EventTable:
     locked: bool
     #: Seated otherwise than the event's plan proposed.
     by_hand: bool = False
+    #: When the director last locked it (None: never, or before locks were timed).
+    locked_at: str | None = None
 
 
 def create_event(
@@ -79,8 +85,11 @@ def create_event(
     paper: str = "a4",
     rounds: int | None = None,
     sit_out: str = "average",
+    who: str = "director",
 ) -> Event:
-    """A new event with its players (at most ``MAX_EVENT_PLAYERS``: SeatingError beyond)."""
+    """A new event with its players (at most ``MAX_EVENT_PLAYERS``: SeatingError beyond), each
+    matched to the club's list (``members.settle_players``: MemberRefusal by line), which gains
+    the new ones; a player plays under their name, or "name (number)" beside a namesake."""
     if len(players) > MAX_EVENT_PLAYERS:
         raise SeatingError(f"An event seats at most {MAX_EVENT_PLAYERS} players, not {len(players)}.", "players")
     with immediate(db):
@@ -103,10 +112,11 @@ def create_event(
             ],
         )
         event_id = int(cursor.lastrowid or 0)
-        for player in players:
+        lines = [Listed(line, p.name, p.club, p.number) for line, p in enumerate(players, start=1)]
+        for match, member in settle_players(db, lines, who):
             db.conn.execute(
-                "INSERT INTO event_players (event_id, name, club, number) VALUES (?, ?, ?, ?)",
-                [event_id, player.name, player.club, player.number],
+                "INSERT INTO event_players (event_id, name, club, number, member_id) VALUES (?, ?, ?, ?, ?)",
+                [event_id, match.seat, member.club, member.number or "", member.id],
             )
     found = get_event(db, event_id)
     assert found is not None
@@ -130,23 +140,30 @@ def _event(row: dict[str, object]) -> Event:
     )
 
 
-def get_event(db: sqlite_utils.Database, event_id: int) -> Event | None:
+def get_event(db: sqlite_utils.Database, event_id: int, *, deleted: bool = False) -> Event | None:
+    """The event of that id; one deleted from the list only if ``deleted`` (the club's record
+    keeps its results)."""
     rows = list(db.query("SELECT * FROM events WHERE id = ?", [event_id]))
-    return _event(rows[0]) if rows else None
+    if not rows or (rows[0].get("deleted_at") and not deleted):
+        return None
+    return _event(rows[0])
 
 
 def event_by_wall_token(db: sqlite_utils.Database, token: str) -> Event | None:
-    rows = list(db.query("SELECT * FROM events WHERE wall_token = ?", [token])) if token else []
+    rows = list(db.query("SELECT * FROM events WHERE wall_token = ? AND deleted_at IS NULL", [token])) if token else []
     return _event(rows[0]) if rows else None
 
 
 def list_events(db: sqlite_utils.Database) -> list[Event]:
-    return [_event(row) for row in db.query("SELECT * FROM events ORDER BY id DESC")]
+    """The director's events, newest first (those deleted from the list are not among them)."""
+    return [_event(row) for row in db.query("SELECT * FROM events WHERE deleted_at IS NULL ORDER BY id DESC")]
 
 
 def event_players(db: sqlite_utils.Database, event_id: int) -> list[EventPlayer]:
     return [
-        EventPlayer(row["name"], row["club"], row["number"], int(row.get("arrives") or 1), row.get("leaves"))
+        EventPlayer(
+            row["name"], row["club"], row["number"], int(row.get("arrives") or 1), row.get("leaves"), row.get("member_id")
+        )
         for row in db.query("SELECT * FROM event_players WHERE event_id = ? ORDER BY id", [event_id])
     ]
 
@@ -165,7 +182,8 @@ def played_rounds(db: sqlite_utils.Database, event_id: int) -> list[list[list[st
 
 def event_tables(db: sqlite_utils.Database, event_id: int) -> list[EventTable]:
     rows = db.query(
-        "SELECT t.round, t.number, t.by_hand, g.record_token, g.locked FROM event_tables t JOIN games g ON g.id = t.game_id "
+        "SELECT t.round, t.number, t.by_hand, g.record_token, g.locked, g.locked_at FROM event_tables t "
+        "JOIN games g ON g.id = t.game_id "
         "WHERE t.event_id = ? ORDER BY t.round, t.number",
         [event_id],
     )
@@ -173,7 +191,9 @@ def event_tables(db: sqlite_utils.Database, event_id: int) -> list[EventTable]:
     for row in rows:
         game = game_by_record_token(db, row["record_token"])
         assert game is not None
-        tables.append(EventTable(row["round"], row["number"], game, bool(row["locked"]), bool(row["by_hand"])))
+        tables.append(
+            EventTable(row["round"], row["number"], game, bool(row["locked"]), bool(row["by_hand"]), row["locked_at"])
+        )
     return tables
 
 
@@ -388,7 +408,8 @@ def set_locked(db: sqlite_utils.Database, game: StoredGame, locked: bool, table:
     event's table it is, whose history says so."""
     with immediate(db):
         cursor = db.conn.execute(
-            "UPDATE games SET locked = ? WHERE id = ? AND locked != ?", [int(locked), game.id, int(locked)]
+            "UPDATE games SET locked = ?, locked_at = CASE WHEN ? THEN ? ELSE locked_at END WHERE id = ? AND locked != ?",
+            [int(locked), int(locked), now(), game.id, int(locked)],
         )
         if cursor.rowcount and table is not None:
             event_id = db.execute("SELECT event_id FROM event_tables WHERE game_id = ?", [game.id]).fetchone()

@@ -140,3 +140,9 @@ def logout() -> Response:
         if isinstance(session_id, str):
             director_store.end_director_session(get_db(), session_id)
     return redirect(url_for("home.index"))
+
+
+def who() -> str:
+    """Who made a change to the club's list, as its history says: the director, and where from
+    (the command line says so itself)."""
+    return f"director at {client_address()}"

@@ -1,0 +1,201 @@
+"""The club's members, and how a written line (an event's player, a late player, a roster's
+row) is matched to one.
+
+A membership number identifies a member: two members may share a name, and a member may
+change the spelling of theirs. So a line with a number is that number's member, whatever
+name it gives (a new spelling is the member's name from then on); a line without one is the
+member of that name, if exactly one has it; a name no member has is a new member.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..scoring import Refusal
+from ..tournament.seating import NAME_MAX_LENGTH, name_key
+
+#: What stands where a removed member's name stood: on every page, sheet, record and history line.
+FORMER_MEMBER = "a former member"
+
+
+def number_key(number: str | None) -> str | None:
+    """A membership number as it is told apart from others: any case, no spaces around; None for none."""
+    key = (number or "").strip().casefold()
+    return key or None
+
+
+def initials(name: str) -> str:
+    """A name as a member who asked for privacy is shown on public pages: "Ann Smith" → "A. S."
+    (each word's first letter; a hyphenated word keeps both: "Mary-Jo" → "M.-J.")."""
+    shown = []
+    for word in name.split():
+        parts = [part[:1].upper() + "." for part in word.split("-") if part]
+        if parts:
+            shown.append("-".join(parts))
+    return " ".join(shown) or "?"
+
+
+@dataclass(frozen=True)
+class Member:
+    id: int
+    name: str
+    club: str = ""
+    number: str | None = None
+    #: Shown by initials on public and published pages.
+    initials: bool = False
+    #: Removed from the list: the name is gone (``FORMER_MEMBER``), the results stay.
+    removed: bool = False
+
+    @property
+    def number_key(self) -> str | None:
+        return number_key(self.number)
+
+    @property
+    def name_key(self) -> str:
+        return name_key(self.name)
+
+    @property
+    def public_name(self) -> str:
+        """The name as public and published pages show it."""
+        if self.removed:
+            return FORMER_MEMBER
+        return initials(self.name) if self.initials else self.name
+
+    @property
+    def described(self) -> str:
+        """The member as the director's pages name them: "Ann Smith (number 1042)"."""
+        return f"{self.name} (number {self.number})" if self.number else self.name
+
+
+class MemberRefusal(Refusal):
+    """A line that cannot be matched to one member, or a change to the list that cannot be made."""
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A player as a line writes them: the line's number in its list, name, club and number."""
+
+    line: int
+    name: str
+    club: str = ""
+    number: str = ""
+
+
+@dataclass(frozen=True)
+class Matched:
+    """A listed player and their member (None: a new member); ``seat`` is the name they play
+    under at the event's tables (their own, or with their number when two share a name)."""
+
+    listed: Listed
+    member: Member | None
+    seat: str
+
+    @property
+    def respelt(self) -> bool:
+        """The line gives a number's member another name: the member's new spelling."""
+        return self.member is not None and name_key(self.listed.name) != self.member.name_key
+
+    @property
+    def numbered(self) -> bool:
+        """The line gives a member without a number their number."""
+        return self.member is not None and self.member.number is None and bool(self.listed.number.strip())
+
+
+class MemberIndex:
+    """The members as lines are matched to them: by number, and by name."""
+
+    def __init__(self, members: Iterable[Member]) -> None:
+        self.by_number: dict[str, Member] = {}
+        self.by_name: dict[str, list[Member]] = {}
+        for member in members:
+            if member.removed:
+                continue
+            if member.number_key:
+                self.by_number[member.number_key] = member
+            self.by_name.setdefault(member.name_key, []).append(member)
+
+    def match(self, listed: Listed, field: str = "players") -> Member | None:
+        """The member a line names; None for a new member; refused (beside ``field``) when its
+        name alone is several members'."""
+        key = number_key(listed.number)
+        named = self.by_name.get(name_key(listed.name), [])
+        if key is not None:
+            found = self.by_number.get(key)
+            if found is not None:
+                return found
+            unnumbered = [member for member in named if member.number is None]
+            return unnumbered[0] if len(unnumbered) == 1 else None
+        if len(named) > 1:
+            numbers = ", ".join(member.number or "none" for member in named)
+            where = f"Line {listed.line}: " if listed.line else ""
+            raise MemberRefusal(
+                f"{where}{len(named)} members are named {listed.name} (numbers {numbers}): add the membership number.",
+                field,
+            )
+        return named[0] if named else None
+
+
+def match_players(lines: Sequence[Listed], index: MemberIndex) -> list[Matched]:
+    """Every line of an event's list matched to its member, each member once; two different
+    members of one name play as "name (number)", and must both have a number to be told apart."""
+    members = [index.match(listed) for listed in lines]
+    first_line: dict[int, Listed] = {}
+    by_name: dict[str, list[int]] = {}
+    for position, (listed, member) in enumerate(zip(lines, members, strict=True)):
+        if member is not None:
+            earlier = first_line.setdefault(member.id, listed)
+            if earlier is not listed:
+                raise MemberRefusal(
+                    f"Line {listed.line}: the same member as line {earlier.line} ({member.described}).", "players"
+                )
+        by_name.setdefault(name_key(listed.name), []).append(position)
+    seats = [listed.name for listed in lines]
+    for positions in by_name.values():
+        if len(positions) < 2:
+            continue
+        unnumbered = [lines[p] for p in positions if not number_key(lines[p].number)]
+        if unnumbered:
+            listed = lines[positions[1]]
+            raise MemberRefusal(
+                f"Line {listed.line}: {listed.name} is listed twice: two players of that name need their "
+                "membership numbers.",
+                "players",
+            )
+        for position in positions:
+            seats[position] = numbered_seat(lines[position].name, lines[position].number)
+    seen: dict[str, Listed] = {}
+    for listed, seat in zip(lines, seats, strict=True):
+        earlier = seen.setdefault(name_key(seat), listed)
+        if earlier is not listed:
+            raise MemberRefusal(f"Line {listed.line}: {seat} is the name of line {earlier.line} too.", "players")
+    return [Matched(listed, member, seat) for listed, member, seat in zip(lines, members, seats, strict=True)]
+
+
+#: The most of a membership number a name told apart by it shows (its end: "Ann Smith (…20417)").
+SEAT_NUMBER_LENGTH = 12
+
+
+def numbered_seat(name: str, number: str) -> str:
+    """A name told apart by its number at an event's tables, within the longest name a table takes."""
+    number = number.strip()
+    if len(number) > SEAT_NUMBER_LENGTH:
+        number = "…" + number[-(SEAT_NUMBER_LENGTH - 1) :]
+    suffix = f" ({number})"
+    return name[: NAME_MAX_LENGTH - len(suffix)].rstrip() + suffix
+
+
+def public_names(members: Mapping[str, Member | None]) -> dict[str, str]:
+    """Each seat name of one event or game as public pages show it (initials where a member
+    asked), every one different: two members of the same initials become "A. S." and "A. S. (2)"."""
+    shown: dict[str, str] = {}
+    taken: set[str] = set()
+    for seat, member in members.items():
+        name = member.public_name if member is not None else seat
+        candidate, count = name, 1
+        while name_key(candidate) in taken:
+            count += 1
+            candidate = f"{name} ({count})"
+        taken.add(name_key(candidate))
+        shown[seat] = candidate
+    return shown

@@ -1,0 +1,189 @@
+"""Ratings across events: openskill's Plackett–Luce, a published multiplayer model, table by table.
+
+Each finished (or locked) table is one result: its sides (a partnership is a team, a player
+alone a team of one) in the order the game placed them. The model moves each player's
+estimate of skill (``mu``) and its uncertainty (``sigma``); the number shown is the cautious
+one, ``mu − 3 sigma`` (openskill's ordinal), which starts at 0 and grows as a player shows
+what they are worth, so that one lucky evening does not top the list.
+
+Ties. Crates tables tie on totals, and openskill's Plackett–Luce mishandles a tie: with places
+1, 1, 3, 4 it gives the third player the same gain as the two tied winners (openskill issues
+#155, #166, #173, #201). A tie is therefore rated as the average of every way it could have
+been broken: a table of places 1, 1, 3, 4 is rated as 1-2-3-4 and as 2-1-3-4, and each
+player's new ``mu`` and ``sigma`` are the means of the two. Tied players are treated alike,
+both gain more than the player placed below them, and a table without a tie is rated by
+exactly one call of the model, as anyone with openskill would rate it. A table of k tied
+sides costs k! calls (at most 120, five sides all tied).
+
+Ratings depend on the order of the tables (the same games in reverse give other numbers), so
+tables are rated in the order they finished, which storage keeps with them; and on the model's
+exact arithmetic, so the model's name, version and parameters are stored with the ratings.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+import openskill
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+K = TypeVar("K", bound=Hashable)
+
+#: How far below ``mu`` the number shown sits, in ``sigma``s (openskill's ``ordinal``, z = 3).
+CAUTION = 3
+
+
+@dataclass(frozen=True)
+class RatingModel:
+    """The model ratings were computed with: another name, version or parameter is another
+    model, whose ratings are recomputed from the stored results, never mixed with these."""
+
+    name: str
+    version: str
+    parameters: Mapping[str, float | bool]
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} {self.version}"
+
+    def make(self) -> PlackettLuce:
+        values = dict(self.parameters)
+        return PlackettLuce(
+            mu=float(values["mu"]),
+            sigma=float(values["sigma"]),
+            beta=float(values["beta"]),
+            kappa=float(values["kappa"]),
+            tau=float(values["tau"]),
+            limit_sigma=bool(values["limit_sigma"]),
+            balance=bool(values["balance"]),
+        )
+
+
+def _defaults() -> RatingModel:
+    model = PlackettLuce()
+    return RatingModel(
+        "openskill.PlackettLuce",
+        openskill.__version__,
+        {
+            "mu": model.mu,
+            "sigma": model.sigma,
+            "beta": model.beta,
+            "kappa": model.kappa,
+            "tau": model.tau,
+            "limit_sigma": model.limit_sigma,
+            "balance": model.balance,
+        },
+    )
+
+
+#: The model in use: openskill's Plackett–Luce with its published defaults (mu 25, sigma 25/3).
+MODEL = _defaults()
+
+
+@dataclass(frozen=True)
+class Rating:
+    mu: float
+    sigma: float
+    #: Tables rated.
+    tables: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """The cautious rating shown: mu − 3 sigma."""
+        return self.mu - CAUTION * self.sigma
+
+
+@dataclass(frozen=True)
+class RatedTable(Generic[K]):
+    """One table's result: each side's players, and its place (1 best; equal places tie);
+    ``id`` names it in the players' history."""
+
+    sides: tuple[tuple[K, ...], ...]
+    places: tuple[int, ...]
+    id: int = 0
+
+
+@dataclass
+class Ratings(Generic[K]):
+    """Every player's rating as the tables are rated in order, with each player's rating after
+    every table they played (``history``: the table's id, mu, sigma)."""
+
+    model: RatingModel = MODEL
+    ratings: dict[K, PlackettLuceRating] = field(default_factory=dict)
+    tables: dict[K, int] = field(default_factory=dict)
+    history: dict[K, list[tuple[int, float, float]]] = field(default_factory=dict)
+    rated: int = 0
+
+    def __post_init__(self) -> None:
+        self._model = self.model.make()
+
+    @classmethod
+    def resumed(cls, model: RatingModel, start: Mapping[K, Rating]) -> Ratings[K]:
+        """Ratings as stored, to rate the tables that finished since (``history`` holds only the
+        points added from here)."""
+        ratings = cls(model)
+        make = ratings._model.rating
+        ratings.ratings = {player: make(mu=r.mu, sigma=r.sigma) for player, r in start.items()}
+        ratings.tables = {player: r.tables for player, r in start.items()}
+        return ratings
+
+    def rate(self, table: RatedTable[K]) -> None:
+        """Rate one table: its players' ratings move, and their history grows by a point."""
+        self.rated += 1
+        make, ratings = self._model.rating, self.ratings
+        teams = [[ratings.get(player) or make() for player in side] for side in table.sides]
+        new = _rate(self._model, teams, table.places)
+        tables, history = self.tables, self.history
+        for side, team in zip(table.sides, new, strict=True):
+            for player, rating in zip(side, team, strict=True):
+                ratings[player] = rating
+                tables[player] = tables.get(player, 0) + 1
+                history.setdefault(player, []).append((table.id, rating.mu, rating.sigma))
+
+    def rate_all(self, tables: Iterable[RatedTable[K]]) -> Ratings[K]:
+        for table in tables:
+            self.rate(table)
+        return self
+
+    def current(self) -> dict[K, Rating]:
+        return {player: Rating(r.mu, r.sigma, self.tables.get(player, 0)) for player, r in self.ratings.items()}
+
+
+def _rate(
+    model: PlackettLuce, teams: list[list[PlackettLuceRating]], places: Sequence[int]
+) -> list[list[PlackettLuceRating]]:
+    if len(set(places)) == len(places):
+        return model.rate(teams, ranks=list(places))
+    orders = list(tie_breaks(places))
+    outcomes = [model.rate(teams, ranks=list(ranks)) for ranks in orders]
+    averaged = []
+    for index, team in enumerate(teams):
+        members = []
+        for member in range(len(team)):
+            mus = [outcome[index][member].mu for outcome in outcomes]
+            sigmas = [outcome[index][member].sigma for outcome in outcomes]
+            members.append(model.rating(mu=math.fsum(mus) / len(mus), sigma=math.fsum(sigmas) / len(sigmas)))
+        averaged.append(members)
+    return averaged
+
+
+def tie_breaks(places: Sequence[int]) -> Iterable[tuple[int, ...]]:
+    """Every strict order of the sides that keeps their places and breaks each tie one way
+    (places 1, 1, 3: (1, 2, 3) and (2, 1, 3)). ``math.fsum`` over them makes the mean the same
+    whatever order the ways come in, so tied players with equal ratings end exactly equal."""
+    groups: dict[int, list[int]] = {}
+    for index, place in enumerate(places):
+        groups.setdefault(place, []).append(index)
+    ordered = [groups[place] for place in sorted(groups)]
+    for choice in itertools.product(*(itertools.permutations(group) for group in ordered)):
+        ranks = [0] * len(places)
+        rank = 1
+        for group in choice:
+            for index in group:
+                ranks[index] = rank
+                rank += 1
+        yield tuple(ranks)

@@ -1,0 +1,200 @@
+"""The club's members: the list kept across events, each event player's member, and the club's
+history of the director's changes to the list (who, when, and how to undo what can be)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import sqlite_utils
+
+from ..club.members import Listed, Matched, Member, MemberIndex, MemberRefusal, match_players, number_key
+from ..tournament.seating import NAME_MAX_LENGTH, name_fault, name_key
+from .database import immediate
+from .games import now
+
+#: The longest club name and membership number kept (as the new-event list has always cut them).
+CLUB_MAX_LENGTH = 60
+NUMBER_MAX_LENGTH = 30
+
+
+def _member(row: Sequence[object]) -> Member:
+    member_id, name, club, number, initials, removed = row
+    return Member(int(str(member_id)), str(name), str(club), None if number is None else str(number), bool(initials), bool(removed))
+
+
+_COLUMNS = "id, name, club, number, initials, removed"
+
+
+def get_member(db: sqlite_utils.Database, member_id: int) -> Member | None:
+    row = db.execute(f"SELECT {_COLUMNS} FROM members WHERE id = ?", [member_id]).fetchone()
+    return None if row is None else _member(row)
+
+
+def all_members(db: sqlite_utils.Database, *, removed: bool = False) -> list[Member]:
+    """The list, by name (members removed from it only if asked)."""
+    rows = db.execute(
+        f"SELECT {_COLUMNS} FROM members {'' if removed else 'WHERE removed = 0'} ORDER BY name_key, id"
+    ).fetchall()
+    return [_member(row) for row in rows]
+
+
+def members_by_id(db: sqlite_utils.Database, ids: Sequence[int] | None = None) -> dict[int, Member]:
+    """Members by id (every one, removed included, or those of ``ids``)."""
+    if ids is None:
+        rows = db.execute(f"SELECT {_COLUMNS} FROM members").fetchall()
+    else:
+        wanted = sorted(set(ids))
+        rows = []
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            rows += db.execute(f"SELECT {_COLUMNS} FROM members WHERE id IN ({marks})", chunk).fetchall()
+    return {member.id: member for member in map(_member, rows)}
+
+
+@dataclass(frozen=True)
+class ClubLine:
+    """A line of the club's history: when, who, what; ``undoable`` while its change can be undone."""
+
+    id: int
+    at: str
+    who: str
+    what: str
+    undoable: bool
+    undone_at: str | None
+
+
+def club_history(db: sqlite_utils.Database, limit: int = 200) -> list[ClubLine]:
+    """The director's changes to the club's list, newest first."""
+    return [
+        ClubLine(row[0], row[1], row[2], row[3], row[4] is not None and row[5] is None, row[5])
+        for row in db.execute(
+            "SELECT id, at, who, what, undo, undone_at FROM club_history ORDER BY id DESC LIMIT ?", [limit]
+        )
+    ]
+
+
+def note_club_change(db: sqlite_utils.Database, who: str, what: str, undo: dict[str, object] | None = None) -> int:
+    """A line of the club's history (inside the caller's transaction); ``undo`` says how to undo it."""
+    cursor = db.conn.execute(
+        "INSERT INTO club_history (at, who, what, undo) VALUES (?, ?, ?, ?)",
+        [now(), who, what, None if undo is None else json.dumps(undo)],
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def check_member_fields(name: str, club: str, number: str) -> None:
+    """What every member's name, club and number must be, wherever they come from."""
+    if not name or len(name) > NAME_MAX_LENGTH:
+        raise MemberRefusal(f"A name of 1 to {NAME_MAX_LENGTH} characters, not {len(name)}.", "name")
+    fault = name_fault(name)
+    if fault is not None:
+        raise MemberRefusal(fault, "name")
+    if len(club) > CLUB_MAX_LENGTH:
+        raise MemberRefusal(f"A club of at most {CLUB_MAX_LENGTH} characters.", "club")
+    if len(number) > NUMBER_MAX_LENGTH:
+        raise MemberRefusal(f"A membership number of at most {NUMBER_MAX_LENGTH} characters.", "number")
+
+
+def settle_players(db: sqlite_utils.Database, lines: Sequence[Listed], who: str) -> list[tuple[Matched, Member]]:
+    """Match an event's players to the list (inside the caller's write transaction, so two events
+    made at once cannot each add the same new member): each line with its member, new members
+    added, a member's new spelling, number or club taken from the line, each on the history."""
+    matched = match_players(lines, MemberIndex(all_members(db)))
+    return [(match, settle(db, match, who)) for match in matched]
+
+
+def settle(db: sqlite_utils.Database, match: Matched, who: str) -> Member:
+    """The member a matched line is, as the line has it (inside the caller's transaction)."""
+    listed, member = match.listed, match.member
+    club, number = listed.club.strip()[:CLUB_MAX_LENGTH], listed.number.strip()[:NUMBER_MAX_LENGTH]
+    if member is None:
+        return insert_member(db, listed.name, club, number)
+    changes = []
+    if match.respelt:
+        changes.append(f"{member.described} now spelt {listed.name}")
+        member = _update(db, member, name=listed.name)
+    if match.numbered:
+        changes.append(f"{member.name} given number {number}")
+        member = _update(db, member, number=number)
+    if club and club != member.club:
+        changes.append(f"{member.described}: club {member.club or '(none)'} → {club}")
+        member = _update(db, member, club=club)
+    for change in changes:
+        note_club_change(db, who, change)
+    return member
+
+
+def insert_member(db: sqlite_utils.Database, name: str, club: str = "", number: str = "") -> Member:
+    """A new member (inside the caller's transaction); a number another member has is refused."""
+    key = number_key(number)
+    taken = db.execute("SELECT id FROM members WHERE number_key = ?", [key]).fetchone() if key else None
+    if taken is not None:
+        raise MemberRefusal(f"Number {number} is another member's.", "number")
+    cursor = db.conn.execute(
+        "INSERT INTO members (name, name_key, club, number, number_key, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        [name, name_key(name), club, number or None, key, now()],
+    )
+    return Member(int(cursor.lastrowid or 0), name, club, number or None)
+
+
+def _update(db: sqlite_utils.Database, member: Member, **fields: object) -> Member:
+    name = str(fields.get("name", member.name))
+    club = str(fields.get("club", member.club))
+    number = fields.get("number", member.number)
+    shown = None if number in (None, "") else str(number)
+    initials = bool(fields.get("initials", member.initials))
+    db.conn.execute(
+        "UPDATE members SET name = ?, name_key = ?, club = ?, number = ?, number_key = ?, initials = ? WHERE id = ?",
+        [name, name_key(name), club, shown, number_key(shown), int(initials), member.id],
+    )
+    return Member(member.id, name, club, shown, initials, member.removed)
+
+
+def add_member(db: sqlite_utils.Database, name: str, club: str, number: str, who: str) -> Member:
+    """A member added by hand to the list (not yet at any event)."""
+    name, club, number = name.strip(), club.strip(), number.strip()
+    check_member_fields(name, club, number)
+    with immediate(db):
+        member = insert_member(db, name, club, number)
+        note_club_change(db, who, f"{member.described} added to the list")
+    return member
+
+
+def edit_member(
+    db: sqlite_utils.Database, member_id: int, name: str, club: str, number: str, initials: bool, who: str
+) -> bool:
+    """A member's name, club, number and privacy set by the director; False when nothing changed.
+    A number another member has is refused (merge the two instead, if they are one person)."""
+    name, club, number = name.strip(), club.strip(), number.strip()
+    check_member_fields(name, club, number)
+    with immediate(db):
+        member = get_member(db, member_id)
+        if member is None or member.removed:
+            raise MemberRefusal("That member is not on the list: reload the page.", "name")
+        key = number_key(number)
+        other = db.execute("SELECT name FROM members WHERE number_key = ? AND id != ?", [key, member_id]).fetchone()
+        if key and other is not None:
+            raise MemberRefusal(f"Number {number} is {other[0]}'s: if they are one person, merge them.", "number")
+        after = Member(member.id, name, club, number or None, initials, False)
+        changes = _differences(member, after)
+        if not changes:
+            return False
+        _update(db, member, name=name, club=club, number=number, initials=initials)
+        note_club_change(db, who, f"{member.described}: {'; '.join(changes)}")
+    return True
+
+
+def _differences(before: Member, after: Member) -> list[str]:
+    changes = []
+    if before.name != after.name:
+        changes.append(f"name → {after.name}")
+    if before.club != after.club:
+        changes.append(f"club → {after.club or '(none)'}")
+    if before.number != after.number:
+        changes.append(f"number → {after.number or '(none)'}")
+    if before.initials != after.initials:
+        changes.append("shown by initials on public pages" if after.initials else "shown by name on public pages")
+    return changes
