@@ -416,6 +416,31 @@ def ratings(as_json: bool, recompute: bool) -> int:
     return 0
 
 
+@cli.command()
+@click.argument("where", nargs=-1, metavar="EVENT_ID OUTDIR | --season NAME OUTDIR")
+@click.option("--season", "season_name", metavar="NAME", help="Publish this season: its ladder and every event in it.")
+def publish(where: tuple[str, ...], season_name: str | None) -> None:
+    """Write an event's results (or a season's) as a folder of static pages: standings, rounds, every
+    table's sheet (page and PDF), each player's results, the ratings and the ladder, with no link,
+    join code or token of the app's. EVENT_ID is the number in /director/events/EVENT_ID."""
+    from . import publish as publishing
+    from .reports import pdf
+
+    wanted = 1 if season_name is not None else 2
+    if len(where) != wanted:
+        usage = "scorekeeper publish --season NAME OUTDIR" if season_name is not None else "scorekeeper publish EVENT_ID OUTDIR"
+        raise click.UsageError(f"usage: {usage}")
+    with _club_database() as db:
+        if season_name is not None:
+            site = publishing.season_site(db, season_name)
+        else:
+            if not where[0].isdigit() or len(where[0]) > 18:
+                raise click.ClickException(f"{where[0]!r} is not an event's number (the one in /director/events/NUMBER)")
+            site = publishing.event_site(db, int(where[0]))
+    written = publishing.write_folder(site, where[-1], pdf.render_pdf)
+    click.echo(f"published {written} files to {where[-1]}")
+
+
 @contextlib.contextmanager
 def _club_database() -> Iterator[Any]:
     """The server's database, its migrations applied, for a command that reads and keeps the club's record."""

@@ -90,6 +90,31 @@ class GameRecord:
         return verification_code(self.game, self.hands, self.filed_under)
 
 
+def renamed(record: GameRecord, names: Mapping[str, str]) -> GameRecord:
+    """The same game with its players renamed (``names``: old → new, each new name different), as
+    a page that must not show a name prints it; its verification code is the renamed record's."""
+    if all(names.get(player, player) == player for player in record.game.players):
+        return record
+    data = record.to_dict()
+
+    def new(name: object) -> object:
+        return names.get(name, name) if isinstance(name, str) else name
+
+    data["players"] = [new(player) for player in record.game.players]
+    if "partnerships" in data:
+        data["partnerships"] = [[new(player) for player in team] for team in record.game.partnerships]
+    data["first_dealer"] = new(data["first_dealer"])
+    hands = data["hands"]
+    assert isinstance(hands, list)
+    for hand in hands:
+        hand["leftovers"] = {new(player): cards for player, cards in hand["leftovers"].items()}
+        hand["pressures"] = [new(player) for player in hand["pressures"]]
+    options = data.get("options")
+    if isinstance(options, dict) and "dummy" in options:
+        options["dummy"] = new(options["dummy"])
+    return parse_record(data)
+
+
 def load_record(text: str) -> GameRecord:
     """Read a record from JSON text."""
     return parse_record(decode_json(text))
