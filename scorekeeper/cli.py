@@ -423,8 +423,8 @@ def publish(where: tuple[str, ...], season_name: str | None) -> None:
     """Write an event's results (or a season's) as a folder of static pages: standings, rounds, every
     table's sheet (page and PDF), each player's results, the ratings and the ladder, with no link,
     join code or token of the app's. EVENT_ID is the number in /director/events/EVENT_ID."""
-    from . import publish as publishing
     from .reports import pdf
+    from .web import publishing
 
     wanted = 1 if season_name is not None else 2
     if len(where) != wanted:

@@ -87,7 +87,7 @@ def test_each_part_imports_only_what_lies_below_it(part):
 
 def test_every_module_belongs_to_a_part_or_sits_on_top():
     top = {path.name for path in PACKAGE.glob("*.py")}
-    assert top == {"__init__.py", "cli.py", "serve.py", "publish.py"}
+    assert top == {"__init__.py", "cli.py", "serve.py"}
     folders = {path.name for path in PACKAGE.iterdir() if path.is_dir() and (path / "__init__.py").exists()}
     assert folders == set(PARTS)
 

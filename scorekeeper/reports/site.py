@@ -8,7 +8,9 @@ HTML of each PDF to render); ``publish.py`` fills it from the club's record and 
 
 from __future__ import annotations
 
+import io
 import posixpath
+import zipfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -72,3 +74,12 @@ def _style() -> bytes:
     package = resources.files("scorekeeper")
     own = package / "templates" / "publish" / "published.css"
     return (package / "static" / "app.css").read_bytes() + b"\n" + own.read_bytes()
+
+
+def zipped(files: Iterable[tuple[str, bytes]]) -> bytes:
+    """Files as one zip, their paths as given."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path, content in files:
+            archive.writestr(path, content)
+    return buffer.getvalue()

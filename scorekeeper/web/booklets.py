@@ -1,5 +1,7 @@
 """Booklets render outside the request: a job thread of the worker, the pages in its booklet
-processes side by side (one a core), progress in a file, the PDF beside it.
+processes side by side (one a core), progress in a file, the PDF beside it. A published folder
+(``kind`` "published": the event's results as static pages, ``publish.py``) is made the same way,
+its PDFs rendered as a booklet's pages are, and zipped with its pages instead of joined.
 
 A request only starts the job and returns, and the director's page follows the progress;
 the worker's thread only waits while the processes render (``printer``), so it never holds
@@ -26,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..reports import pdf
+from ..reports.site import zipped
 from ..storage.files import write_private
 from . import printer
 
@@ -45,6 +48,8 @@ class Part:
 
     html: str
     code: str | None = None
+    #: Its path in a published folder's zip.
+    name: str = ""
 
     @property
     def kept_name(self) -> str | None:
@@ -65,7 +70,20 @@ def _write_status(folder: Path, job: str, status: dict[str, object]) -> None:
     os.replace(temporary, folder / f"{job}.json")
 
 
-def start(instance_path: str, parts: Sequence[Part], name: str, key: str, event: int) -> str:
+#: What a job makes: a booklet (one PDF), or a published folder (a zip of its files).
+BOOKLET, PUBLISHED = "booklet", "published"
+SUFFIX = {BOOKLET: ".pdf", PUBLISHED: ".zip"}
+
+
+def start(
+    instance_path: str,
+    parts: Sequence[Part],
+    name: str,
+    key: str,
+    event: int,
+    kind: str = BOOKLET,
+    files: Sequence[tuple[str, bytes]] = (),
+) -> str:
     """Start rendering, once per key (the form's idempotency key): returns the job's id at once
     (``printer.Busy`` when booklets are at their bound). Every status of the job names ``event``,
     the event whose booklet it is: only that event's pages find it.
@@ -77,7 +95,7 @@ def start(instance_path: str, parts: Sequence[Part], name: str, key: str, event:
     folder = _folder(instance_path)
     job = hashlib.sha256(key.encode()).hexdigest()[:16]
     total = len(parts)
-    about = {"name": name, "event": event, "started": time.time(), "pid": os.getpid()}
+    about = {"name": name, "event": event, "started": time.time(), "pid": os.getpid(), "kind": kind}
     claim = folder / f"{job}.{secrets.token_hex(4)}.claim"
     first = {"state": "running", "done": 0, "total": total, **about}
     write_private(claim, json.dumps(first).encode())
@@ -85,7 +103,7 @@ def start(instance_path: str, parts: Sequence[Part], name: str, key: str, event:
         try:
             os.link(claim, folder / f"{job}.json")
         except FileExistsError:
-            earlier = status(instance_path, job, event)
+            earlier = status(instance_path, job, event, kind)
             if earlier is None or earlier.get("state") != "failed":
                 return job
             (folder / f"{job}.json").unlink(missing_ok=True)  # pressed again after it failed: anew
@@ -95,7 +113,7 @@ def start(instance_path: str, parts: Sequence[Part], name: str, key: str, event:
     finally:
         claim.unlink()
     try:
-        future = printer.in_background(_run, str(folder), job, list(parts), about)
+        future = printer.in_background(_run, str(folder), job, list(parts), about, list(files))
     except printer.Busy:
         (folder / f"{job}.json").unlink(missing_ok=True)
         raise
@@ -104,11 +122,15 @@ def start(instance_path: str, parts: Sequence[Part], name: str, key: str, event:
     return job
 
 
-def recent(instance_path: str, event: int, count: int = 5) -> list[tuple[str, dict[str, object]]]:
-    """The event's latest booklets, newest first: each job's id and status (for the event page,
-    so that a booklet whose progress page was closed is found again)."""
-    mine = [path.stem for path, state in _statuses(_folder(instance_path)) if state.get("event") == event]
-    found = [(job, status(instance_path, job, event)) for job in mine[::-1][:count]]
+def recent(instance_path: str, event: int, count: int = 5, kind: str = BOOKLET) -> list[tuple[str, dict[str, object]]]:
+    """The event's latest booklets (or published folders), newest first: each job's id and status
+    (for the event page, so that a job whose progress page was closed is found again)."""
+    mine = [
+        path.stem
+        for path, state in _statuses(_folder(instance_path))
+        if state.get("event") == event and state.get("kind", BOOKLET) == kind
+    ]
+    found = [(job, status(instance_path, job, event, kind)) for job in mine[::-1][:count]]
     return [(job, state) for job, state in found if state is not None]
 
 
@@ -116,7 +138,8 @@ def _forget_old_booklets(folder: Path) -> None:
     """Only the newest ``KEPT_BOOKLETS`` finished (or failed) booklets stay, with their statuses."""
     ended = [path for path, state in _statuses(folder) if state.get("state") != "running"]
     for path in ended[: max(0, len(ended) - KEPT_BOOKLETS)]:
-        path.with_suffix(".pdf").unlink(missing_ok=True)
+        for suffix in SUFFIX.values():
+            path.with_suffix(suffix).unlink(missing_ok=True)
         path.unlink(missing_ok=True)
 
 
@@ -132,10 +155,16 @@ def _statuses(folder: Path) -> list[tuple[Path, dict[str, Any]]]:
 
 
 def _run(
-    submit: Callable[..., Future[Any]], folder_name: str, job: str, parts: list[Part], about: dict[str, object]
+    submit: Callable[..., Future[Any]],
+    folder_name: str,
+    job: str,
+    parts: list[Part],
+    about: dict[str, object],
+    files: list[tuple[str, bytes]],
 ) -> None:
     """In the worker's job thread: every part rendered (or a locked table's kept PDF reused) in the
-    booklet processes, then joined; the status says how far it got, and how many were reused."""
+    booklet processes, then joined (a published folder: zipped with its ``files``); the status says
+    how far it got, and how many were reused."""
     folder = Path(folder_name)
     kept = folder / SHEETS
     kept.mkdir(mode=0o700, exist_ok=True)
@@ -158,7 +187,10 @@ def _run(
             finished.result()
             done += 1
             _write_status(folder, job, {"state": "running", "done": done, "total": total, **about})
-        submit(join_parts, [str(path) for path in paths], str(folder / f"{job}.pdf")).result()
+        if about.get("kind") == PUBLISHED:
+            _zip(folder / f"{job}.zip", [(part.name, path.read_bytes()) for part, path in zip(parts, paths, strict=True)] + files)
+        else:
+            submit(join_parts, [str(path) for path in paths], str(folder / f"{job}.pdf")).result()
         status = {"state": "done", "done": total, "total": total, **about, "rendered": len(rendering)}
         _write_status(folder, job, {**status, "reused": reused})
     except Exception as error:  # reported on the progress page; the job is over either way
@@ -168,6 +200,12 @@ def _run(
             if path.parent == folder:
                 path.unlink(missing_ok=True)
         _forget_oldest(kept)
+
+
+def _zip(path: Path, files: Sequence[tuple[str, bytes]]) -> None:
+    temporary = path.with_name(f"{path.name}.tmp")
+    write_private(temporary, zipped(files))
+    os.replace(temporary, path)
 
 
 def render_part(html: str, path: str) -> None:
@@ -197,8 +235,8 @@ def _report_lost(folder: Path, job: str, total: int, about: dict[str, object], f
         _write_status(folder, job, {"state": "failed", "done": 0, "total": total, **about, "error": error})
 
 
-def status(instance_path: str, job: str, event: int) -> dict[str, object] | None:
-    """The job's progress, None unless it is a booklet of ``event``. A job that an earlier run of
+def status(instance_path: str, job: str, event: int, kind: str = BOOKLET) -> dict[str, object] | None:
+    """The job's progress, None unless it is a booklet (or a published folder: ``kind``) of ``event``. A job that an earlier run of
     the server (or a worker since stopped) left running is reported failed, once and for all."""
     if not job.isalnum():
         return None
@@ -208,7 +246,7 @@ def status(instance_path: str, job: str, event: int) -> dict[str, object] | None
         found: dict[str, object] = json.loads(path.read_text())
     except (OSError, ValueError):
         return None
-    if found.get("event") != event:
+    if found.get("event") != event or found.get("kind", BOOKLET) != kind:
         return None
     if found.get("state") == "running" and _lost(path, found):
         found = {**found, "state": "failed", "done": 0, "error": INTERRUPTED}
@@ -240,9 +278,9 @@ def _lost(path: Path, found: dict[str, object]) -> bool:
         return True
 
 
-def result(instance_path: str, job: str, event: int) -> Path | None:
-    """The finished booklet, None unless it is one of ``event``."""
-    if status(instance_path, job, event) is None:
+def result(instance_path: str, job: str, event: int, kind: str = BOOKLET) -> Path | None:
+    """The finished booklet (or published folder's zip), None unless it is one of ``event``."""
+    if status(instance_path, job, event, kind) is None:
         return None
-    path = _folder(instance_path) / f"{job}.pdf"
+    path = _folder(instance_path) / f"{job}{SUFFIX[kind]}"
     return path if path.exists() else None

@@ -172,6 +172,10 @@ def _event_page(
         tie_breaks=event_tie_breaks(event),
         unreachable_host=unreachable_host(request.host_url),
         booklets=[(job, state, _clock(state)) for job, state in booklets.recent(current_app.instance_path, event.id)],
+        published=[
+            (job, state, _clock(state))
+            for job, state in booklets.recent(current_app.instance_path, event.id, kind=booklets.PUBLISHED)
+        ],
     ), status
 
 

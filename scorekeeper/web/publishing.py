@@ -12,26 +12,24 @@ only to pages inside the folder.
 from __future__ import annotations
 
 import dataclasses
-import io
 import os
 import re
-import zipfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
 import sqlite_utils
 
-from .club.members import Member, public_names
-from .club.ratings import Rating
-from .reports.charts import running_total_chart
-from .reports.grid import score_grid
-from .reports.sheets import score_sheet_html, standings_html
-from .reports.site import Site
-from .scoring import Refusal
-from .scoring.record import renamed
-from .storage.club_results import bring_up_to_date, ranked_ratings
-from .storage.event_results import (
+from ..club.members import Member, public_names
+from ..club.ratings import Rating
+from ..reports.charts import running_total_chart
+from ..reports.grid import score_grid
+from ..reports.sheets import score_sheet_html, standings_html
+from ..reports.site import Site
+from ..scoring import Refusal
+from ..scoring.record import renamed
+from ..storage.club_results import bring_up_to_date, ranked_ratings
+from ..storage.event_results import (
     TableProgress,
     event_standings,
     event_tie_breaks,
@@ -39,10 +37,10 @@ from .storage.event_results import (
     seated_by_hand,
     unfinished_tables,
 )
-from .storage.events import Event, event_players, get_event
-from .storage.members import members_by_id
-from .storage.player_results import player_results
-from .web.club_pages import player_page
+from ..storage.events import Event, event_players, get_event
+from ..storage.members import members_by_id
+from ..storage.player_results import player_results
+from .club_pages import player_page
 
 #: The file that marks a folder as one ``publish`` wrote, listing its files (so that publishing
 #: again removes what is no longer part of it, and never touches a folder of other files).
@@ -230,15 +228,6 @@ def write_folder(site: Site, folder: str, render: Callable[[str], bytes]) -> int
         (target / gone).unlink(missing_ok=True)
     marker.write_text("\n".join(sorted(site.files)) + "\n")
     return len(site.files)
-
-
-def zipped(files: Iterable[tuple[str, bytes]]) -> bytes:
-    """The folder as one zip file, its paths under one top folder."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path, content in files:
-            archive.writestr(path, content)
-    return buffer.getvalue()
 
 
 def season_site(db: sqlite_utils.Database, name: str) -> Site:
