@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import itertools
 import math
+import struct
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 import openskill
 from openskill.models import PlackettLuce, PlackettLuceRating
@@ -97,13 +98,12 @@ class Rating:
         return self.mu - CAUTION * self.sigma
 
 
-@dataclass(frozen=True)
-class RatedTable(Generic[K]):
+class RatedTable(NamedTuple, Generic[K]):
     """One table's result: each side's players, and its place (1 best; equal places tie);
-    ``id`` names it in the players' history."""
+    ``id`` names it in the players' history. (A named tuple: thousands are read at once.)"""
 
-    sides: tuple[tuple[K, ...], ...]
-    places: tuple[int, ...]
+    sides: Sequence[Sequence[K]]
+    places: Sequence[int]
     id: int = 0
 
 
@@ -114,8 +114,9 @@ class Ratings(Generic[K]):
 
     model: RatingModel = MODEL
     ratings: dict[K, PlackettLuceRating] = field(default_factory=dict)
-    tables: dict[K, int] = field(default_factory=dict)
     history: dict[K, list[tuple[int, float, float]]] = field(default_factory=dict)
+    #: Tables each player had played before these ratings resumed.
+    earlier: dict[K, int] = field(default_factory=dict)
     rated: int = 0
 
     def __post_init__(self) -> None:
@@ -128,21 +129,24 @@ class Ratings(Generic[K]):
         ratings = cls(model)
         make = ratings._model.rating
         ratings.ratings = {player: make(mu=r.mu, sigma=r.sigma) for player, r in start.items()}
-        ratings.tables = {player: r.tables for player, r in start.items()}
+        ratings.earlier = {player: r.tables for player, r in start.items()}
         return ratings
 
     def rate(self, table: RatedTable[K]) -> None:
         """Rate one table: its players' ratings move, and their history grows by a point."""
         self.rated += 1
-        make, ratings = self._model.rating, self.ratings
+        ratings, history, make = self.ratings, self.history, self._model.rating
         teams = [[ratings.get(player) or make() for player in side] for side in table.sides]
-        new = _rate(self._model, teams, table.places)
-        tables, history = self.tables, self.history
-        for side, team in zip(table.sides, new, strict=True):
+        table_id = table.id
+        for side, team in zip(table.sides, _rate(self._model, teams, table.places), strict=True):
             for player, rating in zip(side, team, strict=True):
                 ratings[player] = rating
-                tables[player] = tables.get(player, 0) + 1
-                history.setdefault(player, []).append((table.id, rating.mu, rating.sigma))
+                point = (table_id, rating.mu, rating.sigma)
+                points = history.get(player)
+                if points is None:
+                    history[player] = [point]
+                else:
+                    points.append(point)
 
     def rate_all(self, tables: Iterable[RatedTable[K]]) -> Ratings[K]:
         for table in tables:
@@ -150,16 +154,20 @@ class Ratings(Generic[K]):
         return self
 
     def current(self) -> dict[K, Rating]:
-        return {player: Rating(r.mu, r.sigma, self.tables.get(player, 0)) for player, r in self.ratings.items()}
+        earlier, history = self.earlier, self.history
+        return {
+            player: Rating(r.mu, r.sigma, earlier.get(player, 0) + len(history.get(player, ())))
+            for player, r in self.ratings.items()
+        }
 
 
 def _rate(
     model: PlackettLuce, teams: list[list[PlackettLuceRating]], places: Sequence[int]
 ) -> list[list[PlackettLuceRating]]:
-    if len(set(places)) == len(places):
-        return model.rate(teams, ranks=list(places))
-    orders = list(tie_breaks(places))
-    outcomes = [model.rate(teams, ranks=list(ranks)) for ranks in orders]
+    ranks: list[float] = list(places)
+    if len(set(ranks)) == len(ranks):
+        return model.rate(teams, ranks=ranks)
+    outcomes = [model.rate(teams, ranks=list(order)) for order in tie_breaks(places)]
     averaged = []
     for index, team in enumerate(teams):
         members = []
@@ -187,3 +195,16 @@ def tie_breaks(places: Sequence[int]) -> Iterable[tuple[int, ...]]:
                 ranks[index] = rank
                 rank += 1
         yield tuple(ranks)
+
+
+#: A point of a player's history as stored: the table's id, mu and sigma, exactly (little-endian).
+_POINT = struct.Struct("<qdd")
+
+
+def pack_history(points: Sequence[tuple[int, float, float]]) -> bytes:
+    """A history as stored: its points packed, so that it is written, read and compared exactly and fast."""
+    return struct.pack("<" + "qdd" * len(points), *itertools.chain.from_iterable(points))
+
+
+def unpack_history(data: bytes) -> list[tuple[int, float, float]]:
+    return list(_POINT.iter_unpack(data))

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
-from ..club.ratings import MODEL, RatedTable, Rating, RatingModel, Ratings
+from ..club.ratings import MODEL, RatedTable, Rating, RatingModel, Ratings, pack_history
 from ..gamelog.entries import NOTE
 from .database import immediate
 from .event_results import TableProgress, event_standings, progress
@@ -218,12 +218,11 @@ _ORDER = "ORDER BY finished_at, event_id, round, number"
 
 
 def _rated_tables(rows: Sequence[Sequence[object]]) -> list[RatedTable[int]]:
+    """The tables to rate, as stored (thousands at once: read as they are decoded)."""
     tables = []
     for table_id, result in rows:
         data = json.loads(str(result))
-        tables.append(
-            RatedTable(tuple(tuple(side) for side in data["sides"]), tuple(data["places"]), int(str(table_id)))
-        )
+        tables.append(RatedTable(data["sides"], data["places"], int(str(table_id))))
     return tables
 
 
@@ -261,8 +260,8 @@ def _rate_on(db: sqlite_utils.Database, versions: tuple[str | None, str | None],
             return
         rows = []
         for player, rating in ratings.current().items():
-            history = (start[player][1] if player in start else []) + [list(point) for point in ratings.history.get(player, [])]
-            rows.append((player, rating.mu, rating.sigma, rating.tables, json.dumps(history)))
+            earlier = start[player][1] if player in start else b""
+            rows.append((player, rating.mu, rating.sigma, rating.tables, earlier + pack_history(ratings.history[player])))
         db.conn.executemany(
             "INSERT OR REPLACE INTO ratings (member_id, mu, sigma, tables, history) VALUES (?, ?, ?, ?, ?)", rows
         )
@@ -275,7 +274,7 @@ def store_ratings(db: sqlite_utils.Database, versions: tuple[str | None, str | N
     """Every rating as recomputed replaces the stored ones, with the model that made them; False
     (nothing stored) when the record changed while they were computed."""
     rows = [
-        (player, rating.mu, rating.sigma, rating.tables, json.dumps(ratings.history.get(player, [])))
+        (player, rating.mu, rating.sigma, rating.tables, pack_history(ratings.history.get(player, [])))
         for player, rating in ratings.current().items()
     ]
     model = ratings.model
@@ -293,8 +292,9 @@ def store_ratings(db: sqlite_utils.Database, versions: tuple[str | None, str | N
 
 def stored_ratings(
     db: sqlite_utils.Database, members: Sequence[int] | None = None
-) -> dict[int, tuple[Rating, list[list[float]]]]:
-    """The stored ratings (of ``members``, or everyone's), each with its history: [table id, mu, sigma]."""
+) -> dict[int, tuple[Rating, bytes]]:
+    """The stored ratings (of ``members``, or everyone's), each with its history as stored
+    (``club.ratings.unpack_history``: the table's id, mu and sigma after each table)."""
     if members is None:
         rows = db.execute("SELECT member_id, mu, sigma, tables, history FROM ratings").fetchall()
     else:
@@ -305,7 +305,7 @@ def stored_ratings(
             rows += db.execute(
                 f"SELECT member_id, mu, sigma, tables, history FROM ratings WHERE member_id IN ({marks})", chunk
             ).fetchall()
-    return {int(row[0]): (Rating(float(row[1]), float(row[2]), int(row[3])), json.loads(row[4])) for row in rows}
+    return {int(row[0]): (Rating(float(row[1]), float(row[2]), int(row[3])), bytes(row[4])) for row in rows}
 
 
 @dataclass(frozen=True)
@@ -335,11 +335,14 @@ def recompute(db: sqlite_utils.Database, model: RatingModel = MODEL) -> Recomput
                 if player not in kept
                 or player not in now
                 or kept[player][0] != now[player]
-                or kept[player][1] != [list(point) for point in fresh.history.get(player, [])]
+                or kept[player][1] != pack_history(fresh.history.get(player, []))
             )
         )
+        replaced = before if before != model else None
+        if not differing and replaced is None and _setting(db, "ratings_stale") != "1":
+            return Recomputed(fresh.rated, len(now), differing, None)  # the same numbers: nothing to store
         if store_ratings(db, versions, fresh):
-            return Recomputed(fresh.rated, len(now), differing, before if before != model else None)
+            return Recomputed(fresh.rated, len(now), differing, replaced)
     raise RuntimeError("the club's record kept changing while its ratings were recomputed")
 
 

@@ -295,7 +295,7 @@ def _club(db: sqlite_utils.Database) -> None:
             mu REAL NOT NULL,
             sigma REAL NOT NULL,
             tables INTEGER NOT NULL,
-            history TEXT NOT NULL
+            history BLOB NOT NULL
         )
         """
     )

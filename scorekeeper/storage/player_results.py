@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import sqlite_utils
 
 from ..club.members import Member
-from ..club.ratings import Rating
+from ..club.ratings import Rating, unpack_history
 from .club_results import stored_ratings
 from .members import get_member, members_by_id
 
@@ -89,15 +89,16 @@ def player_results(db: sqlite_utils.Database, member_id: int) -> PlayerResults |
     partners = _most([(others[row[0]], row[2]) for row in met if row[1]])
     opponents = _most([(others[row[0]], row[2]) for row in met if not row[1]])
     stored = stored_ratings(db, [member_id]).get(member_id)
-    rating, history = stored if stored is not None else (None, [])
-    return PlayerResults(member, evenings, int(tables), int(wins), partners, opponents, rating, _over_time(db, history))
+    rating, history = stored if stored is not None else (None, b"")
+    over_time = _over_time(db, unpack_history(history))
+    return PlayerResults(member, evenings, int(tables), int(wins), partners, opponents, rating, over_time)
 
 
 def _most(met: list[tuple[Member, int]]) -> tuple[tuple[Member, int], ...]:
     return tuple(sorted(met, key=lambda pair: (-pair[1], pair[0].name.casefold(), pair[0].id))[:MET_MOST])
 
 
-def _over_time(db: sqlite_utils.Database, history: list[list[float]]) -> tuple[RatingPoint, ...]:
+def _over_time(db: sqlite_utils.Database, history: list[tuple[int, float, float]]) -> tuple[RatingPoint, ...]:
     """The rating after each evening: the last point of the evening's tables in the history."""
     if not history:
         return ()
