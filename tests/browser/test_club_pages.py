@@ -30,7 +30,7 @@ def test_the_published_folder_reads_from_disk_at_phone_size_with_no_script_and_n
     for size in SIZES:
         context = browser.new_context(viewport=size, is_mobile=True, has_touch=True, java_script_enabled=False)
         asked: list[str] = []
-        context.on("request", lambda request: asked.append(request.url))
+        context.on("request", lambda request, asked=asked: asked.append(request.url))
         page = context.new_page()
         for path in pages:
             page.goto(path.as_uri())
