@@ -22,6 +22,10 @@ SECTIONS = [
     "a change heard by every phone following it",
     "Phones while printing:",
     "ratio: p99 while printing / p99 idle",
+    "every rating recomputed from",
+    "a player's page (the most tables)",
+    "-table evening published:",
+    "a phone's save, server while zipping",
 ]
 
 
