@@ -17,6 +17,8 @@ from gunicorn.app.base import BaseApplication
 from . import create_app
 from .reports.qr import qr_terminal
 from .scoring.errors import Refusal
+from .storage.club_results import bring_up_to_date
+from .storage.database import connect
 from .web import printer
 from .web.connection import database_path
 
@@ -115,6 +117,21 @@ class BadCertificate(Refusal):
     """The certificate or key given to ``serve`` cannot be used."""
 
 
+def _club_record(path: str) -> None:
+    """The club's record brought up to date before serving (after an upgrade, its first derivation
+    of years of evenings takes seconds: here, not in a page someone waits for). The connection is
+    closed before gunicorn forks its workers."""
+    db = connect(path)
+    try:
+        began = time.monotonic()
+        derived = bring_up_to_date(db)
+        if derived:
+            print(f"The club's record: {derived} event{'s' if derived != 1 else ''} brought up to date "
+                  f"in {time.monotonic() - began:.1f} s.", flush=True)
+    finally:
+        db.conn.close()
+
+
 def serve(
     host: str, port: int, workers: int, threads: int, live_port: int | None = None, tls: Certificate | None = None
 ) -> None:
@@ -137,6 +154,7 @@ def serve(
     if tls is not None:
         os.environ["SCOREKEEPER_TLS"] = "1"  # the session cookie is sent over https only
     app = create_app()
+    _club_record(database_path(app))
     live = start_live(host, live_port, database_path(app), tls) if live_port else None
 
     def when_ready(server: Any) -> None:

@@ -61,12 +61,14 @@ class ClubTable:
         return json.dumps({"sides": self.sides, "totals": self.totals, "places": self.places})
 
 
-def bring_up_to_date(db: sqlite_utils.Database) -> None:
-    """Derive again the events whose games or players changed, then rate what finished since."""
-    for event_id, signature, kept in db.execute(_SIGNATURES).fetchall():
-        if signature != kept:
-            _derive_event(db, int(event_id), str(signature))
+def bring_up_to_date(db: sqlite_utils.Database) -> int:
+    """Derive again the events whose games or players changed, then rate what finished since; how
+    many events were derived."""
+    moved = [(int(event_id), str(signature)) for event_id, signature, kept in db.execute(_SIGNATURES) if signature != kept]
+    for event_id, signature in moved:
+        _derive_event(db, event_id, signature)
     rate(db)
+    return len(moved)
 
 
 def _finished_at(row: TableProgress) -> str:
