@@ -142,3 +142,13 @@ def test_public_names_are_initials_where_asked_and_never_two_alike():
         "Gone": Member(4, "a former member", removed=True),
     }
     assert public_names(members) == {"Ann Smith": "A. S.", "Al Stone": "A. S. (2)", "Bob": "Bob", "Gone": "a former member"}
+
+
+def test_the_players_new_to_the_list_join_it_with_their_event_on_the_history(db):
+    new_event(db, [("Ann Smith", "North", "101"), "Bob"], name="Club night", held_on="2026-11-02")
+    new_event(db, [("Ann Smith", "", "101"), "Cy"], name="Next week", held_on="2026-11-09")
+    assert [line.what for line in club_history(db)] == [
+        "1 new on the list with Next week (2026-11-09): Cy",
+        "2 new on the list with Club night (2026-11-02): Ann Smith, Bob",
+    ]
+    assert {line.who for line in club_history(db)} == {"director"}

@@ -13,7 +13,7 @@ from ..scoring.errors import sentence
 from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, name_fault, name_key
 from .database import immediate
 from .events import REASON_MAX_LENGTH, Event, EventPlayer, note_change
-from .members import all_members, settle
+from .members import all_members, note_club_change, settle
 
 __all__ = ["REASON_MAX_LENGTH", "HistoryLine", "RosterRefusal", "add_late_player", "event_history", "give_reason", "withdraw_player"]
 
@@ -124,6 +124,8 @@ def add_late_player(
             raise RosterRefusal(f"An event seats at most {MAX_EVENT_PLAYERS} players.", "name")
         _first_open_round(db, event, player.arrives)
         settled = settle(db, Matched(listed, member, seat), who)
+        if member is None:
+            note_club_change(db, who, f"1 new on the list with {event.name} ({event.held_on}), late: {settled.name}")
         db.conn.execute(
             "INSERT INTO event_players (event_id, name, club, number, arrives, member_id) VALUES (?, ?, ?, ?, ?, ?)",
             [event.id, seat, settled.club, settled.number or "", player.arrives, settled.id],

@@ -113,7 +113,7 @@ def create_event(
         )
         event_id = int(cursor.lastrowid or 0)
         lines = [Listed(line, p.name, p.club, p.number) for line, p in enumerate(players, start=1)]
-        for match, member in settle_players(db, lines, who):
+        for match, member in settle_players(db, lines, who, f"{name} ({held_on})"):
             db.conn.execute(
                 "INSERT INTO event_players (event_id, name, club, number, member_id) VALUES (?, ?, ?, ?, ?)",
                 [event_id, match.seat, member.club, member.number or "", member.id],

@@ -98,12 +98,20 @@ def check_member_fields(name: str, club: str, number: str) -> None:
         raise MemberRefusal(f"A membership number of at most {NUMBER_MAX_LENGTH} characters.", "number")
 
 
-def settle_players(db: sqlite_utils.Database, lines: Sequence[Listed], who: str) -> list[tuple[Matched, Member]]:
+def settle_players(
+    db: sqlite_utils.Database, lines: Sequence[Listed], who: str, joining: str = ""
+) -> list[tuple[Matched, Member]]:
     """Match an event's players to the list (inside the caller's write transaction, so two events
     made at once cannot each add the same new member): each line with its member, new members
-    added, a member's new spelling, number or club taken from the line, each on the history."""
+    added, a member's new spelling, number or club taken from the line, each on the history
+    (the new members in one line: they joined with ``joining``, the event)."""
     matched = match_players(lines, MemberIndex(all_members(db)))
-    return [(match, settle(db, match, who)) for match in matched]
+    settled = [(match, settle(db, match, who)) for match in matched]
+    new = [member.name for match, member in settled if match.member is None]
+    if new:
+        where = f" with {joining}" if joining else ""
+        note_club_change(db, who, f"{len(new)} new on the list{where}: {', '.join(new)}")
+    return settled
 
 
 def settle(db: sqlite_utils.Database, match: Matched, who: str) -> Member:
