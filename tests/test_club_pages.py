@@ -1,0 +1,80 @@
+"""The club's pages: the director's list and member pages, and the public ratings and player pages,
+which show players as they asked and hold no record link, join code, view or wall token."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper import create_app
+
+from .published import club_instance, secrets_of
+from .test_events import log_in, set_up_director
+from .web import csrf_token
+
+
+@pytest.fixture(scope="module")
+def instance(tmp_path_factory):
+    return club_instance(tmp_path_factory.mktemp("club"))
+
+
+@pytest.fixture
+def app(instance):
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(instance / "scorekeeper.db")})
+
+
+def as_director(app):
+    """The director's browser: the password set on first use, else logged in with it."""
+    client = app.test_client()
+    if client.get("/director/setup").status_code == 200 and "confirm" in client.get("/director/setup").get_data(as_text=True):
+        set_up_director(client)
+    else:
+        log_in(client)
+    return client
+
+
+def test_the_public_pages_show_initials_where_asked_and_no_secret(app, instance):
+    client = app.test_client()
+    secrets = secrets_of(instance)
+    for path in ("/club/", "/club/players/1", "/club/players/2", "/club/players/5"):
+        page = client.get(path).get_data(as_text=True)
+        assert not [secret for secret in secrets if secret in page], path
+        assert "Ann Smith" not in page and "1042" not in page, path
+    ratings = client.get("/club/").get_data(as_text=True)
+    assert "A. S." in ratings and "Bob Stone" in ratings
+    assert client.get("/club/players/999").status_code == 404
+
+
+def test_a_players_page_says_every_evening_place_total_tables_won_and_who_they_met(app):
+    page = app.test_client().get("/club/players/2").get_data(as_text=True)  # Bob Stone
+    assert "2 evenings, 3 tables, 1 won outright." in page
+    assert "Autumn Crates" in page and "Week two" in page
+    assert "Met most often" in page and "A. S.</a> · 3" in page
+    assert 'role="img" aria-label="Rating after each evening' in page
+
+
+def test_the_directors_pages_need_the_login_and_name_players_in_full(app):
+    visitor = app.test_client()
+    assert visitor.get("/director/players/").status_code == 302
+    assert visitor.get("/director/players/1").status_code == 302
+    director = as_director(app)
+    page = director.get("/director/players/1").get_data(as_text=True)
+    assert "<h1>Ann Smith</h1>" in page and "Number 1042" in page and "shown as A. S. on public pages" in page
+    found = director.get("/director/players/?q=104").get_data(as_text=True)
+    assert ">Ann Smith</a>" in found and ">Bob Stone</a>" not in found
+
+
+def test_a_member_added_or_edited_badly_is_told_beside_the_field_with_what_was_typed(app):
+    director = as_director(app)
+    token = csrf_token(director, "/director/players/")
+    taken = director.post(
+        "/director/players/", data={"csrf_token": token, "add-name": "Zed Zebra", "add-number": "1042"}
+    )
+    assert taken.status_code == 422
+    page = taken.get_data(as_text=True)
+    assert "Number 1042 is another member&#39;s." in page and 'value="Zed Zebra"' in page
+    comma = director.post("/director/players/1", data={"csrf_token": token, "edit-name": "Smith, Ann"})
+    assert comma.status_code == 422 and "cannot hold a comma" in comma.get_data(as_text=True)
+    added = director.post("/director/players/", data={"csrf_token": token, "add-name": "Zed Zebra", "add-number": "77"})
+    assert added.status_code == 302
+    again = director.post("/director/players/", data={"csrf_token": token, "add-name": "Zed Zebra", "add-number": "77"})
+    assert again.status_code == 422  # a double click adds one: the second finds the number taken
