@@ -137,3 +137,16 @@ def test_the_new_event_form_with_its_picker_fits_a_phone(server, phone):
     director.goto(server + "/director/events/new")
     expect(director.locator("#pick")).to_be_visible()
     assert_fits(director, "the new-event form at 360 px")
+
+
+def test_a_roster_file_too_large_is_refused_beside_the_file_field_by_the_real_server(server, phone):
+    director = phone(**LAPTOP)
+    as_director(director, server, "/director/")
+    director.goto(server + "/director/players/import")
+    rows = "".join(f"Player {i:04d},Club {i % 17},{10000 + i},{'x' * 341}\n" for i in range(3000))
+    data = ("Name,Club,Number,Notes\n" + rows).encode()
+    assert len(data) > 1_100_000
+    director.set_input_files("#roster", files=[{"name": "big.csv", "mimeType": "text/csv", "buffer": data}])
+    director.click("button:has-text('Preview the import')")
+    expect(director.locator(".field.has-error .error")).to_contain_text("The file is too large")
+    expect(director.locator(".field.has-error .error")).to_contain_text("at most 1,000,000 bytes")
