@@ -13,7 +13,7 @@ import csv
 import io
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..scoring import Refusal
@@ -70,12 +70,14 @@ NO_PLAYERS = "The file holds no players."
 
 @dataclass(frozen=True)
 class RosterRow:
-    """A player as the file lists them, every cell stripped; ``number`` is "" when none."""
+    """A player as the file lists them, every cell stripped; ``number`` is "" when none;
+    ``text`` the line as the file holds it (shortened), for a refusal made when it is matched."""
 
     line: int
     name: str
     club: str
     number: str
+    text: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,7 @@ class _Columns:
         def cell(index: int | None) -> str:
             return line.cells[index] if index is not None and index < len(line.cells) else ""
 
-        return RosterRow(line.number, cell(self.name), cell(self.club), cell(self.number))
+        return RosterRow(line.number, cell(self.name), cell(self.club), cell(self.number), _shown(line.text))
 
 
 BY_POSITION = _Columns(0, 1, 2, 3, "More than three cells: name, club, number (a club with a comma needs quotes).")
@@ -165,9 +167,7 @@ def read_roster(data: bytes) -> Roster:
         row = columns.row(line)
         reason = _line_fault(line, columns) or _cell_fault(row) or _repeated(row, numbers, unnumbered)
         if reason:
-            shown = " ".join(line.text.splitlines())
-            shown = shown if len(shown) <= SHOWN_LENGTH else shown[: SHOWN_LENGTH - 1] + "\u2026"
-            refused.append(RefusedLine(line.number, shown, reason))
+            refused.append(RefusedLine(line.number, row.text, reason))
             continue
         rows.append(row)
         if row.number:
@@ -176,6 +176,12 @@ def read_roster(data: bytes) -> Roster:
             unnumbered[name_key(row.name)] = row.line
     note = CP1252_NOTE if encoding == CP1252 else ""
     return Roster(tuple(rows), tuple(refused), encoding, note, columns.unread)
+
+
+def _shown(text: str) -> str:
+    """A line as a preview shows it: on one line, at most ``SHOWN_LENGTH`` characters."""
+    shown = " ".join(text.splitlines())
+    return shown if len(shown) <= SHOWN_LENGTH else shown[: SHOWN_LENGTH - 1] + "\u2026"
 
 
 def _decoded(data: bytes) -> tuple[str, str]:

@@ -10,6 +10,7 @@ import { startSending } from "./outbox.js";
 import { drawOutbox } from "./outbox_view.js";
 import { setUpPads } from "./pad.js";
 import { localTimes, setUpRuleChoices, startPages } from "./pages.js";
+import { startPicking } from "./pick.js";
 import { forgetConfirmation, keepTyping, restoreTyped } from "./typing.js";
 
 /* The pad first: its submit handler prepares the form before the outbox reads it. */
@@ -37,6 +38,7 @@ document.addEventListener("DOMContentLoaded", () => {
   startSending();
 });
 document.addEventListener("DOMContentLoaded", startPages);
+document.addEventListener("DOMContentLoaded", startPicking);
 document.addEventListener("DOMContentLoaded", () => { keepPages(); listMyGames(); noticeOffline(); });
 document.addEventListener("scorekeeper:content", (event) => setUp(event.detail));
 document.addEventListener("scorekeeper:content", (event) => bind(event.detail));

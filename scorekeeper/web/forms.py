@@ -21,6 +21,7 @@ from wtforms import (
     SelectChoice,
     SelectField,
     StringField,
+    SubmitField,
     TextAreaField,
 )
 from wtforms.utils import unset_value
@@ -504,6 +505,10 @@ class LoginForm(Form):
     password = PasswordField("Director password", validators=[DataRequired(message="Type the director password.")])
 
 
+#: The longest line the player search takes: a name, a club and a number, with their commas.
+PICK_MAX_LENGTH = NAME_MAX_LENGTH + 60 + 30 + 4
+
+
 class EventForm(RuleOptionsForm):
     """A new event: its rules, how standings are ranked, partnerships, and the players."""
 
@@ -562,8 +567,29 @@ class EventForm(RuleOptionsForm):
         description="One a line: name, then optionally a club and a membership number, separated by commas. "
         "Fixed partners: list partners one after the other.",
     )
+    pick = StringField(
+        "Find a player on the list",
+        validators=[Optional(), Length(max=PICK_MAX_LENGTH)],
+        description="Type part of a name or a number: the club's players are offered as you type. Add puts the "
+        "line in the Players list below; a name the list does not know joins it as a new player.",
+    )
+    #: The picker's Add button: without script it sends the whole form, which comes back with the line added.
+    add_player = SubmitField("Add")
 
     parsed_players: list[tuple[str, str, str]] = []
+
+    def add_picked(self) -> bool:
+        """The line picked (or typed) in the search put at the end of the Players list, the search
+        emptied: what the Add button does without script (pick.js does it in place). False, with
+        the reason beside the search, for a line too long."""
+        if not self.pick.validate(self):
+            return False
+        line = (self.pick.data or "").strip()
+        if line:
+            kept = (self.players.data or "").rstrip()
+            self.players.data = f"{kept}\n{line}" if kept else line
+        self.pick.data = ""
+        return True
 
     def validate(self, extra_validators: Any = None) -> bool:
         if not super().validate(extra_validators):

@@ -39,6 +39,7 @@ from ...storage.event_results import (
 )
 from ...storage.events import Event, EventPlayer, EventTable, RoundConflict
 from ...storage.games import load_state
+from ...storage.members import all_members
 from .. import booklets, printer
 from ..connection import get_db
 from ..event_planner import event_plan
@@ -53,8 +54,9 @@ from ..forms import (
     SeatingForm,
     WithdrawPlayerForm,
 )
+from ..picking import event_lines, late_options
 from ..responses import download_response, json_download, pdf_response, requested_paper
-from .director import director_required
+from .director import director_required, who
 
 RosterForm = TypeVar("RosterForm", bound=RosterChangeForm)
 
@@ -77,28 +79,44 @@ def events() -> str:
 @bp.route("/events/new", methods=["GET", "POST"])
 @director_required
 def new_event() -> Response | str | tuple[str, int]:
+    """A new event; its players typed, pasted or picked from the club's list (the picker's Add
+    without script comes back here with the line added, nothing created)."""
     form = EventForm()
     if request.method == "GET" and not form.held_on.data:
         form.held_on.data = datetime.now().astimezone().date().isoformat()  # the server's today: events are local
+    if form.is_submitted() and form.add_player.data:
+        return _new_event_page(form, 200 if form.add_picked() else 422, picked=True)
     if form.validate_on_submit():
         rules = form.configured_rules()
         assert rules is not None
-        event = event_store.create_event(
-            get_db(),
-            form.name.data.strip(),
-            form.held_on.data.strip(),
-            rules.id,
-            rules.options(),
-            form.scoring.data,
-            form.partnerships.data,
-            [EventPlayer(*row) for row in form.parsed_players],
-            verify=bool(form.verify.data),
-            paper=form.paper.data,
-            rounds=form.rounds.data,
-            sit_out=form.sit_out.data,
-        )
+        try:
+            event = event_store.create_event(
+                get_db(),
+                form.name.data.strip(),
+                form.held_on.data.strip(),
+                rules.id,
+                rules.options(),
+                form.scoring.data,
+                form.partnerships.data,
+                [EventPlayer(*row) for row in form.parsed_players],
+                verify=bool(form.verify.data),
+                paper=form.paper.data,
+                rounds=form.rounds.data,
+                sit_out=form.sit_out.data,
+                who=who(),
+            )
+        except Refusal as error:  # the list matched to the club's (two members of one name, say)
+            field = form[error.field] if error.field and error.field in form else form.players
+            field.errors = [sentence(str(error))]
+            return _new_event_page(form, error.status)
         return redirect(url_for("events.event", event_id=event.id))
-    return render_template("events/new_event.html", form=form), (422 if form.is_submitted() else 200)
+    return _new_event_page(form, 422 if form.is_submitted() else 200)
+
+
+def _new_event_page(form: EventForm, status: int, picked: bool = False) -> tuple[str, int]:
+    """The new-event form, offering the club's members to pick (``picked``: one was just added)."""
+    lines = event_lines(all_members(get_db()))
+    return render_template("events/new_event.html", form=form, member_lines=lines, picked=picked), status
 
 
 @bp.get("/events/<int:event_id>")
@@ -146,6 +164,7 @@ def _event_page(
     withdraw_player = withdraw_player or WithdrawPlayerForm(prefix="withdraw", formdata=None, from_round=next_round)
     withdraw_player.name.choices = [p.name for p in players if p.leaves is None]
     late_player = late_player or LatePlayerForm(prefix="late", formdata=None, from_round=next_round)
+    playing = {player.member_id for player in players if player.member_id is not None}
     return render_template(
         "events/event.html",
         event=event,
@@ -154,6 +173,7 @@ def _event_page(
         seating=seating,
         withdraw_player=withdraw_player,
         late_player=late_player,
+        late_options=late_options(all_members(db), playing),
         history=event_roster.event_history(db, event.id),
         reason_line=reason[0] if reason else None,
         reason_form=reason[1] if reason else HistoryReasonForm(formdata=None),
@@ -238,7 +258,7 @@ def late_player(event_id: int) -> Response | tuple[str, int]:
 
     def change(event: Event, form: LatePlayerForm) -> str:
         player = EventPlayer(form.name.data.strip(), form.club.data or "", form.number.data or "", form.from_round.data)
-        added = event_roster.add_late_player(get_db(), event, player, form.reason.data or "")
+        added = event_roster.add_late_player(get_db(), event, player, form.reason.data or "", who())
         verb = "added" if added else "was added already"
         return f"{player.name} {verb}, playing from round {player.arrives}."
 

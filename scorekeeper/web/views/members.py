@@ -1,24 +1,68 @@
 """The club's list of members, for the director: every member with their evenings and rating, a
-member added by hand, and a member's page (their results, and their name, club, number and
-privacy to edit). Every page needs the director's login."""
+member added by hand, a roster imported from a CSV file (previewed first), and a member's page
+(their results, and their name, club, number and privacy to edit). Every page needs the
+director's login."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response
 
+from ...club.roster import MAX_ROSTER_BYTES, read_roster
+from ...club.roster_plan import ImportPlan, shown_file_name
 from ...scoring import Refusal
 from ...scoring.errors import sentence
 from ...storage import members as member_store
 from ...storage.club_results import bring_up_to_date
 from ...storage.player_results import member_lines, player_results
+from ...storage.roster_import import import_roster, preview
 from ..club_pages import player_page
 from ..connection import get_db
 from ..forms import EmptyForm
-from ..member_forms import MemberForm
+from ..member_forms import ROSTER_CONTENT_MAX_LENGTH, STALE_ROSTER, MemberForm, RosterConfirmForm, RosterUploadForm
 from .director import director_required, who
 
 bp = Blueprint("members", __name__, url_prefix="/director/players")
+
+#: Room beside a roster in a request: the form's other fields and the multipart envelope.
+ENVELOPE = 64 * 1024
+#: The app takes requests of 256 kB; the two that carry a roster take up to its size (the
+#: upload, the file itself; the confirmation, the file as base64 in a form field).
+ROSTER_REQUEST_LIMITS = {
+    "members.import_preview": MAX_ROSTER_BYTES + ENVELOPE,
+    "members.import_confirm": ROSTER_CONTENT_MAX_LENGTH + ENVELOPE,
+}
+LIST_CHANGED = (
+    "The club's list changed since that preview (another change was saved meanwhile): here is the import as it "
+    "stands now. Check it, then import."
+)
+
+
+@bp.url_value_preprocessor
+def _room_for_a_roster(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """A roster's two requests may be larger than the app's limit. Set here, before any
+    ``before_request``: the CSRF check reads the body before the view does."""
+    limit = ROSTER_REQUEST_LIMITS.get(endpoint or "")
+    if limit is not None:
+        request.max_content_length = limit
+        request.max_form_memory_size = limit
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def _too_large(error: RequestEntityTooLarge) -> tuple[str, int]:
+    """A roster file too large is refused beside the file field, not with a bare error page."""
+    if request.endpoint not in ROSTER_REQUEST_LIMITS:
+        return render_template("error.html", error=error), 413
+    upload = RosterUploadForm(formdata=None)
+    size = f" (this upload is {request.content_length:,} bytes)" if request.content_length else ""
+    upload.roster.errors = [
+        f"The file is too large{size}: a roster file may be at most {MAX_ROSTER_BYTES:,} bytes. Keep only the "
+        "name, club and number columns, or split it."
+    ]
+    return _import_page(upload, status=413)
 
 
 @bp.get("/")
@@ -99,3 +143,74 @@ def edit_member(member_id: int) -> Response | tuple[str, int]:
             flash("Saved." if changed else "Nothing changed.", "info")
             return redirect(url_for("members.member", member_id=member_id))
     return _member_page(member_id, form, 422)
+
+
+@bp.get("/import")
+@director_required
+def import_form() -> tuple[str, int]:
+    """The roster's upload form, explaining what the file holds."""
+    return _import_page(RosterUploadForm(formdata=None))
+
+
+@bp.post("/import")
+@director_required
+def import_preview() -> tuple[str, int]:
+    """What the file would do to the list, shown before anything is stored: the rows to add and
+    to update, each line refused with why, and how the file was read."""
+    upload = RosterUploadForm()
+    if upload.validate_on_submit():
+        data = upload.content()
+        try:
+            roster = read_roster(data)
+        except Refusal as error:
+            upload.roster.errors = [sentence(str(error))]
+        else:
+            return _preview_page(preview(get_db(), roster), shown_file_name(upload.roster.data.filename), data)
+    return _import_page(upload, status=422)
+
+
+@bp.post("/import/confirm")
+@director_required
+def import_confirm() -> Response | tuple[str, int]:
+    """Import the previewed file: read and matched again (the preview is never trusted), and
+    imported only if that is still what the preview showed; else the new preview is shown."""
+    form = RosterConfirmForm()
+    data = form.file_bytes() if form.validate_on_submit() else None
+    upload = RosterUploadForm(formdata=None)
+    if data is None:
+        upload.roster.errors = [STALE_ROSTER]
+        return _import_page(upload, status=422)
+    file_name = shown_file_name(form.file_name.data)
+    try:
+        roster = read_roster(data)
+    except Refusal as error:
+        upload.roster.errors = [sentence(str(error))]
+        return _import_page(upload, status=422)
+    db = get_db()
+    plan = preview(db, roster)
+    if plan.changes and plan.digest != form.digest.data:
+        return _preview_page(plan, file_name, data, notice=LIST_CHANGED, status=409)
+    result = import_roster(db, plan, who(), file_name)
+    if result.added or result.updated:
+        flash(result.plan.summary(file_name) + ".", "ok")
+    else:
+        flash(f"Nothing imported: every player {_of(file_name)}is on the list as the file has them.", "ok")
+    return redirect(url_for("members.members"))
+
+
+def _of(file_name: str) -> str:
+    return f"of {file_name} " if file_name else ""
+
+
+def _import_page(upload: RosterUploadForm, status: int = 200, **preview: Any) -> tuple[str, int]:
+    return render_template(
+        "members/import.html", upload=upload, logout=EmptyForm(formdata=None), **preview
+    ), status
+
+
+def _preview_page(plan: ImportPlan, file_name: str, data: bytes, notice: str = "", status: int = 200) -> tuple[str, int]:
+    confirm = RosterConfirmForm(
+        formdata=None, content=RosterConfirmForm.carried(data), file_name=file_name, digest=plan.digest
+    )
+    upload = RosterUploadForm(formdata=None)
+    return _import_page(upload, status, plan=plan, file_name=file_name, confirm=confirm, notice=notice)
