@@ -219,3 +219,12 @@ def test_other_pages_keep_the_apps_request_limit(director):
     token = csrf_token(director, "/director/players/")
     response = post_multipart(director, "/director/players/", {"csrf_token": token, "add-name": "x" * 300_000})
     assert response.status_code == 413
+
+
+def test_only_the_directors_browser_may_send_a_roster_larger_than_any_other_form(client):
+    """The roster's routes take a megabyte, but not from a stranger: their body is refused at the
+    app's usual limit before it is read."""
+    set_up_director(client)
+    stranger = client.application.test_client()
+    body = b"x" * (300 * 1024)
+    assert post_multipart(stranger, IMPORT, {"csrf_token": "nope", "roster": (io.BytesIO(body), "big.csv")}).status_code == 413

@@ -23,7 +23,7 @@ from ..club_pages import player_page
 from ..connection import get_db
 from ..forms import EmptyForm
 from ..member_forms import ROSTER_CONTENT_MAX_LENGTH, STALE_ROSTER, MemberForm, RosterConfirmForm, RosterUploadForm
-from .director import director_required, who
+from .director import director_required, is_director, who
 
 bp = Blueprint("members", __name__, url_prefix="/director/players")
 
@@ -46,7 +46,7 @@ def _room_for_a_roster(endpoint: str | None, values: dict[str, Any] | None) -> N
     """A roster's two requests may be larger than the app's limit. Set here, before any
     ``before_request``: the CSRF check reads the body before the view does."""
     limit = ROSTER_REQUEST_LIMITS.get(endpoint or "")
-    if limit is not None:
+    if limit is not None and is_director():  # only the director's browser may send that much
         request.max_content_length = limit
         request.max_form_memory_size = limit
 
