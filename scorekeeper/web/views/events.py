@@ -116,7 +116,7 @@ def new_event() -> Response | str | tuple[str, int]:
 def _new_event_page(form: EventForm, status: int, picked: bool = False) -> tuple[str, int]:
     """The new-event form, offering the club's members to pick (``picked``: one was just added)."""
     lines = event_lines(all_members(get_db()))
-    return render_template("events/new_event.html", form=form, member_lines=lines, picked=picked), status
+    return render_template("events/new_event.html", form=form, member_lines=lines, picked=picked, logout=EmptyForm()), status
 
 
 @bp.get("/events/<int:event_id>")
