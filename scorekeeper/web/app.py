@@ -57,7 +57,21 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from . import connection, errors, live_links, scripts, security, static_files
     from .forms import new_idem_key
-    from .views import club, director, events, home, house_rules, members, play, printing, spectator, start, wall
+    from .views import (
+        club,
+        director,
+        events,
+        home,
+        house_rules,
+        members,
+        play,
+        printing,
+        season_wall,
+        seasons,
+        spectator,
+        start,
+        wall,
+    )
 
     CSRFProtect(app)
     live_links.init_app(app)
@@ -66,7 +80,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
     connection.init_app(app)
-    for view in (home, start, play, spectator, printing, director, events, members, club, wall, house_rules):
+    for view in (
+        home, start, play, spectator, printing, director, events, members, seasons, club, wall, season_wall, house_rules
+    ):
         blueprint = view.bp
         app.register_blueprint(blueprint)
     app.jinja_env.add_extension("jinja2.ext.do")
