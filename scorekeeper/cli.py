@@ -441,6 +441,35 @@ def publish(where: tuple[str, ...], season_name: str | None) -> None:
     click.echo(f"published {written} files to {where[-1]}")
 
 
+@cli.command()
+@click.argument("season")
+@click.option("--csv", "as_csv", is_flag=True, help="Print the ladder as CSV (with membership numbers), for a spreadsheet.")
+def ladder(season: str, as_csv: bool) -> int:
+    """A season's ladder, from the club's record brought up to date: SEASON is its name, in any case."""
+    from .club.members import FORMER_MEMBER
+    from .reports.club_csv import ladder_rows
+    from .reports.csv_text import csv_text
+    from .reports.ladder import ladder_table
+    from .storage.club_results import bring_up_to_date
+    from .storage.seasons import list_seasons, season_by_name, season_ladder
+
+    with _club_database() as db:
+        found = season_by_name(db, season)
+        if found is None:
+            known = ", ".join(s.name for s in list_seasons(db)) or "none yet"
+            raise click.ClickException(f"there is no season named {season} (seasons: {known})")
+        bring_up_to_date(db)
+        shown = season_ladder(db, found)
+    names = {m: FORMER_MEMBER if member.removed else member.name for m, member in shown.members.items()}
+    table = ladder_table(shown.rows, shown.ranked, names, found.rule, shown.rule_words, shown.provisional)
+    if as_csv:
+        numbers = {m: member.number for m, member in shown.members.items()}
+        click.echo(csv_text(ladder_rows(table, numbers)), nl=False)
+    else:
+        click.echo(text_output.ladder_text(found.name, table))
+    return 0
+
+
 @contextlib.contextmanager
 def _club_database() -> Iterator[Any]:
     """The server's database, its migrations applied, for a command that reads and keeps the club's record."""

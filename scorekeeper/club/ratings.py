@@ -208,3 +208,13 @@ def pack_history(points: Sequence[tuple[int, float, float]]) -> bytes:
 
 def unpack_history(data: bytes) -> list[tuple[int, float, float]]:
     return list(_POINT.iter_unpack(data))
+
+
+def last_point_before(data: bytes, later: set[int]) -> tuple[float, float] | None:
+    """(mu, sigma) of the last point of a stored history whose table is not one of ``later``, read
+    from its end: only the points after it are read (a season's end, years back, costs no more)."""
+    for offset in range(len(data) - _POINT.size, -1, -_POINT.size):
+        table_id, mu, sigma = _POINT.unpack_from(data, offset)
+        if table_id not in later:
+            return mu, sigma
+    return None

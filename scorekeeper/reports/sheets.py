@@ -19,6 +19,7 @@ from ..scoring import GameRecord, RuleSet, pressure_ladder, score_game
 from ..scoring.game import blank_table
 from .charts import running_total_chart
 from .grid import GridSide, ScoreGrid, score_grid
+from .ladder import LadderTable
 from .qr import qr_svg
 
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
@@ -182,6 +183,16 @@ def standings_html(
         page_size=paper_size(paper, "portrait"),
         by_hand=by_hand,
         **_standings_context(event, rows, round_, tie_breaks, members, unfinished, printed_at),
+    )
+
+
+def season_ladder_html(
+    season_name: str, table: LadderTable, paper: str = DEFAULT_PAPER, *, printed_at: str = ""
+) -> str:
+    """A season's ladder to pin on the wall (portrait): the rule in words, provisional while an
+    evening is under way, each player's evenings under their name, the ties said, when printed."""
+    return _env.get_template("print/season_ladder.html").render(
+        page_size=paper_size(paper, "portrait"), season_name=season_name, table=table, printed_at=printed_at
     )
 
 

@@ -8,6 +8,7 @@ from ..club.ratings import Rating
 from ..scoring import GameScore, LeftoverScore
 from ..tournament.plan import Plan
 from .grid import score_grid
+from .ladder import LadderTable
 
 
 def plan_text(plan: Plan, partnerships: str = "none") -> str:
@@ -129,4 +130,22 @@ def ratings_text(model: str, rows: Sequence[tuple[str, str | None, Rating]]) -> 
             f"{place:>4}  {who:<{width}}  {rating.ordinal:7.2f}   mu {rating.mu:6.2f}  sigma {rating.sigma:5.2f}"
             f"  {rating.tables} table{'s' if rating.tables != 1 else ''}"
         )
+    return "\n".join(lines)
+
+
+def ladder_text(season: str, table: LadderTable) -> str:
+    """A season's ladder for the terminal: the rule, provisional while an evening is under way,
+    place ("=3" when shared), name, score and each evening, the ties said, the evenings by number."""
+    lines = [f"{season}: {table.rule_words}."]
+    if table.provisional:
+        lines.append("Provisional: an evening of the season is still under way.")
+    if not table.lines:
+        return "\n".join([*lines, "No evening of the season has begun yet."])
+    width = max(len(line.name) for line in table.lines)
+    for line in table.lines:
+        evenings = line.evenings_text.replace("\u00a0", " ")
+        lines.append(f"{line.place_text:>4}  {line.name:<{width}}  {table.score_text(line):>6}   {evenings}")
+    lines += list(table.ties)
+    lines.append(table.cells_note)
+    lines += [f"{number}. {name}, {held_on}" for number, name, held_on in table.evenings]
     return "\n".join(lines)

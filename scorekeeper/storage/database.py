@@ -207,8 +207,9 @@ def _club(db: sqlite_utils.Database) -> None:
     for the club's record, the club's history of the director's changes, each final table's
     result and each event's standings as the club reads them (derived from the games, kept for
     speed: ``club_signature`` says what they were derived from), ratings with the model that
-    made them, and seasons of events. Every player of an event before this becomes a member:
-    one per membership number, else one per name."""
+    made them, and seasons of events (``idem_key``: the key of the form that made one, so that a
+    double click makes one season). Every player of an event before this becomes a member: one
+    per membership number, else one per name."""
     db.execute(
         """
         CREATE TABLE members (
@@ -308,7 +309,8 @@ def _club(db: sqlite_utils.Database) -> None:
             best INTEGER,
             paper TEXT NOT NULL DEFAULT 'a4',
             wall_token TEXT NOT NULL UNIQUE,
-            created_at TEXT NOT NULL
+            created_at TEXT NOT NULL,
+            idem_key TEXT UNIQUE
         )
         """
     )

@@ -67,6 +67,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         play,
         printing,
         published,
+        season_wall,
+        seasons,
         spectator,
         start,
         wall,
@@ -79,7 +81,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
     connection.init_app(app)
-    for view in (home, start, play, spectator, printing, director, events, published, members, club, wall, house_rules):
+    for view in (
+        home, start, play, spectator, printing, director, events, published, members, seasons, club, wall, season_wall,
+        house_rules,
+    ):
         blueprint = view.bp
         app.register_blueprint(blueprint)
     app.jinja_env.add_extension("jinja2.ext.do")

@@ -1,15 +1,21 @@
-"""The club's public pages: the ratings and each player's results, with no record link, join code,
-view or wall token on them, and players who asked shown by initials. Read-only: no login."""
+"""The club's public pages: the ratings, each player's results and each season's ladder, with no
+record link, join code, view or wall token on them, no membership number, and players who asked
+shown by initials. Read-only: no login."""
 
 from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, url_for
+from werkzeug.wrappers import Response
 
+from ...reports.club_csv import ladder_rows, ratings_rows
+from ...reports.csv_text import csv_text
+from ...storage import seasons as season_store
 from ...storage.club_results import bring_up_to_date, ranked_ratings
 from ...storage.members import members_by_id
 from ...storage.player_results import player_results
-from ..club_pages import player_page
+from ..club_pages import ladder_shown, player_page
 from ..connection import get_db
+from ..responses import download_response
 
 bp = Blueprint("club", __name__, url_prefix="/club")
 
@@ -21,7 +27,18 @@ def index() -> str:
     rated = ranked_ratings(db)
     members = members_by_id(db, [member for member, _ in rated])
     rows = [(members[member], rating) for member, rating in rated]
-    return render_template("club/index.html", rows=rows)
+    return render_template("club/index.html", rows=rows, seasons=season_store.list_seasons(db))
+
+
+@bp.get("/ratings.csv")
+def ratings_csv() -> Response:
+    """The ratings for a spreadsheet, by public name (no membership numbers)."""
+    db = get_db()
+    bring_up_to_date(db)
+    rated = ranked_ratings(db)
+    members = members_by_id(db, [member for member, _ in rated])
+    rows = ratings_rows([(members[member].public_name, None, rating) for member, rating in rated], numbers=False)
+    return download_response(csv_text(rows), "text/csv", "ratings.csv")
 
 
 @bp.get("/players/<int:member_id>")
@@ -35,3 +52,32 @@ def player(member_id: int) -> str:
         "club/player.html",
         **player_page(results, public=True, member_link=lambda m: url_for("club.player", member_id=m.id)),
     )
+
+
+@bp.get("/seasons/<int:season_id>")
+def season(season_id: int) -> str:
+    """A season's ladder, by public name, each player linked to their page."""
+    db = get_db()
+    found = season_store.get_season(db, season_id)
+    if found is None:
+        abort(404)
+    bring_up_to_date(db)
+    ladder = season_store.season_ladder(db, found)
+    return render_template(
+        "club/season.html",
+        season=found,
+        table=ladder_shown(ladder, public=True),
+        player_link=lambda member: None if ladder.members[member].removed else url_for("club.player", member_id=member),
+    )
+
+
+@bp.get("/seasons/<int:season_id>/ladder.csv")
+def season_csv(season_id: int) -> Response:
+    """A season's ladder for a spreadsheet, by public name (no membership numbers)."""
+    db = get_db()
+    found = season_store.get_season(db, season_id)
+    if found is None:
+        abort(404)
+    bring_up_to_date(db)
+    rows = ladder_rows(ladder_shown(season_store.season_ladder(db, found), public=True))
+    return download_response(csv_text(rows), "text/csv", f"ladder-{found.id}.csv")

@@ -11,18 +11,22 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response
 
+from ...club.members import Member
 from ...club.roster import MAX_ROSTER_BYTES, read_roster
 from ...club.roster_plan import ImportPlan, shown_file_name
+from ...reports.club_csv import ratings_rows
+from ...reports.csv_text import csv_text
 from ...scoring import Refusal
 from ...scoring.errors import sentence
 from ...storage import members as member_store
-from ...storage.club_results import bring_up_to_date
+from ...storage.club_results import bring_up_to_date, ranked_ratings
 from ...storage.player_results import member_lines, player_results
 from ...storage.roster_import import import_roster, preview
 from ..club_pages import player_page
 from ..connection import get_db
 from ..forms import EmptyForm
 from ..member_forms import ROSTER_CONTENT_MAX_LENGTH, STALE_ROSTER, MemberForm, RosterConfirmForm, RosterUploadForm
+from ..responses import download_response
 from .director import director_required, is_director, who
 
 bp = Blueprint("members", __name__, url_prefix="/director/players")
@@ -98,6 +102,23 @@ def add_member() -> Response | tuple[str, int]:
             flash(f"{member.described} added to the list.", "info")
             return redirect(url_for("members.member", member_id=member.id))
     return _list_page(form, 422)
+
+
+@bp.get("/ratings.csv")
+@director_required
+def ratings_csv() -> Response:
+    """The ratings for a spreadsheet, best first: names and membership numbers as the list has them."""
+    db = get_db()
+    bring_up_to_date(db)
+    rated = ranked_ratings(db)
+    members = member_store.members_by_id(db, [member for member, _ in rated])
+    shown = [(_named(members[member]), members[member].number, rating) for member, rating in rated]
+    return download_response(csv_text(ratings_rows(shown, numbers=True)), "text/csv", "ratings.csv")
+
+
+def _named(member: Member) -> str:
+    """A member as the director's pages name them: by name, or as a former member once removed."""
+    return member.public_name if member.removed else member.name
 
 
 @bp.get("/<int:member_id>")
