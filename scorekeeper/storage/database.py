@@ -207,8 +207,11 @@ def _club(db: sqlite_utils.Database) -> None:
     for the club's record, the club's history of the director's changes, each final table's
     result and each event's standings as the club reads them (derived from the games, kept for
     speed: ``club_signature`` says what they were derived from), ratings with the model that
-    made them, and seasons of events. Every player of an event before this becomes a member:
-    one per membership number, else one per name."""
+    made them, and seasons of events. A member merged into another (one person entered twice)
+    leaves the list but keeps its row (``merged_into``), so that the merge can be undone; the
+    spellings a member's name had before (``former_names``) are kept so that removing the name
+    removes them too. Every player of an event before this becomes a member: one per
+    membership number, else one per name."""
     db.execute(
         """
         CREATE TABLE members (
@@ -220,11 +223,14 @@ def _club(db: sqlite_utils.Database) -> None:
             number_key TEXT UNIQUE,
             initials INTEGER NOT NULL DEFAULT 0,
             removed INTEGER NOT NULL DEFAULT 0,
-            created_at TEXT NOT NULL
+            created_at TEXT NOT NULL,
+            merged_into INTEGER REFERENCES members(id),
+            former_names TEXT NOT NULL DEFAULT '[]'
         )
         """
     )
     db.execute("CREATE INDEX members_by_name ON members (name_key)")
+    db.execute("CREATE INDEX members_merged ON members (merged_into)")
     db.execute("ALTER TABLE event_players ADD COLUMN member_id INTEGER REFERENCES members(id)")
     db.execute("CREATE INDEX event_players_by_member ON event_players (member_id)")
     db.execute("ALTER TABLE games ADD COLUMN locked_at TEXT")

@@ -1,9 +1,9 @@
-"""The forms of the club's list: a member added or edited."""
+"""The forms of the club's list: a member added or edited, two entries merged."""
 
 from __future__ import annotations
 
-from wtforms import BooleanField, StringField
-from wtforms.validators import DataRequired, Length, Optional
+from wtforms import BooleanField, HiddenField, SelectField, StringField
+from wtforms.validators import DataRequired, InputRequired, Length, Optional
 
 from ..storage.members import CLUB_MAX_LENGTH, NUMBER_MAX_LENGTH
 from ..tournament.seating import NAME_MAX_LENGTH
@@ -25,3 +25,20 @@ class MemberForm(Form):
         "Show by initials on public pages",
         description="Public and published pages show A. S. instead of the name; the director's pages keep it.",
     )
+
+
+class MergeForm(Form):
+    """Another entry of the list merged into the member whose page this is: chosen, then confirmed."""
+
+    absorb = SelectField(
+        "Merge this entry into this one",
+        coerce=int,
+        validate_choice=False,  # an entry merged or removed meanwhile is refused by the list, in words
+        validators=[InputRequired(message="Choose the entry to merge into this one.")],
+        description="Its evenings become this member's; its name is no longer on the list. Undo it from the history.",
+    )
+    confirm = HiddenField()
+
+    @property
+    def confirmed(self) -> bool:
+        return bool(self.confirm.data == "y")

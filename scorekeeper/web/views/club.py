@@ -3,7 +3,8 @@ view or wall token on them, and players who asked shown by initials. Read-only: 
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, url_for
+from flask import Blueprint, abort, redirect, render_template, url_for
+from werkzeug.wrappers import Response
 
 from ...storage.club_results import bring_up_to_date, ranked_ratings
 from ...storage.members import members_by_id
@@ -25,12 +26,15 @@ def index() -> str:
 
 
 @bp.get("/players/<int:member_id>")
-def player(member_id: int) -> str:
+def player(member_id: int) -> Response | str:
+    """A member's public page; an entry merged into another is that member's page now."""
     db = get_db()
     bring_up_to_date(db)
     results = player_results(db, member_id)
     if results is None:
         abort(404)
+    if results.member.merged_into is not None:
+        return redirect(url_for("club.player", member_id=results.member.merged_into))
     return render_template(
         "club/player.html",
         **player_page(results, public=True, member_link=lambda m: url_for("club.player", member_id=m.id)),
