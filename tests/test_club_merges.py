@@ -13,6 +13,7 @@ from scorekeeper.storage import events as event_store
 from scorekeeper.storage.club_undo import undo
 from scorekeeper.storage.database import connect
 from scorekeeper.storage.member_merges import merge_members
+from scorekeeper.storage.member_removal import remove_member
 from scorekeeper.storage.members import all_members, club_history, edit_member, get_member
 from scorekeeper.storage.player_results import player_results
 
@@ -205,6 +206,14 @@ def test_the_undo_is_refused_once_the_kept_member_is_merged_into_a_third(db):
     with pytest.raises(MemberRefusal, match="Ann Smith was merged into Ann S. since: undo that merge first"):
         undo(db, line, "director")
     assert get_member(db, annie.id).merged_into == ann.id  # nothing undone
+
+
+def test_the_undo_is_refused_once_the_kept_members_name_is_removed(db):
+    ann, annie = two_entries_of_ann(db)
+    line = merge_members(db, ann.id, annie.id, "director")
+    remove_member(db, ann.id, "director")
+    with pytest.raises(MemberRefusal, match="cannot be undone"):
+        undo(db, line, "director")
 
 
 def test_undoing_an_earlier_merge_leaves_a_later_one(db):

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import mmap
 import os
+import re
 import secrets
 import sqlite3
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -442,6 +444,38 @@ def _process_turn(db: sqlite_utils.Database) -> Iterator[None]:
     finally:
         _TURN_DEPTH.depth = 0
         fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+def vacuum(db: sqlite_utils.Database) -> None:
+    """Rewrite the whole database file, in this process's and thread's turn to write: every page
+    anew, so nothing once deleted or replaced stays in a page's free space (SQLite built without
+    ``secure_delete`` on by default leaves it there). Seconds for a large file: only for a change
+    that must leave nothing behind (a member's name removed)."""
+    if not _WRITING.acquire(timeout=BUSY_TIMEOUT_SECONDS):
+        raise sqlite3.OperationalError("database is locked")
+    try:
+        with _process_turn(db):
+            db.conn.execute("VACUUM")
+    finally:
+        _WRITING.release()
+
+
+def file_holds(db: sqlite_utils.Database, texts: Iterable[bytes]) -> bool:
+    """Whether the database's file or its journal (-wal) holds any of ``texts`` (ASCII letters in
+    any case), read as raw bytes: what a copy of the file would give away."""
+    patterns = [re.compile(re.escape(text), re.IGNORECASE) for text in texts if text]
+    row = db.execute("PRAGMA database_list").fetchone()
+    path = str(row[2]) if row is not None else ""
+    if not path or not patterns:
+        return False
+    for name in (path, path + "-wal"):
+        try:
+            with open(name, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                if any(pattern.search(data) for pattern in patterns):
+                    return True
+        except (FileNotFoundError, ValueError):  # no journal, or an empty one (mmap takes no empty file)
+            continue
+    return False
 
 
 def migrate(path: str) -> None:

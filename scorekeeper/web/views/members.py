@@ -1,20 +1,23 @@
 """The club's list of members, for the director: every member with their evenings and rating, a
 member added by hand, a member's page (their results, and their name, club, number and privacy
-to edit), two entries of one person merged, and the club's history with its undo. Every page
-needs the director's login."""
+to edit), two entries of one person merged, a member's name removed for good, and the club's
+history with its undo. Every page needs the director's login."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from ...club.members import FORMER_MEMBER, Member
 from ...scoring import Refusal
 from ...scoring.errors import sentence
 from ...storage import members as member_store
 from ...storage.club_results import bring_up_to_date
 from ...storage.club_undo import undo
 from ...storage.member_merges import merge_members
+from ...storage.member_removal import remove_member
 from ...storage.player_results import MemberLine, member_lines, player_results
+from .. import booklets
 from ..club_pages import player_page
 from ..connection import get_db
 from ..forms import EmptyForm
@@ -154,6 +157,56 @@ def merge(member_id: int) -> Response | tuple[str, int]:
     else:
         flash("Those two are merged already.", "info")
     return redirect(url_for("members.member", member_id=member_id))
+
+
+@bp.get("/<int:member_id>/remove")
+@director_required
+def remove_question(member_id: int) -> str:
+    """The question before a member's name is removed for good: what goes, what stays."""
+    found = _listed_member(member_id)
+    bring_up_to_date(get_db())
+    results = player_results(get_db(), member_id)
+    assert results is not None
+    return render_template(
+        "members/remove.html", member=found, evenings=len(results.evenings), form=EmptyForm(), logout=EmptyForm()
+    )
+
+
+@bp.post("/<int:member_id>/remove")
+@director_required
+def remove(member_id: int) -> Response:
+    """Remove the member's name for good: from the database, the pages, and the PDFs the app keeps
+    (the booklets of their events, the kept sheets). A double click removes once."""
+    form = EmptyForm()
+    if not form.validate_on_submit():
+        abort(400)
+    db = get_db()
+    found = member_store.get_member(db, member_id)
+    if found is None:
+        abort(404)
+    try:
+        removal = remove_member(db, member_id, who())
+    except Refusal as error:
+        flash(sentence(str(error)), "error")
+        return redirect(url_for("members.member", member_id=member_id))
+    if removal is None:
+        flash(f"That player's name was removed already: their results stand under “{FORMER_MEMBER}”.", "info")
+        return redirect(url_for("members.members"))
+    booklets.forget_names(current_app.instance_path, removal.events)
+    evenings = f"{removal.evenings} evening{'s' if removal.evenings != 1 else ''}"
+    message = f"The player's name is removed: their {evenings} stand under “{FORMER_MEMBER}”."
+    if not removal.checkpointed:
+        message += " The database was busy: the name leaves its journal at the next quiet moment."
+    flash(message, "ok")
+    return redirect(url_for("members.members"))
+
+
+def _listed_member(member_id: int) -> Member:
+    """A member on the list (404 for none; a removed or merged member has nothing to remove)."""
+    found = member_store.get_member(get_db(), member_id)
+    if found is None or not found.listed:
+        abort(404)
+    return found
 
 
 @bp.post("/history/<int:line>/undo")
