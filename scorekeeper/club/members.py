@@ -46,6 +46,13 @@ class Member:
     initials: bool = False
     #: Removed from the list: the name is gone (``FORMER_MEMBER``), the results stay.
     removed: bool = False
+    #: The member this entry was merged into (one person entered twice): off the list, undoable.
+    merged_into: int | None = None
+
+    @property
+    def listed(self) -> bool:
+        """On the club's list: neither removed nor merged into another member."""
+        return not self.removed and self.merged_into is None
 
     @property
     def number_key(self) -> str | None:
@@ -66,6 +73,21 @@ class Member:
     def described(self) -> str:
         """The member as the director's pages name them: "Ann Smith (number 1042)"."""
         return f"{self.name} (number {self.number})" if self.number else self.name
+
+
+MONTHS = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)
+
+
+def held_on_words(held_on: str) -> str:
+    """An event's date as a director says it: "2026-11-02" → "2 November" (any other text as it is)."""
+    try:
+        _, month, day = (int(part) for part in held_on.strip().split("-"))
+    except ValueError:
+        return held_on
+    return f"{day} {MONTHS[month - 1]}" if 1 <= month <= 12 and 1 <= day <= 31 else held_on
 
 
 class MemberRefusal(Refusal):
@@ -109,7 +131,7 @@ class MemberIndex:
         self.by_number: dict[str, Member] = {}
         self.by_name: dict[str, list[Member]] = {}
         for member in members:
-            if member.removed:
+            if not member.listed:
                 continue
             if member.number_key:
                 self.by_number[member.number_key] = member

@@ -195,6 +195,21 @@ def _bump(db: sqlite_utils.Database, key: str) -> None:
     _set(db, key, str(int(_setting(db, key) or 0) + 1))
 
 
+def record_holds(db: sqlite_utils.Database, event_id: int) -> bool:
+    """Whether the event's record is derived from its games and players as they now are."""
+    row = db.execute(f"{_SIGNATURE}, e.club_signature FROM events e WHERE e.id = ?", [event_id]).fetchone()
+    return row is not None and row[0] == row[1]
+
+
+def keep_record(db: sqlite_utils.Database, event_id: int) -> None:
+    """Keep the event's record as it is through a change that must not alter it (inside the caller's
+    transaction: the locks of an event deleted from the list, or brought back, close no table)."""
+    db.conn.execute(
+        f"UPDATE events SET club_signature = ({_SIGNATURE} FROM events e WHERE e.id = ?) WHERE id = ?",
+        [event_id, event_id],
+    )
+
+
 def ratings_stale(db: sqlite_utils.Database) -> None:
     """Every rating is to be recomputed at the next look (members merged, or the merge undone)."""
     _set(db, "ratings_stale", "1")

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import mmap
 import os
+import re
 import secrets
 import sqlite3
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -208,8 +210,11 @@ def _club(db: sqlite_utils.Database) -> None:
     result and each event's standings as the club reads them (derived from the games, kept for
     speed: ``club_signature`` says what they were derived from), ratings with the model that
     made them, and seasons of events (``idem_key``: the key of the form that made one, so that a
-    double click makes one season). Every player of an event before this becomes a member: one
-    per membership number, else one per name."""
+    double click makes one season). A member merged into another (one person entered twice)
+    leaves the list but keeps its row (``merged_into``), so that the merge can be undone; the
+    spellings a member's name had before (``former_names``) are kept so that removing the name
+    removes them too. Every player of an event before this becomes a member: one per
+    membership number, else one per name."""
     db.execute(
         """
         CREATE TABLE members (
@@ -221,11 +226,14 @@ def _club(db: sqlite_utils.Database) -> None:
             number_key TEXT UNIQUE,
             initials INTEGER NOT NULL DEFAULT 0,
             removed INTEGER NOT NULL DEFAULT 0,
-            created_at TEXT NOT NULL
+            created_at TEXT NOT NULL,
+            merged_into INTEGER REFERENCES members(id),
+            former_names TEXT NOT NULL DEFAULT '[]'
         )
         """
     )
     db.execute("CREATE INDEX members_by_name ON members (name_key)")
+    db.execute("CREATE INDEX members_merged ON members (merged_into)")
     db.execute("ALTER TABLE event_players ADD COLUMN member_id INTEGER REFERENCES members(id)")
     db.execute("CREATE INDEX event_players_by_member ON event_players (member_id)")
     db.execute("ALTER TABLE games ADD COLUMN locked_at TEXT")
@@ -438,6 +446,38 @@ def _process_turn(db: sqlite_utils.Database) -> Iterator[None]:
     finally:
         _TURN_DEPTH.depth = 0
         fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+def vacuum(db: sqlite_utils.Database) -> None:
+    """Rewrite the whole database file, in this process's and thread's turn to write: every page
+    anew, so nothing once deleted or replaced stays in a page's free space (SQLite built without
+    ``secure_delete`` on by default leaves it there). Seconds for a large file: only for a change
+    that must leave nothing behind (a member's name removed)."""
+    if not _WRITING.acquire(timeout=BUSY_TIMEOUT_SECONDS):
+        raise sqlite3.OperationalError("database is locked")
+    try:
+        with _process_turn(db):
+            db.conn.execute("VACUUM")
+    finally:
+        _WRITING.release()
+
+
+def file_holds(db: sqlite_utils.Database, texts: Iterable[bytes]) -> bool:
+    """Whether the database's file or its journal (-wal) holds any of ``texts`` (ASCII letters in
+    any case), read as raw bytes: what a copy of the file would give away."""
+    patterns = [re.compile(re.escape(text), re.IGNORECASE) for text in texts if text]
+    row = db.execute("PRAGMA database_list").fetchone()
+    path = str(row[2]) if row is not None else ""
+    if not path or not patterns:
+        return False
+    for name in (path, path + "-wal"):
+        try:
+            with open(name, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                if any(pattern.search(data) for pattern in patterns):
+                    return True
+        except (FileNotFoundError, ValueError):  # no journal, or an empty one (mmap takes no empty file)
+            continue
+    return False
 
 
 def migrate(path: str) -> None:

@@ -13,7 +13,7 @@ from ..club.members import Listed
 from ..scoring import FiledUnder, Game, Refusal, RuleSet, configure
 from ..tournament.seating import MAX_EVENT_PLAYERS, SeatingError, parse_tables, partners_of
 from .database import immediate
-from .games import StoredGame, _game_from_row, _insert_game, game_by_record_token, now
+from .games import GAME_COLUMNS, StoredGame, _game_from_row, _insert_game, game_by_record_token, now
 from .members import settle_players
 
 
@@ -202,7 +202,7 @@ def game_in_event(db: sqlite_utils.Database, event_id: int, token: str) -> Event
     this event (another event's, a withdrawn round's, a game of its own)."""
     rows = list(
         db.query(
-            "SELECT t.round AS table_round, t.number AS table_number, g.* FROM event_tables t "
+            f"SELECT t.round AS table_round, t.number AS table_number, g.{GAME_COLUMNS} FROM event_tables t "
             "JOIN games g ON g.id = t.game_id WHERE t.event_id = ? AND g.record_token = ?",
             [event_id, token],
         )

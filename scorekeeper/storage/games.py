@@ -48,10 +48,17 @@ class StoredGame:
     created_at: str
     game: Game
     verify: bool = False
+    #: The names epoch the row was read at (``NAMES_EPOCH``): what it is remembered under.
+    epoch: str = ""
 
     @property
     def code_display(self) -> str:
         return f"{self.code[:4]}-{self.code[4:]}"
+
+    @property
+    def memo_key(self) -> str:
+        """What this process remembers the game's states under: its record token, at its names epoch."""
+        return f"{self.record_token}#{self.epoch}" if self.epoch else self.record_token
 
 
 def now() -> str:
@@ -65,6 +72,20 @@ def new_code() -> str:
 def normalise_code(text: str) -> str:
     """What a player typed, as stored: capitals, no dashes or spaces, O read as 0 is not ours."""
     return "".join(ch for ch in text.upper() if ch.isalnum())
+
+
+#: A settings row moved whenever stored game rows change after all (a member's name removed from
+#: the games they played): what this process remembers of a game is remembered under it.
+NAMES_EPOCH = "names_epoch"
+_EPOCH = f"(SELECT value FROM settings WHERE key = '{NAMES_EPOCH}')"
+#: A game row's columns with the names epoch it was read at.
+GAME_COLUMNS = f"*, {_EPOCH} AS names_epoch"
+
+
+def names_epoch(db: sqlite_utils.Database) -> str:
+    """The names epoch now ("" before any name was removed)."""
+    row = db.execute("SELECT value FROM settings WHERE key = ?", [NAMES_EPOCH]).fetchone()
+    return "" if row is None else str(row[0])
 
 
 def create_game(db: sqlite_utils.Database, game: Game, title: str = "") -> StoredGame:
@@ -99,7 +120,7 @@ def _insert_game(db: sqlite_utils.Database, game: Game, title: str, verify: bool
             db.conn.execute("ROLLBACK TO SAVEPOINT new_game")
             db.conn.execute("RELEASE SAVEPOINT new_game")
             continue
-        return _game_from_row({**row, "id": cursor.lastrowid})
+        return _game_from_row({**row, "id": cursor.lastrowid, "names_epoch": names_epoch(db)})
     raise RuntimeError("could not draw a unique game code")
 
 
@@ -120,11 +141,14 @@ def _game_from_row(row: dict[str, object]) -> StoredGame:
         created_at=str(row["created_at"]),
         game=game,
         verify=bool(row.get("verify", 0)),
+        epoch=str(row.get("names_epoch") or ""),
     )
 
 
 #: Game rows never change once written (the version column is read separately), nor do
-#: a game's first N entries: so a game by token, and its state at a version, can be kept.
+#: a game's first N entries: so a game by token, and its state at a version, can be kept. Only
+#: a member's name removed changes them (and moves the names epoch): a game remembered at
+#: another epoch is read again, and states are remembered by the epoch of the row they fold.
 _GAMES: Memo[StoredGame] = Memo(1024)
 _STATES: Memo[TableState] = Memo(256)
 #: Each game's latest state this process has seen, to fold on what other processes appended since.
@@ -134,14 +158,16 @@ _LATEST: Memo[TableState] = Memo(256)
 def _find_game(db: sqlite_utils.Database, column: str, value: str) -> StoredGame | None:
     if not value:
         return None
-    found = _GAMES.lookup((column, value)) or _load_game(db, column, value)
-    if found is not None:  # a missing game is not remembered: it may be created a moment later
-        _GAMES.put((column, value), found)
+    found = _GAMES.lookup((column, value))
+    if found is None or found.epoch != names_epoch(db):
+        found = _load_game(db, column, value)
+        if found is not None:  # a missing game is not remembered: it may be created a moment later
+            _GAMES.put((column, value), found)
     return found
 
 
-def _load_game(db: sqlite_utils.Database, column: str, value: str) -> StoredGame | None:
-    rows = list(db.query(f"SELECT * FROM games WHERE {column} = ?", [value]))
+def _load_game(db: sqlite_utils.Database, column: str, value: object) -> StoredGame | None:
+    rows = list(db.query(f"SELECT {GAME_COLUMNS} FROM games WHERE {column} = ?", [value]))
     return _game_from_row(rows[0]) if rows else None
 
 
@@ -232,15 +258,24 @@ def _entries(db: sqlite_utils.Database, game_id: int, version: int, after: int =
 
 @dataclass(frozen=True)
 class _Standing:
-    """A game's row as it stands: how many entries its log holds, and whether the director locked it."""
+    """A game's row as it stands: how many entries its log holds, whether the director locked it,
+    and the names epoch (moved: its players' names are not those of the row read before)."""
 
     version: int
     locked: bool
+    epoch: str
 
 
 def _standing(db: sqlite_utils.Database, stored: StoredGame) -> _Standing:
-    row = db.execute("SELECT version, locked FROM games WHERE id = ?", [stored.id]).fetchone()
-    return _Standing(int(row[0]), bool(row[1]))
+    row = db.execute(f"SELECT version, locked, {_EPOCH} FROM games WHERE id = ?", [stored.id]).fetchone()
+    return _Standing(int(row[0]), bool(row[1]), str(row[2] or ""))
+
+
+def _read_again(db: sqlite_utils.Database, stored: StoredGame) -> StoredGame:
+    """The game's row as it now is (its players' names changed since ``stored`` was read)."""
+    fresh = _load_game(db, "id", stored.id)
+    assert fresh is not None  # a game row is never deleted
+    return fresh
 
 
 def load_state(db: sqlite_utils.Database, stored: StoredGame, version: int | None = None) -> TableState:
@@ -249,7 +284,7 @@ def load_state(db: sqlite_utils.Database, stored: StoredGame, version: int | Non
     them); else its whole log folded."""
     if version is None:
         version = _standing(db, stored).version
-    key = stored.record_token
+    key = stored.memo_key
     found = _STATES.lookup((key, version))
     if found is None:
         earlier = _LATEST.lookup(key)
@@ -329,6 +364,8 @@ def append_all(
                 standing = _standing(db, stored)
                 if standing.locked and not director:
                     raise TableError(LOCKED)
+                if standing.epoch != stored.epoch:
+                    stored = _read_again(db, stored)
                 state = load_state(db, stored, standing.version)
             trial = _prepare(state, changes, source, guard)
             if all(item.duplicate for item in trial):
@@ -339,7 +376,8 @@ def append_all(
             now_standing = _standing(db, stored)
             if now_standing.locked and not director:
                 raise TableError(LOCKED)
-            ids = _insert(db, stored, state, trial) if now_standing.version == state.version else None
+            same = now_standing.version == state.version and now_standing.epoch == stored.epoch
+            ids = _insert(db, stored, state, trial) if same else None
         if ids is not None:
             return _settle(stored, state, trial, ids)
     raise AssertionError("unreachable: the last attempt holds the lock")
@@ -424,7 +462,7 @@ def _settle(stored: StoredGame, state: TableState, trial: list[Appended], ids: l
         entry = replace(item.entry, id=next(given))
         state = state.stored(entry, item.state)
         saved.append(Appended(entry, state, duplicate=False))
-    _remember(stored.record_token, state)
+    _remember(stored.memo_key, state)
     return saved
 
 

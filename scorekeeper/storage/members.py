@@ -20,11 +20,21 @@ NUMBER_MAX_LENGTH = 30
 
 
 def _member(row: Sequence[object]) -> Member:
-    member_id, name, club, number, initials, removed = row
-    return Member(int(str(member_id)), str(name), str(club), None if number is None else str(number), bool(initials), bool(removed))
+    member_id, name, club, number, initials, removed, merged_into = row
+    return Member(
+        int(str(member_id)),
+        str(name),
+        str(club),
+        None if number is None else str(number),
+        bool(initials),
+        bool(removed),
+        None if merged_into is None else int(str(merged_into)),
+    )
 
 
-_COLUMNS = "id, name, club, number, initials, removed"
+_COLUMNS = "id, name, club, number, initials, removed, merged_into"
+#: The members on the list: not removed, not merged into another.
+LISTED = "removed = 0 AND merged_into IS NULL"
 
 
 def get_member(db: sqlite_utils.Database, member_id: int) -> Member | None:
@@ -33,9 +43,9 @@ def get_member(db: sqlite_utils.Database, member_id: int) -> Member | None:
 
 
 def all_members(db: sqlite_utils.Database, *, removed: bool = False) -> list[Member]:
-    """The list, by name (members removed from it only if asked)."""
+    """The list, by name (members removed from it, or merged into another, only if asked)."""
     rows = db.execute(
-        f"SELECT {_COLUMNS} FROM members {'' if removed else 'WHERE removed = 0'} ORDER BY name_key, id"
+        f"SELECT {_COLUMNS} FROM members {'' if removed else 'WHERE ' + LISTED} ORDER BY name_key, id"
     ).fetchall()
     return [_member(row) for row in rows]
 
@@ -158,7 +168,12 @@ def _update(db: sqlite_utils.Database, member: Member, **fields: object) -> Memb
         "UPDATE members SET name = ?, name_key = ?, club = ?, number = ?, number_key = ?, initials = ? WHERE id = ?",
         [name, name_key(name), club, shown, number_key(shown), int(initials), member.id],
     )
-    return Member(member.id, name, club, shown, initials, member.removed)
+    if name != member.name:  # kept, so that removing the member's name removes this one too
+        db.conn.execute(
+            "UPDATE members SET former_names = json_insert(former_names, '$[#]', ?) WHERE id = ?",
+            [member.name, member.id],
+        )
+    return Member(member.id, name, club, shown, initials, member.removed, member.merged_into)
 
 
 def add_member(db: sqlite_utils.Database, name: str, club: str, number: str, who: str) -> Member:
@@ -180,7 +195,7 @@ def edit_member(
     check_member_fields(name, club, number)
     with immediate(db):
         member = get_member(db, member_id)
-        if member is None or member.removed:
+        if member is None or not member.listed:
             raise MemberRefusal("That member is not on the list: reload the page.", "name")
         key = number_key(number)
         other = db.execute("SELECT name FROM members WHERE number_key = ? AND id != ?", [key, member_id]).fetchone()

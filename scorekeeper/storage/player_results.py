@@ -138,7 +138,8 @@ def member_lines(db: sqlite_utils.Database, search: str = "") -> list[MemberLine
         "SELECT m.id, m.name, m.club, m.number, m.initials, m.removed, "
         "(SELECT COUNT(*) FROM club_standings s WHERE s.member_id = m.id), r.mu, r.sigma, r.tables "
         "FROM members m LEFT JOIN ratings r ON r.member_id = m.id "
-        "WHERE m.removed = 0 AND (m.name_key LIKE ? OR COALESCE(m.number_key, '') LIKE ?) ORDER BY m.name_key, m.id",
+        "WHERE m.removed = 0 AND m.merged_into IS NULL "
+        "AND (m.name_key LIKE ? OR COALESCE(m.number_key, '') LIKE ?) ORDER BY m.name_key, m.id",
         [found, found],
     ).fetchall()
     return [

@@ -20,7 +20,7 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, as_completed
 from dataclasses import dataclass
 from functools import partial
@@ -132,6 +132,26 @@ def recent(instance_path: str, event: int, count: int = 5, kind: str = BOOKLET) 
     ]
     found = [(job, status(instance_path, job, event, kind)) for job in mine[::-1][:count]]
     return [(job, state) for job, state in found if state is not None]
+
+
+def forget_names(instance_path: str, events: Iterable[int]) -> int:
+    """After a member's name is removed: the booklets of the events they played and every kept
+    sheet (a kept sheet is named by its verification code, not its players: all go; the next
+    booklet renders them again) deleted, so that no file the app made holds the name. How many
+    files went."""
+    folder = _folder(instance_path)
+    wanted = set(events)
+    gone = 0
+    for path, state in _statuses(folder):
+        if state.get("event") in wanted:
+            for leftover in (path, path.with_suffix(".pdf"), *folder.glob(f"{path.stem}.part*.pdf")):
+                if leftover.exists():
+                    leftover.unlink(missing_ok=True)
+                    gone += 1
+    for sheet in (folder / SHEETS).glob("*.pdf"):
+        sheet.unlink(missing_ok=True)
+        gone += 1
+    return gone
 
 
 def _forget_old_booklets(folder: Path) -> None:

@@ -1,4 +1,4 @@
-"""The forms of the club's list: a member added or edited, and a roster file imported."""
+"""The forms of the club's list: a member added or edited, two entries merged, a roster file imported."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import base64
 import binascii
 
 from flask_wtf.file import FileField, FileRequired
-from wtforms import BooleanField, HiddenField, StringField
-from wtforms.validators import DataRequired, Length, Optional
+from wtforms import BooleanField, HiddenField, SelectField, StringField
+from wtforms.validators import DataRequired, InputRequired, Length, Optional
 
 from ..club.roster import MAX_ROSTER_BYTES, MAX_ROSTER_ROWS
 from ..club.roster_plan import FILE_NAME_MAX_LENGTH
@@ -72,3 +72,20 @@ class RosterConfirmForm(Form):
             return base64.b64decode(self.content.data or "", validate=True)
         except (binascii.Error, ValueError):
             return None
+
+
+class MergeForm(Form):
+    """Another entry of the list merged into the member whose page this is: chosen, then confirmed."""
+
+    absorb = SelectField(
+        "Merge this entry into this one",
+        coerce=int,
+        validate_choice=False,  # an entry merged or removed meanwhile is refused by the list, in words
+        validators=[InputRequired(message="Choose the entry to merge into this one.")],
+        description="Its evenings become this member's; its name is no longer on the list. Undo it from the history.",
+    )
+    confirm = HiddenField()
+
+    @property
+    def confirmed(self) -> bool:
+        return bool(self.confirm.data == "y")

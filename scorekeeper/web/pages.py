@@ -107,8 +107,8 @@ def phone_copy_response(stored: StoredGame, state: TableState) -> Response:
     """The game as the phone keeps it (``gamelog.phone_copy``), with the record's head and the
     export's file name for its "Save this game"; ``?since=N`` (the version the phone holds) sends
     only the entries after it, since a log only grows. An ETag of the version answers a phone that
-    is up to date."""
-    etag = f"copy-{state.version}"
+    is up to date (at the names epoch it holds: a member's name removed changes the copy)."""
+    etag = f"copy-{state.version}" + (f"-{stored.epoch}" if stored.epoch else "")
     if request.if_none_match.contains(etag):
         return Response(status=304, headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"})
     since = request.args.get("since", type=int) or 0

@@ -4,7 +4,7 @@ shown by initials. Read-only: no login."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, url_for
+from flask import Blueprint, abort, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from ...reports.club_csv import ladder_rows, ratings_rows
@@ -42,12 +42,15 @@ def ratings_csv() -> Response:
 
 
 @bp.get("/players/<int:member_id>")
-def player(member_id: int) -> str:
+def player(member_id: int) -> Response | str:
+    """A member's public page; an entry merged into another is that member's page now."""
     db = get_db()
     bring_up_to_date(db)
     results = player_results(db, member_id)
     if results is None:
         abort(404)
+    if results.member.merged_into is not None:
+        return redirect(url_for("club.player", member_id=results.member.merged_into))
     return render_template(
         "club/player.html",
         **player_page(results, public=True, member_link=lambda m: url_for("club.player", member_id=m.id)),

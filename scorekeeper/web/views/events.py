@@ -1,5 +1,6 @@
 """The director's event pages: events, seating rounds, every table's progress, locks,
-standings, table cards, the booklet and the exports. Every page needs the director's login."""
+standings, table cards, the booklet and the exports, and an event deleted from the list.
+Every page needs the director's login."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from ...club.members import held_on_words
 from ...reports.csv_text import csv_text
 from ...reports.qr import qr_svg
 from ...reports.sheets import (
@@ -25,6 +27,7 @@ from ...scoring import Refusal
 from ...scoring.errors import sentence
 from ...storage import event_roster
 from ...storage import events as event_store
+from ...storage.event_deletion import delete_event, deleted_events
 from ...storage.event_plans import stored_plan
 from ...storage.event_results import (
     TableProgress,
@@ -73,7 +76,10 @@ def _event(event_id: int) -> Event:
 @bp.get("/")
 @director_required
 def events() -> str:
-    return render_template("events/events.html", events=event_store.list_events(get_db()), logout=EmptyForm())
+    db = get_db()
+    return render_template(
+        "events/events.html", events=event_store.list_events(db), deleted=deleted_events(db), logout=EmptyForm()
+    )
 
 
 @bp.route("/events/new", methods=["GET", "POST"])
@@ -346,6 +352,36 @@ def _set_locked(event_id: int, token: str, locked: bool) -> Response | tuple[str
         state = "locked" if locked else "unlocked"
         flash(f"Round {table.round}, table {table.number} {state if changed else 'was already ' + state}.", "ok")
     return _back_to(found)
+
+
+@bp.get("/events/<int:event_id>/delete")
+@director_required
+def delete_question(event_id: int) -> str:
+    """The question before an event leaves the list: what stops working, what stays, how to undo it."""
+    found = _event(event_id)
+    return render_template(
+        "events/delete.html", event=found, held_on=held_on_words(found.held_on), form=EmptyForm(), logout=EmptyForm()
+    )
+
+
+@bp.post("/events/<int:event_id>/delete")
+@director_required
+def delete(event_id: int) -> Response:
+    """Delete the event from the list (its games locked; its results kept in the club's record),
+    undoable from the club's history. A double click deletes once."""
+    form = EmptyForm()
+    if not form.validate_on_submit():
+        abort(400)
+    found = event_store.get_event(get_db(), event_id, deleted=True)
+    if found is None:
+        abort(404)
+    line = delete_event(get_db(), event_id, who())
+    when = held_on_words(found.held_on)
+    if line:
+        flash(f"{found.name} ({when}) deleted: bring it back with Undo in the club's history (Players).", "ok")
+    else:
+        flash(f"{found.name} ({when}) was deleted already.", "info")
+    return redirect(url_for("events.events"))
 
 
 @bp.get("/events/<int:event_id>/standings")

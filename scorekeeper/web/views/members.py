@@ -1,17 +1,18 @@
 """The club's list of members, for the director: every member with their evenings and rating, a
-member added by hand, a roster imported from a CSV file (previewed first), and a member's page
-(their results, and their name, club, number and privacy to edit). Every page needs the
-director's login."""
+member added by hand, a roster imported from a CSV file (previewed first), a member's page
+(their results, and their name, club, number and privacy to edit), two entries of one person
+merged, a member's name removed for good, and the club's history with its undo. Every page
+needs the director's login."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response
 
-from ...club.members import Member
+from ...club.members import FORMER_MEMBER, Member
 from ...club.roster import MAX_ROSTER_BYTES, read_roster
 from ...club.roster_plan import ImportPlan, shown_file_name
 from ...reports.club_csv import ratings_rows
@@ -20,12 +21,23 @@ from ...scoring import Refusal
 from ...scoring.errors import sentence
 from ...storage import members as member_store
 from ...storage.club_results import bring_up_to_date, ranked_ratings
-from ...storage.player_results import member_lines, player_results
+from ...storage.club_undo import undo
+from ...storage.member_merges import merge_members
+from ...storage.member_removal import remove_member
+from ...storage.player_results import MemberLine, member_lines, player_results
 from ...storage.roster_import import import_roster, preview
+from .. import booklets
 from ..club_pages import player_page
 from ..connection import get_db
 from ..forms import EmptyForm
-from ..member_forms import ROSTER_CONTENT_MAX_LENGTH, STALE_ROSTER, MemberForm, RosterConfirmForm, RosterUploadForm
+from ..member_forms import (
+    ROSTER_CONTENT_MAX_LENGTH,
+    STALE_ROSTER,
+    MemberForm,
+    MergeForm,
+    RosterConfirmForm,
+    RosterUploadForm,
+)
 from ..responses import download_response
 from .director import director_required, is_director, who
 
@@ -85,6 +97,7 @@ def _list_page(add: MemberForm, status: int = 200) -> tuple[str, int]:
         search=search,
         add=add,
         history=member_store.club_history(db, 30),
+        undo_form=EmptyForm(),
         logout=EmptyForm(),
     ), status
 
@@ -123,29 +136,51 @@ def _named(member: Member) -> str:
 
 @bp.get("/<int:member_id>")
 @director_required
-def member(member_id: int) -> tuple[str, int]:
+def member(member_id: int) -> Response | tuple[str, int]:
     return _member_page(member_id, None)
 
 
-def _member_page(member_id: int, edit: MemberForm | None, status: int = 200) -> tuple[str, int]:
+def _member_page(
+    member_id: int,
+    edit: MemberForm | None,
+    status: int = 200,
+    merge: MergeForm | None = None,
+    asked: MemberLine | None = None,
+) -> Response | tuple[str, int]:
+    """The member's page; an entry merged into another opens that one's. ``asked``: the entry the
+    merge form chose, asked about before it is merged."""
     db = get_db()
     bring_up_to_date(db)
     results = player_results(db, member_id)
     if results is None:
         abort(404)
+    found = results.member
+    if found.merged_into is not None:
+        flash(f"{found.name} was merged into this member: undo it from the history on the list of players.", "info")
+        return redirect(url_for("members.member", member_id=found.merged_into))
     if edit is None:
-        found = results.member
         edit = MemberForm(
             prefix="edit", formdata=None, name=found.name, club=found.club, number=found.number or "",
             initials=found.initials,
         )
+    others = [line for line in member_lines(db) if line.member.id != found.id] if found.listed else []
+    merge = merge or MergeForm(prefix="merge", formdata=None)
+    merge.absorb.choices = [(line.member.id, _choice(line)) for line in others]
     page = player_page(
         results,
         public=False,
         member_link=lambda m: None if m.removed else url_for("members.member", member_id=m.id),
         event_link=lambda e: None if e.deleted else url_for("events.event", event_id=e.event_id),
     )
-    return render_template("members/member.html", edit=edit, logout=EmptyForm(), **page), status
+    return render_template(
+        "members/member.html", edit=edit, merge=merge, asked=asked, logout=EmptyForm(), **page
+    ), status
+
+
+def _choice(line: MemberLine) -> str:
+    """An entry as the merge form lists it: "Annie Smith · 55 · 3 evenings"."""
+    evenings = f"{line.evenings} evening{'s' if line.evenings != 1 else ''}"
+    return " · ".join(part for part in (line.member.name, line.member.number or "", evenings) if part)
 
 
 @bp.post("/<int:member_id>")
@@ -235,3 +270,100 @@ def _preview_page(plan: ImportPlan, file_name: str, data: bytes, notice: str = "
     )
     upload = RosterUploadForm(formdata=None)
     return _import_page(upload, status, plan=plan, file_name=file_name, confirm=confirm, notice=notice)
+
+
+@bp.post("/<int:member_id>/merge")
+@director_required
+def merge(member_id: int) -> Response | tuple[str, int]:
+    """Merge another entry into this member: asked first (the two names, the evenings that move),
+    then merged on the history, where it can be undone. A double click merges once."""
+    form = MergeForm(prefix="merge")
+    db = get_db()
+    if not form.validate_on_submit():
+        return _member_page(member_id, None, 422, merge=form)
+    if not form.confirmed:
+        line = next((line for line in member_lines(db) if line.member.id == form.absorb.data), None)
+        if line is None or line.member.id == member_id:
+            form.absorb.errors = ["That entry is not on the list (merged or removed meanwhile): choose another."]
+            return _member_page(member_id, None, 422, merge=form)
+        return _member_page(member_id, None, merge=form, asked=line)
+    absorbed = member_store.get_member(db, form.absorb.data)
+    try:
+        merged = merge_members(db, member_id, form.absorb.data, who())
+    except Refusal as error:
+        form.absorb.errors = [sentence(str(error))]
+        return _member_page(member_id, None, error.status, merge=form)
+    kept = member_store.get_member(db, member_id)
+    if merged and absorbed is not None and kept is not None:
+        flash(f"{absorbed.name} merged into {kept.name}: undo it from the history on the list of players.", "ok")
+    else:
+        flash("Those two are merged already.", "info")
+    return redirect(url_for("members.member", member_id=member_id))
+
+
+@bp.get("/<int:member_id>/remove")
+@director_required
+def remove_question(member_id: int) -> str:
+    """The question before a member's name is removed for good: what goes, what stays."""
+    found = _listed_member(member_id)
+    bring_up_to_date(get_db())
+    results = player_results(get_db(), member_id)
+    assert results is not None
+    return render_template(
+        "members/remove.html", member=found, evenings=len(results.evenings), form=EmptyForm(), logout=EmptyForm()
+    )
+
+
+@bp.post("/<int:member_id>/remove")
+@director_required
+def remove(member_id: int) -> Response:
+    """Remove the member's name for good: from the database, the pages, and the PDFs the app keeps
+    (the booklets of their events, the kept sheets). A double click removes once."""
+    form = EmptyForm()
+    if not form.validate_on_submit():
+        abort(400)
+    db = get_db()
+    found = member_store.get_member(db, member_id)
+    if found is None:
+        abort(404)
+    try:
+        removal = remove_member(db, member_id, who())
+    except Refusal as error:
+        flash(sentence(str(error)), "error")
+        return redirect(url_for("members.member", member_id=member_id))
+    if removal is None:
+        flash(f"That player's name was removed already: their results stand under “{FORMER_MEMBER}”.", "info")
+        return redirect(url_for("members.members"))
+    booklets.forget_names(current_app.instance_path, removal.events)
+    evenings = f"{removal.evenings} evening{'s' if removal.evenings != 1 else ''}"
+    message = f"The player's name is removed: their {evenings} stand under “{FORMER_MEMBER}”."
+    if not removal.checkpointed:
+        message += " The database was busy: the name leaves its journal at the next quiet moment."
+    flash(message, "ok")
+    return redirect(url_for("members.members"))
+
+
+def _listed_member(member_id: int) -> Member:
+    """A member on the list (404 for none; a removed or merged member has nothing to remove)."""
+    found = member_store.get_member(get_db(), member_id)
+    if found is None or not found.listed:
+        abort(404)
+    return found
+
+
+@bp.post("/history/<int:line>/undo")
+@director_required
+def undo_line(line: int) -> Response:
+    """Undo a line of the club's history (a merge, an event deleted): exactly, or refused with the
+    reason it no longer can be. A double click undoes once."""
+    form = EmptyForm()
+    if not form.validate_on_submit():
+        abort(400)
+    back = url_for("members.members") + "#club-history"
+    try:
+        done = undo(get_db(), line, who())
+    except Refusal as error:
+        flash(sentence(str(error)), "error")
+        return redirect(back)
+    flash("Undone: it is on the history." if done else "That change was undone already.", "ok")
+    return redirect(back)
