@@ -14,6 +14,7 @@ from urllib.parse import unquote, urlsplit
 from scorekeeper.gamelog.entries import NOTE, Change
 from scorekeeper.storage.database import connect, migrate
 from scorekeeper.storage.games import append
+from scorekeeper.storage.seasons import add_event, create_season
 
 from .club import new_event, play, seat
 
@@ -22,9 +23,9 @@ EIGHT = [("Ann Smith", "North", "1042"), ("Bob Stone", "North", "2001"), "Cy", "
 
 
 def club_instance(folder: Path) -> Path:
-    """An instance folder whose database holds two evenings: the first of two rounds (one table
-    closed by the director after 12 hands, a ruling naming Ann), the second under way; Ann asked to
-    be shown by initials."""
+    """An instance folder whose database holds a season of two evenings: the first of two rounds
+    (tables closed by the director after 12 hands, a ruling naming Ann), the second of one table;
+    Ann asked to be shown by initials."""
     instance = folder / "instance"
     instance.mkdir()
     path = str(instance / "scorekeeper.db")
@@ -43,6 +44,9 @@ def club_instance(folder: Path) -> Path:
         (five,) = seat(db, second, [["Ann Smith", "Bob Stone", "Cy", "Di"]])
         play(db, five, {"Ann Smith": 3, "Bob Stone": 1, "Cy": 2, "Di": 4}, at="2026-11-09T20:00:00+00:00")
         db.conn.execute("UPDATE members SET initials = 1 WHERE name = 'Ann Smith'")
+        season, _ = create_season(db, "Autumn 2026", "points", None, "a4", "director")
+        add_event(db, season.id, first.id, "director")
+        add_event(db, season.id, second.id, "director")
     finally:
         db.conn.close()
     return instance

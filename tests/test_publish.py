@@ -22,6 +22,9 @@ def test_an_evening_is_published_under_stable_names(published):
     assert files == [
         ".scorekeeper-published",
         "index.html",
+        "ladder-1.csv",
+        "ladder-1.html",
+        "ladder-1.pdf",
         *[f"players/{member}.html" for member in sorted(range(1, 9), key=str)],
         "ratings.csv",
         "ratings.html",
@@ -69,7 +72,7 @@ def test_a_players_page_lists_every_evening_and_links_the_one_published(publishe
 def test_the_ratings_have_a_csv_of_their_own(published):
     _, out, _ = published
     lines = (out / "ratings.csv").read_text().splitlines()
-    assert lines[0] == "place,name,rating,mu,sigma,tables"
+    assert lines[0] == "place,name,ordinal,mu,sigma,tables"
     assert len(lines) == 9
     assert any(line.split(",")[1] == "A. S." for line in lines[1:])
 
@@ -146,3 +149,29 @@ def test_the_event_pages_button_zips_the_same_folder_without_a_secret(tmp_path):
     assert broken_links(out / "event-1") == []
     assert secrets_found(out, secrets_of(instance)) == []
     assert "Pages of" in director.get("/director/events/1").get_data(as_text=True)  # found again from the event page
+
+
+def test_a_season_is_published_with_its_ladder_at_the_top_and_each_evening_in_a_folder(published, tmp_path):
+    instance, _, _ = published
+    out = tmp_path / "season"
+    result = publish(instance, "--season", "autumn 2026", str(out))
+    assert result.returncode == 0, result.stderr
+    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert {"index.html", "ladder.csv", "ladder.pdf", "ratings.csv", "ratings.html", "style.css"} <= set(files)
+    assert "events/1/index.html" in files and "events/2/table-1-1.pdf" in files and "players/1.html" in files
+    assert broken_links(out) == []
+    assert secrets_found(out, secrets_of(instance)) == []
+    ladder = (out / "index.html").read_text()
+    assert "Autumn 2026" in ladder and "A. S." in ladder and "Ann Smith" not in ladder
+    assert 'href="events/1/index.html"' in ladder
+    assert (out / "ladder.csv").read_text().splitlines()[0].startswith("place,tied,name")
+    unknown = publish(instance, "--season", "Spring", str(tmp_path / "none"))
+    assert unknown.returncode == 1 and "There is no season named Spring (seasons: Autumn 2026)." in unknown.stderr
+
+
+def test_an_evenings_folder_holds_the_ladders_of_its_seasons(published):
+    _, out, _ = published
+    page = (out / "index.html").read_text()
+    assert 'href="ladder-1.html">Autumn 2026</a>' in page
+    assert "A. S." in (out / "ladder-1.html").read_text()
+    assert "ladder-1.pdf" in (out / "ladder-1.html").read_text()

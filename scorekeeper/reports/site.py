@@ -41,6 +41,8 @@ class Site:
     def __init__(self, title: str, published_at: str = "") -> None:
         self.title = title
         self.published_at = published_at
+        #: What every page is given besides its own (the ladders the header links to).
+        self.context: dict[str, object] = {}
         self.files: dict[str, SiteFile] = {}
         self.add(STYLE, _style())
 
@@ -55,7 +57,7 @@ class Site:
             return posixpath.relpath(target, here or ".")
 
         html = _env.get_template(f"publish/{template}").render(
-            link=link, site_title=self.title, published_at=self.published_at, path=path, **context
+            link=link, site_title=self.title, published_at=self.published_at, path=path, **{**self.context, **context}
         )
         self.add(path, html.encode())
 

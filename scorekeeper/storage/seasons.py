@@ -282,6 +282,15 @@ def season_evenings(db: sqlite_utils.Database, season_id: int) -> tuple[SeasonEv
     )
 
 
+def seasons_of_event(db: sqlite_utils.Database, event_id: int) -> list[Season]:
+    """The seasons an event is an evening of, oldest first."""
+    rows = db.execute(
+        f"SELECT {_COLUMNS} FROM seasons WHERE id IN (SELECT season_id FROM season_events WHERE event_id = ?) ORDER BY id",
+        [event_id],
+    ).fetchall()
+    return [_season(row) for row in rows]
+
+
 def season_version(db: sqlite_utils.Database, season: Season) -> int:
     """A number that moves whenever the season's ladder may have: the club's record or ratings
     changed, an evening of it began or ended, or the director changed the season. The same in

@@ -23,8 +23,9 @@ import sqlite_utils
 from ..club.members import Member, public_names
 from ..club.ratings import Rating
 from ..reports.charts import running_total_chart
+from ..reports.club_csv import ladder_rows, ratings_rows
 from ..reports.grid import score_grid
-from ..reports.sheets import score_sheet_html, standings_html
+from ..reports.sheets import score_sheet_html, season_ladder_html, standings_html
 from ..reports.site import Site
 from ..scoring import Refusal
 from ..scoring.record import renamed
@@ -40,7 +41,16 @@ from ..storage.event_results import (
 from ..storage.events import Event, event_players, get_event
 from ..storage.members import members_by_id
 from ..storage.player_results import player_results
-from .club_pages import player_page
+from ..storage.seasons import (
+    Season,
+    SeasonEvening,
+    list_seasons,
+    season_by_name,
+    season_evenings,
+    season_ladder,
+    seasons_of_event,
+)
+from .club_pages import ladder_shown, player_page
 
 #: The file that marks a folder as one ``publish`` wrote, listing its files (so that publishing
 #: again removes what is no longer part of it, and never touches a folder of other files).
@@ -70,7 +80,10 @@ class Publication:
         self.players: dict[int, Member] = {}
 
     def player_path(self, member: Member) -> str | None:
-        return f"players/{member.id}.html" if member.id in self.players else None
+        return self.player_path_of(member.id)
+
+    def player_path_of(self, member_id: int) -> str | None:
+        return f"players/{member_id}.html" if member_id in self.players else None
 
     def add_event(self, event: Event, base: str) -> None:
         """The event's pages under ``base`` ("" or "events/<id>/")."""
@@ -160,13 +173,17 @@ class Publication:
         members = members_by_id(self.db, [member for member, _ in rated])
         rows = _placed([(members[member], rating) for member, rating in rated])
         self.site.page("ratings.html", "ratings.html", rows=rows, player_link=self.player_path)
-        self.site.csv(
-            "ratings.csv",
-            [
-                ["place", "name", "rating", "mu", "sigma", "tables"],
-                *[[place, member.public_name, round(r.ordinal, 2), r.mu, r.sigma, r.tables] for place, member, r in rows],
-            ],
+        self.site.csv("ratings.csv", ratings_rows([(m.public_name, None, r) for _, m, r in rows], numbers=False))
+
+    def add_ladder(self, season: Season, page: str, files: str, events: Sequence[SeasonEvening] = ()) -> None:
+        """A season's ladder as a page, with its CSV and PDF (``files``.csv, .pdf), by public name."""
+        table = ladder_shown(season_ladder(self.db, season), public=True)
+        self.site.page(
+            page, "ladder.html", season=season, table=table, player_link=self.player_path_of, files=files,
+            top=page == "index.html", events=[(evening, self.event_paths.get(evening.event_id)) for evening in events],
         )
+        self.site.csv(f"{files}.csv", ladder_rows(table))
+        self.site.pdf(f"{files}.pdf", season_ladder_html(season.name, table, season.paper, printed_at=self.printed_at))
 
 
 def _placed(rows: Sequence[tuple[Member, Rating]]) -> list[tuple[int, Member, Rating]]:
@@ -202,7 +219,11 @@ def event_site(db: sqlite_utils.Database, event_id: int) -> Site:
     if event is None:
         raise PublishRefusal(f"There is no event {event_id}: its number is the one in /director/events/NUMBER.")
     publication = Publication(db, event.name)
+    seasons = seasons_of_event(db, event.id)
+    publication.site.context["ladders"] = [(f"ladder-{season.id}.html", season.name) for season in seasons]
     publication.add_event(event, "")
+    for season in seasons:
+        publication.add_ladder(season, f"ladder-{season.id}.html", f"ladder-{season.id}")
     publication.add_players()
     publication.add_ratings()
     return publication.site
@@ -231,6 +252,21 @@ def write_folder(site: Site, folder: str, render: Callable[[str], bytes]) -> int
 
 
 def season_site(db: sqlite_utils.Database, name: str) -> Site:
-    """A season's folder: its ladder at the top, each of its events under events/<id>/, their
-    players' pages and the ratings."""
-    raise PublishRefusal(f"There is no season named {name!r}.")
+    """A season's folder: its ladder at the top, each of its evenings under events/<id>/, their
+    players' pages and the ratings. An evening deleted from the list of events counts on the
+    ladder (its results stay in the club's record) but has no pages."""
+    season = season_by_name(db, name)
+    if season is None:
+        known = ", ".join(found.name for found in list_seasons(db)) or "none yet"
+        raise PublishRefusal(f"There is no season named {name} (seasons: {known}).")
+    bring_up_to_date(db)
+    publication = Publication(db, season.name)
+    evenings = season_evenings(db, season.id)
+    for evening in evenings:
+        event = get_event(db, evening.event_id)
+        if event is not None and evening.begun:
+            publication.add_event(event, f"events/{event.id}/")
+    publication.add_ladder(season, "index.html", "ladder", evenings)
+    publication.add_players()
+    publication.add_ratings()
+    return publication.site
