@@ -39,6 +39,7 @@ from scorekeeper.storage import events as event_store
 from scorekeeper.storage.database import connect, immediate, migrate
 from scorekeeper.storage.events import EventPlayer
 from scorekeeper.storage.games import create_game
+from scorekeeper.storage.seasons import add_event, create_season
 
 from . import scaled
 from .pdf_load import PASSWORD, csrf_of
@@ -75,8 +76,25 @@ def build(folder: Path) -> None:
             event_store.add_round(db, event, [names[i : i + 4] for i in range(0, len(names), 4)], 1)
             _play_evening(db, event.id, held_on, rng)
         director_store.set_director_password_hash(db, generate_password_hash(PASSWORD), replace=True)
+        _seasons(db)
     finally:
         db.conn.close()
+
+
+#: Evenings a season holds: the club's year.
+SEASON = scaled(52, 3)
+
+
+def _seasons(db) -> None:  # type: ignore[no-untyped-def]
+    """A season a year, by placement points, and one over all five years by rating."""
+    events = [row[0] for row in db.execute("SELECT id FROM events ORDER BY held_on, id")]
+    for year, start in enumerate(range(0, len(events), SEASON), start=1):
+        season, _ = create_season(db, f"Year {year}", "points", None, "a4", "bench")
+        for event_id in events[start : start + SEASON]:
+            add_event(db, season.id, event_id, "bench")
+    every, _ = create_season(db, "Five years", "rating", None, "a4", "bench")
+    for event_id in events:
+        add_event(db, every.id, event_id, "bench")
 
 
 def _play_evening(db, event_id: int, held_on: date, rng: random.Random) -> None:  # type: ignore[no-untyped-def]
@@ -254,7 +272,21 @@ def main() -> None:
         f"(written in {built:.0f} s; derived and rated once, as on the first look, in {derived:.1f} s)"
     )
     bench_recompute(folder)
-    bench_pages(folder, {"a player's page (the most tables)": f"/club/players/{member}", "the director's player page": f"/director/players/{member}"})
+    db = connect(str(folder / "scorekeeper.db"))
+    try:
+        seasons = {name: id_ for id_, name in db.execute("SELECT id, name FROM seasons")}
+    finally:
+        db.conn.close()
+    last_year = max((name for name in seasons if name.startswith("Year")), key=lambda name: int(name.split()[1]))
+    bench_pages(
+        folder,
+        {
+            "a player's page (the most tables)": f"/club/players/{member}",
+            "the director's player page": f"/director/players/{member}",
+            f"a season's ladder ({SEASON} evenings)": f"/club/seasons/{seasons[last_year]}",
+            f"a ladder of all {EVENINGS} evenings": f"/club/seasons/{seasons['Five years']}",
+        },
+    )
     bench_publish(folder)
 
 
