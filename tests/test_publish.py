@@ -175,3 +175,21 @@ def test_an_evenings_folder_holds_the_ladders_of_its_seasons(published):
     assert 'href="ladder-1.html">Autumn 2026</a>' in page
     assert "A. S." in (out / "ladder-1.html").read_text()
     assert "ladder-1.pdf" in (out / "ladder-1.html").read_text()
+
+
+def test_a_removed_players_name_is_in_no_file_of_a_folder_published_after(tmp_path):
+    from scorekeeper.storage.database import connect
+    from scorekeeper.storage.member_removal import remove_member
+
+    instance = club_instance(tmp_path)
+    db = connect(str(instance / "scorekeeper.db"))
+    try:
+        remove_member(db, 2, "director")  # Bob Stone
+    finally:
+        db.conn.close()
+    out = tmp_path / "out"
+    assert publish(instance, "--season", "Autumn 2026", str(out)).returncode == 0
+    texts = folder_text(out)
+    assert not [path for path, text in texts.items() if "Bob" in text or "Stone" in text or "2001" in text]
+    assert "a former member" in texts[str(out / "events" / "1" / "index.html")]
+    assert not (out / "players" / "2.html").exists()  # a former member has no page of their own

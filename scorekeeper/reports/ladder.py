@@ -35,8 +35,9 @@ def points_words(value: float) -> str:
     return f"{halves(value)} point{'' if abs(value) <= 1 and value != 0 else 's'}"
 
 
+@cache
 def ordinal(number: int) -> str:
-    """1 → "1st", 2 → "2nd", 11 → "11th", 23 → "23rd"."""
+    """1 → "1st", 2 → "2nd", 11 → "11th", 23 → "23rd" (worked out once each, as ``halves``)."""
     if 10 <= number % 100 <= 20:
         return f"{number}th"
     return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"

@@ -59,8 +59,9 @@ def test_axe_finds_nothing_on_the_published_pages_light_and_dark(browser, club):
     assert not found, found
 
 
-def test_axe_finds_nothing_on_the_player_pages_and_the_ratings(browser, club, tmp_path):
-    """The director's list and a member's page, the public ratings and a public player's page."""
+def test_axe_finds_nothing_on_the_player_pages_the_ratings_and_the_ladder(browser, club, tmp_path):
+    """The director's list and a member's page, the public ratings and a public player's page, and a
+    season's ladder (public and the director's)."""
     instance, _ = club
     assert WCAG_AA
     with running_server(instance) as base:
@@ -68,12 +69,12 @@ def test_axe_finds_nothing_on_the_player_pages_and_the_ratings(browser, club, tm
         for scheme in ("light", "dark"):
             context = browser.new_context(viewport=SIZES[0], color_scheme=scheme, bypass_csp=True)
             page = context.new_page()
-            for path in ("/club/", "/club/players/1", "/club/players/2"):
+            for path in ("/club/", "/club/players/1", "/club/players/2", "/club/seasons/1"):
                 page.goto(base + path)
                 found.update({f"{scheme} {path}": axe_violations(page)} if axe_violations(page) else {})
                 assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
             log_in(page, base)
-            for path in ("/director/players/", "/director/players/1"):
+            for path in ("/director/players/", "/director/players/1", "/director/seasons/", "/director/seasons/1"):
                 page.goto(base + path)
                 problems = axe_violations(page)
                 if problems:
