@@ -13,3 +13,13 @@ def app(tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def db(tmp_path):
+    """A club's database, migrated, for tests through storage (tests/club.py plays its evenings)."""
+    from .club import club_db
+
+    database = club_db(tmp_path)
+    yield database
+    database.conn.close()

@@ -12,14 +12,7 @@ from scorekeeper.storage.event_roster import RosterRefusal, add_late_player
 from scorekeeper.storage.events import EventPlayer
 from scorekeeper.storage.members import all_members, club_history, get_member
 
-from .club import club_db, new_event
-
-
-@pytest.fixture
-def db(tmp_path):
-    database = club_db(tmp_path)
-    yield database
-    database.conn.close()
+from .club import new_event
 
 
 def member_of(db, event, seat: str) -> Member:

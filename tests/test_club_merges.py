@@ -18,17 +18,10 @@ from scorekeeper.storage.member_removal import remove_member
 from scorekeeper.storage.members import all_members, club_history, edit_member, get_member
 from scorekeeper.storage.player_results import player_results
 
-from .club import club_db, new_event, play, seat
+from .club import new_event, play, seat
 from .test_club_ratings import openskill_by_hand
 from .test_events import set_up_director
 from .web import csrf_token
-
-
-@pytest.fixture
-def db(tmp_path):
-    database = club_db(tmp_path)
-    yield database
-    database.conn.close()
 
 
 def member_named(db, name: str):

@@ -26,12 +26,6 @@ from .club import club_db, new_event, play, seat
 SCRIPT = str(Path(sys.executable).parent / "scorekeeper")
 
 
-@pytest.fixture
-def db(tmp_path):
-    database = club_db(tmp_path)
-    yield database
-    database.conn.close()
-
 
 def ratings_by_name(db) -> dict[str, tuple[float, float, int]]:
     club_results.bring_up_to_date(db)

@@ -16,14 +16,7 @@ from scorekeeper.storage import events as event_store
 from scorekeeper.storage.members import add_member, all_members, club_history
 from scorekeeper.storage.roster_import import import_roster, preview
 
-from .club import club_db, new_event
-
-
-@pytest.fixture
-def db(tmp_path):
-    database = club_db(tmp_path)
-    yield database
-    database.conn.close()
+from .club import new_event
 
 
 def roster(*lines: str, end: str = "\n", encoding: str = "utf-8", bom: bytes = b""):

@@ -16,18 +16,12 @@ from scorekeeper.storage.games import append
 from scorekeeper.storage.members import all_members, club_history
 from scorekeeper.storage.player_results import player_results
 
-from .club import club_db, new_event, play, seat
+from .club import new_event, play, seat
 from .test_events import set_up_director
 from .web import csrf_token
 
 EIGHT = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 
-
-@pytest.fixture
-def db(tmp_path):
-    database = club_db(tmp_path)
-    yield database
-    database.conn.close()
 
 
 def two_evenings(db):

@@ -34,12 +34,6 @@ FIRST_SPELLING = "Zoe Angstrom"
 OTHERS = ["Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 
 
-@pytest.fixture
-def db(tmp_path):
-    database = club_db(tmp_path)
-    yield database
-    database.conn.close()
-
 
 def zoes_club(db):
     """Zoë, first listed as "Zoe Angstrom" (number 77, club North), plays two evenings: hands

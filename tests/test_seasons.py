@@ -80,12 +80,6 @@ def shown(db, season, public=False):
     ]
 
 
-@pytest.fixture
-def db(tmp_path):
-    database = club_db(tmp_path)
-    yield database
-    database.conn.close()
-
 
 # The ladder under each rule, from the club's record.
 

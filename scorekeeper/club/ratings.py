@@ -218,3 +218,17 @@ def last_point_before(data: bytes, later: set[int]) -> tuple[float, float] | Non
         if table_id not in later:
             return mu, sigma
     return None
+
+
+T = TypeVar("T")
+
+
+def placed(rows: Sequence[tuple[T, Rating]]) -> list[tuple[int, T, Rating]]:
+    """Each rated player (best first, as given) with their place, shared when their cautious
+    ratings are equal: the ratings' pages, CSVs and terminal place them alike."""
+    shown, place, previous = [], 0, None
+    for index, (who, rating) in enumerate(rows, start=1):
+        if rating.ordinal != previous:
+            place, previous = index, rating.ordinal
+        shown.append((place, who, rating))
+    return shown

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..club.ratings import Rating
+from ..club.ratings import Rating, placed
 from .ladder import LadderTable
 
 #: Written for an evening played without a place: a spreadsheet's sum skips it.
@@ -47,10 +47,7 @@ def ratings_rows(rated: Sequence[tuple[str, str | None, Rating]], *, numbers: bo
     the cautious rating (mu − 3 sigma), mu, sigma and tables rated; best first, as given."""
     head: list[object] = ["place", "name", *(["number"] if numbers else []), "ordinal", "mu", "sigma", "tables"]
     rows = [head]
-    place, previous = 0, None
-    for index, (name, number, rating) in enumerate(rated, start=1):
-        if rating.ordinal != previous:
-            place, previous = index, rating.ordinal
+    for place, (name, number), rating in placed([((name, number), rating) for name, number, rating in rated]):
         row: list[object] = [place, name, *([number or ""] if numbers else [])]
         rows.append(row + [round(rating.ordinal, 4), round(rating.mu, 4), round(rating.sigma, 4), rating.tables])
     return rows

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..club.ratings import Rating
+from ..club.ratings import Rating, placed
 from ..scoring import GameScore, LeftoverScore
 from ..tournament.plan import Plan
 from .grid import score_grid
@@ -121,10 +121,7 @@ def ratings_text(model: str, rows: Sequence[tuple[str, str | None, Rating]]) -> 
     if not rows:
         return lines[0] + "\nNo table has finished yet."
     width = max(len(name + (f" ({number})" if number else "")) for name, number, _ in rows)
-    place, previous = 0, None
-    for index, (name, number, rating) in enumerate(rows, start=1):
-        if rating.ordinal != previous:
-            place, previous = index, rating.ordinal
+    for place, (name, number), rating in placed([((name, number), rating) for name, number, rating in rows]):
         who = name + (f" ({number})" if number else "")
         lines.append(
             f"{place:>4}  {who:<{width}}  {rating.ordinal:7.2f}   mu {rating.mu:6.2f}  sigma {rating.sigma:5.2f}"

@@ -21,7 +21,7 @@ from pathlib import Path
 import sqlite_utils
 
 from ..club.members import Member, public_names
-from ..club.ratings import Rating
+from ..club.ratings import placed
 from ..reports.charts import running_total_chart
 from ..reports.club_csv import ladder_rows, ratings_rows
 from ..reports.grid import score_grid
@@ -171,7 +171,7 @@ class Publication:
         """The ratings, as a page and a CSV of their own."""
         rated = ranked_ratings(self.db)
         members = members_by_id(self.db, [member for member, _ in rated])
-        rows = _placed([(members[member], rating) for member, rating in rated])
+        rows = placed([(members[member], rating) for member, rating in rated])
         self.site.page("ratings.html", "ratings.html", rows=rows, player_link=self.player_path)
         self.site.csv("ratings.csv", ratings_rows([(m.public_name, None, r) for _, m, r in rows], numbers=False))
 
@@ -184,16 +184,6 @@ class Publication:
         )
         self.site.csv(f"{files}.csv", ladder_rows(table))
         self.site.pdf(f"{files}.pdf", season_ladder_html(season.name, table, season.paper, printed_at=self.printed_at))
-
-
-def _placed(rows: Sequence[tuple[Member, Rating]]) -> list[tuple[int, Member, Rating]]:
-    """Each rated player with their place, shared when their ratings are equal."""
-    placed, place, previous = [], 0, None
-    for index, (member, rating) in enumerate(rows, start=1):
-        if rating.ordinal != previous:
-            place, previous = index, rating.ordinal
-        placed.append((place, member, rating))
-    return placed
 
 
 def _status(row: TableProgress) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
+from ...club.ratings import placed
 from ...reports.club_csv import ladder_rows, ratings_rows
 from ...reports.csv_text import csv_text
 from ...storage import seasons as season_store
@@ -26,8 +27,13 @@ def index() -> str:
     bring_up_to_date(db)
     rated = ranked_ratings(db)
     members = members_by_id(db, [member for member, _ in rated])
-    rows = [(members[member], rating) for member, rating in rated]
-    return render_template("club/index.html", rows=rows, seasons=season_store.list_seasons(db))
+    rows = placed([(members[member], rating) for member, rating in rated])
+    return render_template(
+        "club/index.html",
+        rows=rows,
+        seasons=season_store.list_seasons(db),
+        player_link=lambda member: url_for("club.player", member_id=member.id),
+    )
 
 
 @bp.get("/ratings.csv")
@@ -57,15 +63,20 @@ def player(member_id: int) -> Response | str:
     )
 
 
-@bp.get("/seasons/<int:season_id>")
-def season(season_id: int) -> str:
-    """A season's ladder, by public name, each player linked to their page."""
+def _season_ladder(season_id: int) -> tuple[season_store.Season, season_store.SeasonLadder]:
+    """The season asked for (404 if none), and its ladder from the club's record brought up to date."""
     db = get_db()
     found = season_store.get_season(db, season_id)
     if found is None:
         abort(404)
     bring_up_to_date(db)
-    ladder = season_store.season_ladder(db, found)
+    return found, season_store.season_ladder(db, found)
+
+
+@bp.get("/seasons/<int:season_id>")
+def season(season_id: int) -> str:
+    """A season's ladder, by public name, each player linked to their page."""
+    found, ladder = _season_ladder(season_id)
     return render_template(
         "club/season.html",
         season=found,
@@ -77,10 +88,6 @@ def season(season_id: int) -> str:
 @bp.get("/seasons/<int:season_id>/ladder.csv")
 def season_csv(season_id: int) -> Response:
     """A season's ladder for a spreadsheet, by public name (no membership numbers)."""
-    db = get_db()
-    found = season_store.get_season(db, season_id)
-    if found is None:
-        abort(404)
-    bring_up_to_date(db)
-    rows = ladder_rows(ladder_shown(season_store.season_ladder(db, found), public=True))
+    found, ladder = _season_ladder(season_id)
+    rows = ladder_rows(ladder_shown(ladder, public=True))
     return download_response(csv_text(rows), "text/csv", f"ladder-{found.id}.csv")
