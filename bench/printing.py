@@ -146,7 +146,7 @@ def _noop(_: int) -> None:
 
 def _job(pool: ProcessPoolExecutor, folder: str, parts: list[booklets.Part]) -> None:
     about = {"name": "Bench Open", "event": 0, "started": time.time()}
-    booklets._run(pool.submit, folder, "bench", parts, about)
+    booklets._run(pool.submit, folder, "bench", parts, about, [])
     status = json.loads(Path(folder, "bench.json").read_text())
     if status["state"] != "done":
         raise SystemExit(f"the bench's booklet failed: {status}")
