@@ -73,8 +73,10 @@ def test_namesakes_without_numbers_and_one_member_twice_are_refused_by_line(db):
     with pytest.raises(MemberRefusal, match="Line 3: ann smith is listed twice: two players of that name need"):
         new_event(db, ["Ann Smith", "Bob", "ann smith"])
     new_event(db, [("Ann Smith", "", "101"), "Bob"])
-    with pytest.raises(MemberRefusal, match=r"Line 2: the same member as line 1 \(Ann Smith \(number 101\)\)"):
+    with pytest.raises(MemberRefusal, match=r"Line 2: number 101 is on line 1 too\."):
         new_event(db, [("Ann Smith", "", "101"), ("Annie Smith", "", "101")], name="Next week")
+    with pytest.raises(MemberRefusal, match=r"Line 2: the same member as line 1 \(Ann Smith \(number 101\)\)"):
+        new_event(db, [("Annie Smith", "", "101"), "ann smith"], name="Next week")
     assert len(event_store.list_events(db)) == 1  # nothing of the refused events was kept
 
 

@@ -794,4 +794,20 @@ def test_a_name_listed_again_with_other_spacing_is_listed_twice(director):
     """Seen at a fresh event: "Ann Smith" and "Ann  Smith" were both taken, and no seating line
     could tell them apart, so the event's own proposal was refused."""
     response = director.post("/director/events/new", data=event_form(director, ["Ann Smith", "Bob", "ann  SMITH"]))
-    assert response.status_code == 422 and "Line 3: ann  SMITH is listed twice." in response.get_data(as_text=True)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "Line 3: ann  SMITH is listed twice: two players of that name need their membership numbers." in page
+
+
+def test_two_namesakes_with_their_numbers_play_under_them(director):
+    """Seen in the fresh-clone check: the form refused a second John Smith before his number could
+    tell him apart. With both numbers, each plays as "John Smith (number)"; the same number on two
+    lines is refused by line, counting the list's blank lines too."""
+    lines = ["John Smith, Boston, 201", "", "John Smith, Cambridge, 202", "Bob", "Cy", "Di"]
+    response = director.post("/director/events/new", data=event_form(director, lines))
+    assert response.status_code == 302, response.get_data(as_text=True)
+    page = director.get(response.headers["Location"]).get_data(as_text=True)
+    assert "John Smith (201)" in page and "John Smith (202)" in page
+    twice = event_form(director, ["Ann, North, 7", "", "Annie, South, 7", "Bob"])
+    refused = director.post("/director/events/new", data=twice)
+    assert refused.status_code == 422 and "Line 3: number 7 is on line 1 too." in refused.get_data(as_text=True)

@@ -270,6 +270,11 @@ def test_no_page_export_or_sheet_shows_a_removed_players_name(director, app, tmp
     (folder.parent / "job1.json").write_text(json.dumps({"state": "done", "event": first.id, "started": 1}))
     (folder.parent / "job1.pdf").write_bytes(ZOE.encode())
     (folder.parent / "job2.json").write_text(json.dumps({"state": "done", "event": 999, "started": 2}))
+    # Another evening's published pages: a player's page there may name her among those met most.
+    (folder.parent / "job3.json").write_text(
+        json.dumps({"state": "done", "event": 999, "started": 3, "kind": booklets.PUBLISHED})
+    )
+    (folder.parent / "job3.zip").write_bytes(ZOE.encode())
 
     question = director.get(member_page + "/remove").get_data(as_text=True)
     assert f"Remove {ZOE}'s name for good?" in question and "This cannot be undone." in question
@@ -286,7 +291,7 @@ def test_no_page_export_or_sheet_shows_a_removed_players_name(director, app, tmp
         director, second, event_store.event_tables(director.db, second.id)
     )
     pages[member_page] = director.get(member_page).get_data(as_text=True)
-    pages[f"/club/players/{zoe.id}"] = director.get(f"/club/players/{zoe.id}").get_data(as_text=True)
+    assert director.get(f"/club/players/{zoe.id}").status_code == 404  # no public page for a former member
     for path, page in pages.items():
         for name in (ZOE, FIRST_SPELLING, json.dumps(ZOE)[1:-1]):
             assert name.casefold() not in page.casefold(), (path, name)
@@ -295,6 +300,7 @@ def test_no_page_export_or_sheet_shows_a_removed_players_name(director, app, tmp
     text = sheet_text(director, tables[0], tmp_path)
     assert ZOE not in text and "Angstr" not in text and "former member" in text
     assert not (folder / "CODE-0123456789abcdef.pdf").exists() and not (folder.parent / "job1.pdf").exists()
+    assert not (folder.parent / "job3.zip").exists() and not (folder.parent / "job3.json").exists()
     assert (folder.parent / "job2.json").exists()  # another event's booklet stays
     again = director.post(member_page + "/remove", data={"csrf_token": token})
     assert "was removed already" in director.get(again.headers["Location"]).get_data(as_text=True)

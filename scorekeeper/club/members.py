@@ -161,6 +161,12 @@ class MemberIndex:
 def match_players(lines: Sequence[Listed], index: MemberIndex) -> list[Matched]:
     """Every line of an event's list matched to its member, each member once; two different
     members of one name play as "name (number)", and must both have a number to be told apart."""
+    numbered: dict[str, Listed] = {}
+    for listed in lines:
+        key = number_key(listed.number)
+        earlier = numbered.setdefault(key, listed) if key else listed
+        if earlier is not listed:
+            raise MemberRefusal(f"Line {listed.line}: number {listed.number.strip()} is on line {earlier.line} too.", "players")
     members = [index.match(listed) for listed in lines]
     first_line: dict[int, Listed] = {}
     by_name: dict[str, list[int]] = {}

@@ -86,10 +86,12 @@ def create_event(
     rounds: int | None = None,
     sit_out: str = "average",
     who: str = "director",
+    lines: Sequence[int] | None = None,
 ) -> Event:
     """A new event with its players (at most ``MAX_EVENT_PLAYERS``: SeatingError beyond), each
     matched to the club's list (``members.settle_players``: MemberRefusal by line), which gains
-    the new ones; a player plays under their name, or "name (number)" beside a namesake."""
+    the new ones; a player plays under their name, or "name (number)" beside a namesake.
+    ``lines``: each player's line in the list as the director wrote it, which refusals name."""
     if len(players) > MAX_EVENT_PLAYERS:
         raise SeatingError(f"An event seats at most {MAX_EVENT_PLAYERS} players, not {len(players)}.", "players")
     with immediate(db):
@@ -112,8 +114,9 @@ def create_event(
             ],
         )
         event_id = int(cursor.lastrowid or 0)
-        lines = [Listed(line, p.name, p.club, p.number) for line, p in enumerate(players, start=1)]
-        for match, member in settle_players(db, lines, who, f"{name} ({held_on})"):
+        numbers = lines if lines is not None else range(1, len(players) + 1)
+        listed = [Listed(line, p.name, p.club, p.number) for line, p in zip(numbers, players, strict=True)]
+        for match, member in settle_players(db, listed, who, f"{name} ({held_on})"):
             db.conn.execute(
                 "INSERT INTO event_players (event_id, name, club, number, member_id) VALUES (?, ?, ?, ?, ?)",
                 [event_id, match.seat, member.club, member.number or "", member.id],

@@ -135,16 +135,18 @@ def recent(instance_path: str, event: int, count: int = 5, kind: str = BOOKLET) 
 
 
 def forget_names(instance_path: str, events: Iterable[int]) -> int:
-    """After a member's name is removed: the booklets of the events they played and every kept
-    sheet (a kept sheet is named by its verification code, not its players: all go; the next
-    booklet renders them again) deleted, so that no file the app made holds the name. How many
-    files went."""
+    """After a member's name is removed: the booklets of the events they played, every published
+    folder's zip (a player's page in any of them may name the member among those met most), and
+    every kept sheet (a kept sheet is named by its verification code, not its players: all go;
+    the next booklet renders them again) deleted, so that no file the app made holds the name.
+    How many files went."""
     folder = _folder(instance_path)
     wanted = set(events)
     gone = 0
     for path, state in _statuses(folder):
-        if state.get("event") in wanted:
-            for leftover in (path, path.with_suffix(".pdf"), *folder.glob(f"{path.stem}.part*.pdf")):
+        if state.get("event") in wanted or state.get("kind", BOOKLET) == PUBLISHED:
+            suffixes = [path.with_suffix(suffix) for suffix in SUFFIX.values()]
+            for leftover in (path, *suffixes, *folder.glob(f"{path.stem}.part*.pdf")):
                 if leftover.exists():
                     leftover.unlink(missing_ok=True)
                     gone += 1

@@ -577,6 +577,8 @@ class EventForm(RuleOptionsForm):
     add_player = SubmitField("Add")
 
     parsed_players: list[tuple[str, str, str]] = []
+    #: Each parsed player's line in the list (blank lines are skipped), for refusals by line.
+    parsed_lines: list[int] = []
 
     def add_picked(self) -> bool:
         """The line picked (or typed) in the search put at the end of the Players list, the search
@@ -594,7 +596,7 @@ class EventForm(RuleOptionsForm):
     def validate(self, extra_validators: Any = None) -> bool:
         if not super().validate(extra_validators):
             return False
-        rows, seen = [], set()
+        rows, seen = [], []
         for number, line in enumerate((self.players.data or "").splitlines(), start=1):
             if not line.strip():
                 continue
@@ -610,18 +612,15 @@ class EventForm(RuleOptionsForm):
             if fault is not None:
                 self.players.errors = [f"Line {number}: {fault}."]
                 return False
-            if name_key(name) in seen:
-                self.players.errors = [f"Line {number}: {name} is listed twice."]
-                return False
-            seen.add(name_key(name))
             rows.append((name, parts[1][:60], parts[2][:30]))
+            seen.append(number)
         if len(rows) < 2:
             self.players.errors = ["An event needs at least two players."]
             return False
         if len(rows) > MAX_EVENT_PLAYERS:
             self.players.errors = [f"An event seats at most {MAX_EVENT_PLAYERS} players; this list has {len(rows)}."]
             return False
-        self.parsed_players = rows
+        self.parsed_players, self.parsed_lines = rows, seen
         return self.configured_rules() is not None
 
 

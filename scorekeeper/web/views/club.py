@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
+from ...club.members import Member
 from ...club.ratings import placed
 from ...reports.club_csv import ladder_rows, ratings_rows
 from ...reports.csv_text import csv_text
@@ -32,7 +33,7 @@ def index() -> str:
         "club/index.html",
         rows=rows,
         seasons=season_store.list_seasons(db),
-        player_link=lambda member: url_for("club.player", member_id=member.id),
+        player_link=_public_page,
     )
 
 
@@ -53,14 +54,16 @@ def player(member_id: int) -> Response | str:
     db = get_db()
     bring_up_to_date(db)
     results = player_results(db, member_id)
-    if results is None:
-        abort(404)
-    if results.member.merged_into is not None:
+    if results is not None and results.member.merged_into is not None:
         return redirect(url_for("club.player", member_id=results.member.merged_into))
-    return render_template(
-        "club/player.html",
-        **player_page(results, public=True, member_link=lambda m: url_for("club.player", member_id=m.id)),
-    )
+    if results is None or results.member.removed or not results.evenings:
+        abort(404)  # no page for a name removed, nor for a roster's member who has not played
+    return render_template("club/player.html", **player_page(results, public=True, member_link=_public_page))
+
+
+def _public_page(member: Member) -> str | None:
+    """Where a member's public page is: none for a former member (their name was removed)."""
+    return None if member.removed else url_for("club.player", member_id=member.id)
 
 
 def _season_ladder(season_id: int) -> tuple[season_store.Season, season_store.SeasonLadder]:

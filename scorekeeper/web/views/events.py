@@ -110,6 +110,7 @@ def new_event() -> Response | str | tuple[str, int]:
                 rounds=form.rounds.data,
                 sit_out=form.sit_out.data,
                 who=who(),
+                lines=form.parsed_lines,
             )
         except Refusal as error:  # the list matched to the club's (two members of one name, say)
             field = form[error.field] if error.field and error.field in form else form.players
