@@ -170,6 +170,24 @@ def test_another_players_name_holding_hers_is_left_alone():
     assert swap.data({"cards": ["A", "Ann"], "text": "Ann"}) == {"cards": ["A", "Ann"], "text": FORMER_MEMBER}
 
 
+def test_a_note_naming_her_by_one_of_her_names_loses_it_unless_another_player_shares_it():
+    """Seen in the fresh-clone check: "Maximiliana redeals. Wolfeschlegelstein agreed." kept both
+    words once the full name was gone. Each word of her names goes too, unless another player at
+    the event has it in their name (then it names nobody in particular)."""
+    from scorekeeper.club.privacy import NameSwap, name_parts
+
+    names = ("Maximiliana Wolfeschlegelstein", "Fay Wray")
+    parts = name_parts(names, ["Fay Dunaway", "Bob Stone"])
+    assert parts == ("Maximiliana", "Wolfeschlegelstein", "Wray")
+    swap = NameSwap(names, FORMER_MEMBER, (), parts)
+    note = "Maximiliana Wolfeschlegelstein misdealt; ruling: Maximiliana redeals. Wolfeschlegelstein agreed, Fay W. too."
+    assert swap.text(note) == (
+        f"{FORMER_MEMBER} misdealt; ruling: {FORMER_MEMBER} redeals. {FORMER_MEMBER} agreed, Fay W. too."
+    )
+    short = NameSwap(("May Lee",), FORMER_MEMBER, (), name_parts(("May Lee",), []))
+    assert short.text("May said Lee may redeal") == f"{FORMER_MEMBER} said {FORMER_MEMBER} may redeal"
+
+
 def test_the_entries_merged_into_her_lose_their_names_too(db):
     zoe, *_ = zoes_club(db)
     other = new_event(db, ["Zoe A.", "Ed"], name="Elsewhere", held_on="2026-12-01")

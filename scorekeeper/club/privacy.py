@@ -53,6 +53,9 @@ class NameSwap:
     old: tuple[str, ...]
     new: str
     keep: tuple[str, ...] = ()
+    #: Words of the old names that name the member alone in free text ("Maximiliana redeals"):
+    #: ``name_parts``, which leaves out the words other people's names hold.
+    parts: tuple[str, ...] = ()
 
     @cached_property
     def _keys(self) -> frozenset[str]:
@@ -78,7 +81,15 @@ class NameSwap:
         def swap(match: re.Match[str]) -> str:
             return match.group(0) if name_key(match.group(0)) in self._kept else self.new
 
-        return self._found.sub(swap, value)
+        def swap_part(match: re.Match[str]) -> str:
+            word = match.group(0)
+            return self.new if len(word) > 3 or word[:1].isupper() else word  # "may" is not May
+
+        return self._parts.sub(swap_part, self._found.sub(swap, value))
+
+    @cached_property
+    def _parts(self) -> re.Pattern[str]:
+        return _pattern(self.parts)
 
     def value(self, value: str) -> str:
         """A string that may be a name or hold one."""
@@ -111,3 +122,16 @@ def others_holding(names: Iterable[str], others: Iterable[str]) -> tuple[str, ..
     keys = {name_key(name) for name in names}
     found = _pattern(names)
     return tuple(sorted({o for o in others if name_key(o) not in keys and found.search(o) is not None}))
+
+
+#: The shortest word of a name taken out of free text by itself.
+PART_LENGTH = 2
+
+
+def name_parts(names: Iterable[str], others: Iterable[str]) -> tuple[str, ...]:
+    """The words of ``names`` that name their member alone in a note ("Maximiliana redeals",
+    "Wolfeschlegelstein agreed"): each word of two letters or more, but not a word that another
+    person's name among ``others`` holds (beside a second Ann, "Ann" names nobody)."""
+    taken = {word.casefold() for other in others for word in re.findall(r"\w+", other)}
+    words = {word for name in names for word in re.findall(r"[^\W\d_][\w'-]*", name)}
+    return tuple(sorted(word for word in words if len(word) >= PART_LENGTH and word.casefold() not in taken))

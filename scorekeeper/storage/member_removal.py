@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 import sqlite_utils
 
 from ..club.members import FORMER_MEMBER, Member, MemberRefusal
-from ..club.privacy import NameSwap, former_name, others_holding
+from ..club.privacy import NameSwap, former_name, name_parts, others_holding
 from ..tournament.seating import name_key
 from .database import file_holds, immediate, vacuum
 from .event_plans import plan_inputs
@@ -199,7 +199,9 @@ def _games(db: sqlite_utils.Database, seats: Iterable[_Seat]) -> tuple[tuple[int
 
 def _swap(scope: _Scope, seat: _Seat) -> NameSwap:
     """The member's names at one event: each becomes the name they now play under there."""
-    return NameSwap(scope.names, seat.former, others_holding(scope.names, seat.others))
+    return NameSwap(
+        scope.names, seat.former, others_holding(scope.names, seat.others), name_parts(scope.names, seat.others)
+    )
 
 
 def _edits(db: sqlite_utils.Database, scope: _Scope) -> _Edits:
@@ -305,7 +307,7 @@ def _clear_club_history(db: sqlite_utils.Database, scope: _Scope) -> None:
             f"SELECT name FROM members WHERE id NOT IN ({', '.join('?' * len(scope.group))})", scope.group
         )
     ]
-    swap = NameSwap(scope.names, FORMER_MEMBER, others_holding(scope.names, others))
+    swap = NameSwap(scope.names, FORMER_MEMBER, others_holding(scope.names, others), name_parts(scope.names, others))
     numbers = [
         re.compile(rf"\s*\(number\s+{re.escape(n)}\)|(?<!\w){re.escape(n)}(?!\w)", re.IGNORECASE) for n in scope.numbers
     ]
