@@ -77,4 +77,20 @@ def test_a_member_added_or_edited_badly_is_told_beside_the_field_with_what_was_t
     added = director.post("/director/players/", data={"csrf_token": token, "add-name": "Zed Zebra", "add-number": "77"})
     assert added.status_code == 302
     again = director.post("/director/players/", data={"csrf_token": token, "add-name": "Zed Zebra", "add-number": "77"})
-    assert again.status_code == 422  # a double click adds one: the second finds the number taken
+    assert again.headers["Location"] == added.headers["Location"]  # a double click adds one
+    assert "Zed Zebra (number 77) is on the list." in director.get(again.headers["Location"]).get_data(as_text=True)
+
+
+def test_a_second_member_of_a_name_needs_both_to_have_numbers(app):
+    """Seen in the fresh-clone check: three unnumbered "Double Click" members were added, and every
+    event line of that name was then refused with advice no one could follow."""
+    director = as_director(app)
+    token = csrf_token(director, "/director/players/")
+    first = director.post("/director/players/", data={"csrf_token": token, "add-name": "Double Click"})
+    again = director.post("/director/players/", data={"csrf_token": token, "add-name": "Double Click"})
+    assert first.status_code == again.status_code == 302 and first.headers["Location"] == again.headers["Location"]
+    other = director.post("/director/players/", data={"csrf_token": token, "add-name": "double  click", "add-number": "9"})
+    assert other.status_code == 422
+    assert "Double Click is on the list already: if this is another person, give both a membership number." in (
+        other.get_data(as_text=True)
+    )

@@ -40,7 +40,7 @@ def zoes_club(db):
     confirmed on other phones (the first evening checks them), notes about her, a late
     arrival's line, her withdrawal with a reason naming her, a stored plan of the evening, and a
     round seated by mistake and withdrawn."""
-    zoe = add_member(db, FIRST_SPELLING, "North", "77", "director")
+    zoe, _ = add_member(db, FIRST_SPELLING, "North", "77", "director")
     edit_member(db, zoe.id, ZOE, "North", "77", False, "director")
     first = new_event(db, [(ZOE, "", "77"), *OTHERS], name="Club night", held_on="2026-11-02", verify=True, rounds=3)
     event_roster.add_late_player(db, event_store.get_event(db, first.id), EventPlayer("Ivy", "", "", 2), "")

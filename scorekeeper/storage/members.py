@@ -176,14 +176,31 @@ def _update(db: sqlite_utils.Database, member: Member, **fields: object) -> Memb
     return Member(member.id, name, club, shown, initials, member.removed, member.merged_into)
 
 
-def add_member(db: sqlite_utils.Database, name: str, club: str, number: str, who: str) -> Member:
-    """A member added by hand to the list (not yet at any event)."""
+def add_member(db: sqlite_utils.Database, name: str, club: str, number: str, who: str) -> tuple[Member, bool]:
+    """A member added by hand to the list (not yet at any event), and whether they are new: the
+    same member sent again (a double click) is answered with the one added. A name the list has
+    already is refused unless both have a number: two members of one name must be told apart
+    (an event's line without a number could not say which it means)."""
     name, club, number = name.strip(), club.strip(), number.strip()
     check_member_fields(name, club, number)
+    listed = Listed(0, name, club, number)
     with immediate(db):
-        member = insert_member(db, name, club, number)
+        index = MemberIndex(all_members(db))
+        same = index.by_number.get(number_key(number) or "") if number else None
+        namesakes = index.by_name.get(name_key(name), [])
+        if same is not None and same.name_key == name_key(name):
+            return same, False
+        if not number and len(namesakes) == 1 and namesakes[0].number is None and namesakes[0].club == club:
+            return namesakes[0], False
+        if namesakes and (not number or any(member.number is None for member in namesakes)):
+            known = ", ".join(member.described for member in namesakes)
+            raise MemberRefusal(
+                f"{known} is on the list already: if this is another person, give both a membership number.",
+                "number",
+            )
+        member = insert_member(db, listed.name, club, number)
         note_club_change(db, who, f"{member.described} added to the list")
-    return member
+    return member, True
 
 
 def edit_member(

@@ -108,11 +108,13 @@ def add_member() -> Response | tuple[str, int]:
     form = MemberForm(prefix="add")
     if form.validate_on_submit():
         try:
-            member = member_store.add_member(get_db(), form.name.data, form.club.data or "", form.number.data or "", who())
+            member, new = member_store.add_member(
+                get_db(), form.name.data, form.club.data or "", form.number.data or "", who()
+            )
         except Refusal as error:
             getattr(form, error.field or "name").errors = [sentence(str(error))]
         else:
-            flash(f"{member.described} added to the list.", "info")
+            flash(f"{member.described} {'added to' if new else 'is on'} the list.", "info")
             return redirect(url_for("members.member", member_id=member.id))
     return _list_page(form, 422)
 
