@@ -446,12 +446,12 @@ def publish(where: tuple[str, ...], season_name: str | None) -> None:
 @click.option("--csv", "as_csv", is_flag=True, help="Print the ladder as CSV (with membership numbers), for a spreadsheet.")
 def ladder(season: str, as_csv: bool) -> int:
     """A season's ladder, from the club's record brought up to date: SEASON is its name, in any case."""
-    from .club.members import FORMER_MEMBER
     from .reports.club_csv import ladder_rows
     from .reports.csv_text import csv_text
     from .reports.ladder import ladder_table
     from .storage.club_results import bring_up_to_date
     from .storage.seasons import list_seasons, season_by_name, season_ladder
+    from .web.club_pages import names_shown
 
     with _club_database() as db:
         found = season_by_name(db, season)
@@ -460,7 +460,7 @@ def ladder(season: str, as_csv: bool) -> int:
             raise click.ClickException(f"there is no season named {season} (seasons: {known})")
         bring_up_to_date(db)
         shown = season_ladder(db, found)
-    names = {m: FORMER_MEMBER if member.removed else member.name for m, member in shown.members.items()}
+    names = names_shown(shown.members, public=False)
     table = ladder_table(shown.rows, shown.ranked, names, found.rule, shown.rule_words, shown.provisional)
     if as_csv:
         numbers = {m: member.number for m, member in shown.members.items()}

@@ -244,8 +244,8 @@ def test_the_director_merges_from_the_members_page_after_a_question(director):
     asked = director.post(page_url + "/merge", data={"csrf_token": token, "merge-absorb": annie.id})
     question = asked.get_data(as_text=True)
     assert asked.status_code == 200 and get_member(director.db, annie.id).merged_into is None
-    assert "Merge <strong>Annie Smith</strong> into <strong>Ann Smith</strong>?" in question
-    assert "Annie Smith’s 1 evening become Ann Smith’s" in question
+    assert "Merge <strong>Annie Smith (no number)</strong> into <strong>Ann Smith (number 101)</strong>?" in question
+    assert "The 1 evening of Annie Smith (no number) becomes this member’s" in question
     confirm = {"csrf_token": token, "merge-absorb": annie.id, "merge-confirm": "y"}
     done = director.post(page_url + "/merge", data=confirm)
     assert done.status_code == 302 and get_member(director.db, annie.id).merged_into == ann.id

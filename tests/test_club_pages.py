@@ -94,3 +94,28 @@ def test_a_second_member_of_a_name_needs_both_to_have_numbers(app):
     assert "Double Click is on the list already: if this is another person, give both a membership number." in (
         other.get_data(as_text=True)
     )
+
+
+def test_namesakes_are_told_apart_wherever_a_list_names_them(tmp_path):
+    """Seen in the fresh-clone check: two John Smiths on the public ratings, and two "J. S." once
+    both asked for initials; the director's ladder named both "John Smith"."""
+    from scorekeeper.storage.seasons import add_event, create_season, get_season, season_ladder
+    from scorekeeper.web.club_pages import names_shown
+
+    from .club import club_db, new_event, play, seat
+
+    db = club_db(tmp_path)
+    event = new_event(db, [("John Smith", "", "201"), ("John Smith", "", "202"), "Cy", "Di"])
+    (table,) = seat(db, event, [["John Smith (201)", "John Smith (202)", "Cy", "Di"]])
+    play(db, table, {"John Smith (201)": 1, "John Smith (202)": 2, "Cy": 3, "Di": 4})
+    season, _ = create_season(db, "Winter", "points", None, "a4", "director")
+    add_event(db, season.id, event.id, "director")
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "club.db")})
+    ratings = app.test_client().get("/club/").get_data(as_text=True)
+    assert "John Smith (2)" in ratings
+    db.conn.execute("UPDATE members SET initials = 1")
+    ratings = app.test_client().get("/club/").get_data(as_text=True)
+    assert "J. S." in ratings and "J. S. (2)" in ratings
+    ladder = season_ladder(db, get_season(db, season.id))
+    assert sorted(names_shown(ladder.members, public=False).values()) == ["Cy", "Di", "John Smith (201)", "John Smith (202)"]
+    db.conn.close()

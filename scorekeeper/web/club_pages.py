@@ -4,7 +4,8 @@ over time."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Mapping
 
 from ..club.members import Member, public_names
 from ..reports.charts import rating_chart
@@ -35,14 +36,27 @@ def player_page(
     }
 
 
-def ladder_names(ladder: SeasonLadder, *, public: bool) -> dict[int, str]:
-    """Each player of the ladder by the name the page may show: public pages as members asked
-    (initials, a former member; two alike told apart), the director's by name."""
-    members = ladder.members
+def names_shown(members: Mapping[int, Member], *, public: bool) -> dict[int, str]:
+    """Each member by the name a page may show, every one different: public pages as members
+    asked (initials, a former member; two alike become "A. S." and "A. S. (2)"), the director's
+    by name, two namesakes told apart by their numbers ("John Smith (201)")."""
     if public:
         shown = public_names({str(member): members[member] for member in sorted(members)})
         return {member: shown[str(member)] for member in members}
-    return {member: found.public_name if found.removed else found.name for member, found in members.items()}
+    alike = Counter(found.name_key for found in members.values() if not found.removed)
+    return {
+        member: found.public_name
+        if found.removed
+        else f"{found.name} ({found.number})"
+        if found.number and alike[found.name_key] > 1
+        else found.name
+        for member, found in members.items()
+    }
+
+
+def ladder_names(ladder: SeasonLadder, *, public: bool) -> dict[int, str]:
+    """Each player of the ladder by the name the page may show (``names_shown``)."""
+    return names_shown(ladder.members, public=public)
 
 
 def ladder_shown(ladder: SeasonLadder, *, public: bool) -> LadderTable:

@@ -50,7 +50,7 @@ from ..storage.seasons import (
     season_ladder,
     seasons_of_event,
 )
-from .club_pages import ladder_shown, player_page
+from .club_pages import ladder_shown, names_shown, player_page
 
 #: The file that marks a folder as one ``publish`` wrote, listing its files (so that publishing
 #: again removes what is no longer part of it, and never touches a folder of other files).
@@ -172,8 +172,9 @@ class Publication:
         rated = ranked_ratings(self.db)
         members = members_by_id(self.db, [member for member, _ in rated])
         rows = placed([(members[member], rating) for member, rating in rated])
-        self.site.page("ratings.html", "ratings.html", rows=rows, player_link=self.player_path)
-        self.site.csv("ratings.csv", ratings_rows([(m.public_name, None, r) for _, m, r in rows], numbers=False))
+        shown = names_shown(members, public=True)
+        self.site.page("ratings.html", "ratings.html", rows=rows, player_link=self.player_path, shown=shown)
+        self.site.csv("ratings.csv", ratings_rows([(shown[m.id], None, r) for _, m, r in rows], numbers=False))
 
     def add_ladder(self, season: Season, page: str, files: str, events: Sequence[SeasonEvening] = ()) -> None:
         """A season's ladder as a page, with its CSV and PDF (``files``.csv, .pdf), by public name."""

@@ -15,7 +15,7 @@ from ...storage import seasons as season_store
 from ...storage.club_results import bring_up_to_date, ranked_ratings
 from ...storage.members import members_by_id
 from ...storage.player_results import player_results
-from ..club_pages import ladder_shown, player_page
+from ..club_pages import ladder_shown, names_shown, player_page
 from ..connection import get_db
 from ..responses import download_response
 
@@ -32,6 +32,7 @@ def index() -> str:
     return render_template(
         "club/index.html",
         rows=rows,
+        shown=names_shown(members, public=True),
         seasons=season_store.list_seasons(db),
         player_link=_public_page,
     )
@@ -44,7 +45,8 @@ def ratings_csv() -> Response:
     bring_up_to_date(db)
     rated = ranked_ratings(db)
     members = members_by_id(db, [member for member, _ in rated])
-    rows = ratings_rows([(members[member].public_name, None, rating) for member, rating in rated], numbers=False)
+    shown = names_shown(members, public=True)
+    rows = ratings_rows([(shown[member], None, rating) for member, rating in rated], numbers=False)
     return download_response(csv_text(rows), "text/csv", "ratings.csv")
 
 

@@ -27,7 +27,7 @@ from ...storage.member_removal import remove_member
 from ...storage.player_results import MemberLine, member_lines, player_results
 from ...storage.roster_import import import_roster, preview
 from .. import booklets
-from ..club_pages import player_page
+from ..club_pages import names_shown, player_page
 from ..connection import get_db
 from ..forms import EmptyForm
 from ..member_forms import (
@@ -127,13 +127,9 @@ def ratings_csv() -> Response:
     bring_up_to_date(db)
     rated = ranked_ratings(db)
     members = member_store.members_by_id(db, [member for member, _ in rated])
-    shown = [(_named(members[member]), members[member].number, rating) for member, rating in rated]
+    names = names_shown(members, public=False)
+    shown = [(names[member], members[member].number, rating) for member, rating in rated]
     return download_response(csv_text(ratings_rows(shown, numbers=True)), "text/csv", "ratings.csv")
-
-
-def _named(member: Member) -> str:
-    """A member as the director's pages name them: by name, or as a former member once removed."""
-    return member.public_name if member.removed else member.name
 
 
 @bp.get("/<int:member_id>")
