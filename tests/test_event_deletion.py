@@ -55,10 +55,11 @@ def the_record(db):
 
 
 def without_deleted_marks(record):
-    """The record with each evening's ``deleted`` mark left out (the one thing a deletion changes)."""
+    """The record with each evening's ``deleted`` mark left out, and whether it is under way (the
+    things a deletion changes: a deleted evening is over, its tables still playing never count)."""
     results, *rest = record
     return {
-        name: [e.__dict__ | {"deleted": None} for e in r.evenings] + [r.tables, r.wins, r.rating]
+        name: [e.__dict__ | {"deleted": None, "provisional": None} for e in r.evenings] + [r.tables, r.wins, r.rating]
         for name, r in results.items()
     }, *rest
 
@@ -194,3 +195,29 @@ def test_the_clubs_history_brings_a_deleted_event_back(director):
     assert response.status_code == 302
     assert director.get(f"/director/events/{first.id}").status_code == 200
     assert f'href="/director/events/{first.id}"' in director.get("/director/").get_data(as_text=True)
+
+
+def test_an_evening_deleted_while_a_table_played_is_over_not_under_way_for_ever(db):
+    """Seen in the fresh-clone check: its players' pages and its season said "under way" for good."""
+    from scorekeeper.storage.player_results import player_results
+    from scorekeeper.storage.seasons import add_event, create_season, season_evenings
+
+    first, _ = two_evenings(db)
+    season, _ = create_season(db, "Autumn", "points", None, "a4", "director")
+    add_event(db, season.id, first.id, "director")
+    club_results.bring_up_to_date(db)
+    ann = next(p.member_id for p in event_store.event_players(db, first.id) if p.name == "Ann")
+    assert [e.provisional for e in player_results(db, ann).evenings if e.event_id == first.id] == [True]
+    delete_event(db, first.id, "director")
+    club_results.bring_up_to_date(db)
+    assert [e.provisional for e in player_results(db, ann).evenings if e.event_id == first.id] == [False]
+    assert [evening.under_way for evening in season_evenings(db, season.id)] == [False]
+
+
+def test_an_event_not_begun_is_no_evening_on_its_players_pages(db):
+    from scorekeeper.storage.player_results import player_results
+
+    event = new_event(db, EIGHT, name="Next month", held_on="2026-12-07")
+    club_results.bring_up_to_date(db)
+    ann = event_store.event_players(db, event.id)[0].member_id
+    assert player_results(db, ann).evenings == ()

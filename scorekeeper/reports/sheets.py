@@ -236,6 +236,7 @@ def _standings_context(
         "tie_breaks": tie_breaks,
         "members": members,
         "with_clubs": any(getattr(player, "club", "") or getattr(player, "number", "") for player in members.values()),
+        "with_numbers": any(getattr(player, "number", "") for player in members.values()),
         "unfinished": unfinished,
         "printed_at": printed_at,
     }

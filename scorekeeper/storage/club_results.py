@@ -110,7 +110,8 @@ def _derive_event(db: sqlite_utils.Database, event_id: int, signature: str) -> N
     rows = progress(db, event)
     members = {p.name: p.member_id for p in event_players(db, event_id) if p.member_id is not None}
     tables = _club_tables(rows, members)
-    ranking = event_standings(db, event, tables=rows)
+    # An event with no round seated is no evening yet: nobody has played it (no standings kept).
+    ranking = event_standings(db, event, tables=rows) if rows else []
     ranked = sum(1 for row in ranking if row.ranked)
     seated = len({row.table.round for row in rows})
     provisional = any(not row.final for row in rows) or (event.rounds is not None and seated < event.rounds)

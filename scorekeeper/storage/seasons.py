@@ -272,7 +272,7 @@ def season_evenings(db: sqlite_utils.Database, season_id: int) -> tuple[SeasonEv
     rows = db.execute(
         "SELECT e.id, e.name, e.held_on, e.deleted_at, "
         "EXISTS (SELECT 1 FROM event_tables t WHERE t.event_id = e.id), "
-        "EXISTS (SELECT 1 FROM club_standings s WHERE s.event_id = e.id AND s.provisional) "
+        "e.deleted_at IS NULL AND EXISTS (SELECT 1 FROM club_standings s WHERE s.event_id = e.id AND s.provisional) "
         "FROM season_events se JOIN events e ON e.id = se.event_id WHERE se.season_id = ? ORDER BY e.held_on, e.id",
         [season_id],
     ).fetchall()
