@@ -12,6 +12,7 @@ import codecs
 import csv
 import io
 import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -26,6 +27,9 @@ MAX_ROSTER_ROWS = 3000
 #: numbers in accented letters take about 750 kB in UTF-8 or UTF-16.
 MAX_ROSTER_BYTES = 1_000_000
 SHOWN_LENGTH = 80
+#: Unicode's control, format (the invisible ones: zero-width spaces, direction overrides) and
+#: line and paragraph separator characters: a refused line shows each by its code.
+HIDDEN_KINDS = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 NAME_HEADINGS = frozenset({"name", "player", "player name"})
 CLUB_HEADINGS = frozenset({"club"})
@@ -80,6 +84,15 @@ class RefusedLine:
     line: int
     text: str
     reason: str
+
+    @property
+    def visible(self) -> str:
+        """The line as a preview shows it: each control or invisible character written as its
+        code ("[U+202E]", as the reason names it), so that nothing in it hides and no right-to-left
+        override turns the rest of it round."""
+        return "".join(
+            f"[U+{ord(char):04X}]" if unicodedata.category(char) in HIDDEN_KINDS else char for char in self.text
+        )
 
 
 @dataclass(frozen=True)
