@@ -5,6 +5,9 @@ A membership number identifies a member: two members may share a name, and a mem
 change the spelling of theirs. So a line with a number is that number's member, whatever
 name it gives (a new spelling is the member's name from then on); a line without one is the
 member of that name, if exactly one has it; a name no member has is a new member.
+
+What a member's name, club and number may hold is one rule (``field_fault``), checked on every
+way they come in: the director's member forms, the new-event list, a late player, a roster.
 """
 
 from __future__ import annotations
@@ -112,8 +115,8 @@ MEMBER_FIELDS = {
     "club": ("the club", CLUB_MAX_LENGTH),
     "number": ("the membership number", NUMBER_MAX_LENGTH),
 }
-#: The new-event list is one player a line, "name, club, number": a comma inside a club or a
-#: number would make a line the list cannot read back (the picker offers such lines).
+#: The new-event list is one player a line, "name, club, number" (and the picker offers each
+#: member as such a line): a comma inside a club or a number would make a line it cannot read back.
 LIST_COMMAS = "the event's list of players separates name, club and number with commas"
 
 
