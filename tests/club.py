@@ -7,11 +7,13 @@ from collections.abc import Mapping, Sequence
 
 import sqlite_utils
 
+from scorekeeper.club.members import number_key
 from scorekeeper.gamelog.entries import LEFTOVERS, Change
 from scorekeeper.storage import events as event_store
-from scorekeeper.storage.database import connect, migrate
+from scorekeeper.storage.database import connect, immediate, migrate
 from scorekeeper.storage.events import Event, EventPlayer, EventTable
 from scorekeeper.storage.games import append
+from scorekeeper.tournament.seating import name_key
 
 #: The cards a side placed p-th holds at the end of each hand it does not go out in (Crates
 #: points: 1, 10, 15, 20, 50): the lower the place, the fewer the points.
@@ -36,6 +38,27 @@ def new_event(
     """An event of ``players`` (names, or (name, club, number))."""
     rows = [EventPlayer(*((player, "", "") if isinstance(player, str) else player)) for player in players]
     return event_store.create_event(db, name, held_on, "crates", {}, "total", partnerships, rows, **options)  # type: ignore[arg-type]
+
+
+def stored_before_the_rule(
+    db: sqlite_utils.Database, event: Event, players: Mapping[str, tuple[str, str, str]]
+) -> None:
+    """Each of ``players`` (seat name → name, club, number) written straight into the event and
+    its member by SQL, before any round is seated: what a database made before the club's rule
+    for a member's fields (or written to by hand) may hold, which no way in accepts any more."""
+    with immediate(db):
+        for seat_name, (name, club, number) in players.items():
+            (member_id,) = db.execute(
+                "SELECT member_id FROM event_players WHERE event_id = ? AND name = ?", [event.id, seat_name]
+            ).fetchone()
+            db.conn.execute(
+                "UPDATE event_players SET name = ?, club = ?, number = ? WHERE event_id = ? AND name = ?",
+                [name, club, number, event.id, seat_name],
+            )
+            db.conn.execute(
+                "UPDATE members SET name = ?, name_key = ?, club = ?, number = ?, number_key = ? WHERE id = ?",
+                [name, name_key(name), club, number or None, number_key(number), member_id],
+            )
 
 
 def seat(db: sqlite_utils.Database, event: Event, tables: Sequence[Sequence[str]]) -> list[EventTable]:

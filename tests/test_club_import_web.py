@@ -102,7 +102,8 @@ def test_a_roster_with_bad_lines_is_previewed_then_its_good_lines_imported(direc
         (5, "The name is empty."),
         (6, "control character"),
     ]:
-        assert re.search(rf'<td class="num">{line}</td><td><code>[^<]*</code></td><td>[^<]*{re.escape(reason)}', page), line
+        shown = rf'<td class="num">{line}</td><td><code><bdi>[^<]*</bdi></code></td><td>[^<]*{re.escape(reason)}'
+        assert re.search(shown, page), line
     assert "Bob Stone,North,101," in page  # the line's text as the file has it
     assert "Import 2 players" in page
     assert "Ann Lee" not in players_page(director)  # a preview stores nothing
@@ -140,10 +141,16 @@ def test_a_number_with_a_new_spelling_shows_old_and_new_and_the_history_notes_it
     assert "Roster imported from players.csv: 0 added, 1 updated, 1 unchanged" in after
 
 
-def test_importing_the_same_file_again_imports_nothing(director):
+def test_importing_the_same_file_again_imports_nothing_and_says_the_refused_lines_are_still_refused(director):
     confirm(director, text(upload(director, BAD_LINES)))
     page = text(upload(director, BAD_LINES))
-    assert "Nothing to import: every player the file lists is on the list as it has them" in page
+    said = re.search(r'<p class="flash (\w+)" role="status">(Nothing[^<]*)</p>', page)
+    assert said.groups() == (
+        "error",
+        "Nothing new to import from the lines read: their players are on the list as the file has them; "
+        "4 lines are refused below.",
+    )
+    assert "every player the file lists" not in page  # no success above refused lines
     assert "Import " not in re.sub(r"<h1>Import a roster</h1>|<title>Import a roster", "", page).split("Another file")[0]
 
 
@@ -153,7 +160,11 @@ def test_a_confirmation_sent_twice_imports_once(director):
     again = confirm(director, page)
     assert again.status_code == 302
     after = players_page(director)
-    assert "Nothing imported: every player of players.csv is on the list as the file has them." in after
+    words = (
+        "Nothing imported from players.csv: the players read are on the list as the file has them; "
+        "4 lines were refused."
+    )
+    assert f'<p class="flash error" role="alert">{words}</p>' in after
     assert after.split('id="club-history"')[1].count("Roster imported from players.csv") == 1
 
 
@@ -166,6 +177,28 @@ def test_a_list_changed_after_the_preview_shows_the_new_preview_before_importing
     assert "Import 1 player<" in fresh and "Bob Stone" not in players_page(director)
     assert confirm(director, fresh).status_code == 302
     assert "Roster imported from players.csv: 1 added, 0 updated, 1 unchanged" in players_page(director)
+
+
+def test_a_file_of_players_on_the_list_already_and_no_refused_line_is_a_success(director):
+    confirm(director, text(upload(director, b"Ann Lee,North,101\nBob Stone,,\n")))
+    page = text(upload(director, b"Ann Lee,North,101\nBob Stone,,\n"))
+    words = "Nothing to import: every player the file lists is on the list as it has them."
+    assert f'<p class="flash ok" role="status">{words}</p>' in page
+
+
+def test_a_file_whose_every_line_is_refused_says_so_and_offers_nothing(director):
+    page = text(upload(director, b"=Ann,North,101\n\"Bob, Stone\",,\n"))
+    words = "Nothing to import: no line of the file can be imported; 2 lines are refused below."
+    assert f'<p class="flash error" role="status">{words}</p>' in page and "Import 0" not in page
+
+
+def test_a_refused_line_is_shown_isolated_with_its_hidden_characters_by_code(director):
+    """A right-to-left override in a line would show the rest of it reversed, and carry on into the
+    reason beside it: the line sits in a <bdi>, each hidden character written as its code."""
+    page = text(upload(director, "Ann Lee,North,101\nEve\u202eliM,South,102\n".encode()))
+    assert "<td><code><bdi>Eve[U+202E]liM,South,102</bdi></code></td>" in page
+    assert "The name cannot hold an invisible character (U+202E)." in page
+    assert "\u202e" not in page
 
 
 def test_a_confirmation_whose_file_was_tampered_with_is_refused(director):
@@ -203,9 +236,9 @@ def test_a_900_kb_roster_is_previewed_and_imported_and_a_1_1_mb_one_is_refused_c
     data = roster_of_size(900_000)
     assert len(data) == 900_000
     page = text(upload(director, data))
-    assert "Import 3000 players" in page
+    assert "<strong>3,000</strong> new players to add" in page and "Import 3,000 players" in page
     assert confirm(director, page).status_code == 302  # 1.2 MB as base64 in the confirmation
-    assert "Roster imported from players.csv: 3000 added" in players_page(director)
+    assert "Roster imported from players.csv: 3,000 added" in players_page(director)
 
     too_large = roster_of_size(1_100_000)
     response = upload(director, too_large)

@@ -9,8 +9,11 @@ import io
 import pytest
 
 from scorekeeper.reports.csv_text import csv_text, safe_cell
+from scorekeeper.storage.database import connect
 
-from .test_events import director, new_event, seat_next_round  # noqa: F401 - director is a fixture
+from .club import new_event as club_event
+from .club import seat, stored_before_the_rule
+from .test_events import director  # noqa: F401 - director is a fixture
 
 HOSTILE = ["=cmd|' /C calc'!A0", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)", "\tX", "\rX", "=1"]
 
@@ -31,15 +34,16 @@ def test_a_csv_row_comes_back_with_its_cells_disarmed():
 
 
 def test_the_event_export_disarms_names_clubs_and_numbers(director):  # noqa: F811
-    lines = [
-        "=cmd|' /C calc'!A0, +Boston BC, @12",
-        "-Ann, =HYPERLINK(\"x\"), -3",
-        "Bob, Back Bay, 7",
-        "Cy, Cambridge, 8",
-    ]
-    event_url = new_event(director, lines)
-    seat_next_round(director, event_url)
-    text = director.get(event_url + "/export.csv").get_data(as_text=True)
+    """No way in takes a name, club or number beginning like a formula any more (the club's rule);
+    a database from before may hold them, and the export still disarms them."""
+    db = connect(director.application.config["DATABASE"])
+    lines = ["Ann", "Bea", ("Bob", "Back Bay", "7"), ("Cy", "Cambridge", "8")]
+    event = club_event(db, lines)
+    hostile = {"Ann": ("=cmd|' /C calc'!A0", "+Boston BC", "@12"), "Bea": ("-Ann", '=HYPERLINK("x")', "-3")}
+    stored_before_the_rule(db, event, hostile)
+    seat(db, event, [["=cmd|' /C calc'!A0", "-Ann", "Bob", "Cy"]])
+    db.conn.close()
+    text = director.get(f"/director/events/{event.id}/export.csv").get_data(as_text=True)
     rows = list(csv.DictReader(io.StringIO(text)))
     assert len(rows) == 4
     for row in rows:

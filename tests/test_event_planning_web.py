@@ -140,11 +140,11 @@ def record_rounds(director, event_url):
         (
             "/players/late",
             {"late-name": "Smith, Lou", "late-from_round": "2"},
-            "A name cannot hold a comma: the tables are written with commas between names.",
+            "The name cannot hold a comma: the tables are written with commas between names.",
         ),
-        ("/players/late", {"late-name": "Late\tLou", "late-from_round": "2"}, "A name cannot hold a control character (a tab)."),
-        ("/players/late", {"late-name": "Late\0Lou", "late-from_round": "2"}, "A name cannot hold a control character (a NUL)."),
-        ("/players/late", {"late-name": "Ann\u202eSmith", "late-from_round": "2"}, "A name cannot hold an invisible character (U+202E)."),
+        ("/players/late", {"late-name": "Late\tLou", "late-from_round": "2"}, "The name cannot hold a control character (a tab)."),
+        ("/players/late", {"late-name": "Late\0Lou", "late-from_round": "2"}, "The name cannot hold a control character (a NUL)."),
+        ("/players/late", {"late-name": "Ann\u202eSmith", "late-from_round": "2"}, "The name cannot hold an invisible character (U+202E)."),
         ("/players/late", {"late-name": "player   07", "late-from_round": "2"}, "Player 07 is a player of this event already"),
     ],
 )

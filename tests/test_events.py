@@ -155,8 +155,8 @@ def test_a_refused_event_keeps_what_was_typed(director):
 @pytest.mark.parametrize(
     "players, words",
     [
-        (["Ann", "B\tob, Boston BC", "Cy"], "Line 2: a name cannot hold a control character (a tab)."),
-        (["Ann", "Bob", "C\0y"], "Line 3: a name cannot hold a control character (a NUL)."),
+        (["Ann", "B\tob, Boston BC", "Cy"], "Line 2: the name cannot hold a control character (a tab)."),
+        (["Ann", "Bob", "C\0y"], "Line 3: the name cannot hold a control character (a NUL)."),
     ],
 )
 def test_an_event_player_named_with_a_control_character_is_refused_by_line(director, players, words):

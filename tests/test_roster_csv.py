@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scorekeeper.club.members import FORMULA_START, field_fault
 from scorekeeper.club.roster import (
     CP1252_NOTE,
-    FORMULA_START,
     MAX_ROSTER_BYTES,
     MAX_ROSTER_ROWS,
     NAME_HEADINGS,
@@ -26,7 +26,7 @@ from scorekeeper.club.roster import (
 )
 from scorekeeper.reports import csv_text
 from scorekeeper.scoring import Refusal
-from scorekeeper.tournament.seating import control_fault, name_fault, name_key
+from scorekeeper.tournament.seating import name_fault, name_key
 
 
 def read(*lines: str, end: str = "\n", encoding: str = "utf-8") -> Roster:
@@ -154,24 +154,39 @@ def test_a_cell_spanning_lines_counts_them_and_its_row_keeps_its_first_line():
     assert players(roster) == [(2, "Ann", "North", "1"), (5, "Bob", "South", "2")]
 
 
+CLUB_COMMA = "The club cannot hold a comma: the event's list of players separates name, club and number with commas."
+
+
 def test_a_semicolon_file_from_a_european_spreadsheet_is_read_with_semicolons():
+    roster = read("Name;Club;Nr", "Müller;Verein Nord & Süd;12", "Zoë;;13", encoding="cp1252")
+    assert players(roster) == [(2, "Müller", "Verein Nord & Süd", "12"), (3, "Zoë", "", "13")]
+
+
+def test_a_comma_in_a_semicolon_files_club_is_the_clubs_and_refused_as_every_club_comma_is():
     roster = read("Name;Club;Nr", "Müller;Verein Nord, Süd;12", "Zoë;;13", encoding="cp1252")
-    assert players(roster) == [(2, "Müller", "Verein Nord, Süd", "12"), (3, "Zoë", "", "13")]
+    assert players(roster) == [(3, "Zoë", "", "13")]
+    assert refusals(roster) == [(2, CLUB_COMMA)]
 
 
 def test_a_comma_inside_quotes_leaves_a_semicolon_file_a_semicolon_file():
     roster = read('Anna;"Nord, Süd";1', "Berta;Ost;2")
-    assert players(roster) == [(1, "Anna", "Nord, Süd", "1"), (2, "Berta", "Ost", "2")]
+    assert players(roster) == [(2, "Berta", "Ost", "2")]
+    assert refusals(roster) == [(1, CLUB_COMMA)]
 
 
 def test_a_tab_separated_file_is_read_with_tabs():
-    roster = read("Name\tClub\tNumber", "Ann Lee\tNorth, East\t1", "Bob\t\t2")
-    assert players(roster) == [(2, "Ann Lee", "North, East", "1"), (3, "Bob", "", "2")]
+    roster = read("Name\tClub\tNumber", "Ann Lee\tNorth & East\t1", "Bob\t\t2")
+    assert players(roster) == [(2, "Ann Lee", "North & East", "1"), (3, "Bob", "", "2")]
 
 
-def test_quoted_cells_keep_their_commas_and_quotes():
-    roster = read('"Ann ""Annie"" Lee","North, East", "7"')
-    assert players(roster) == [(1, 'Ann "Annie" Lee', "North, East", "7")]
+def test_quoted_cells_keep_their_quotes_and_a_quoted_comma_is_the_cells():
+    roster = read('"Ann ""Annie"" Lee","North East", "7"', '"Bo Lamb","North, East",8', 'Cy,North,"8,5"')
+    assert players(roster) == [(1, 'Ann "Annie" Lee', "North East", "7")]
+    assert refusals(roster) == [
+        (2, CLUB_COMMA),
+        (3, "The membership number cannot hold a comma: the event's list of players separates name, club and "
+         "number with commas."),
+    ]
 
 
 def test_cells_are_stripped_and_names_keep_their_own_spelling():
@@ -229,13 +244,15 @@ def test_a_header_naming_one_column_twice_is_refused_whole():
 
 def test_a_fourth_cell_without_a_header_is_refused_by_line():
     roster = read("Lee, Ann, North, 1042", "Bob,South,7,")
-    assert refusals(roster) == [(1, "More than three cells: name, club, number (a club with a comma needs quotes).")]
+    reason = "More than three cells: name, club, number (a name, club or number cannot hold a comma)."
+    assert refusals(roster) == [(1, reason)]
     assert players(roster) == [(2, "Bob", "South", "7")]
 
 
 def test_a_cell_past_the_headers_columns_is_refused_by_line():
     roster = read("Name,Club", "Ann,North,1042", "Bob,South,,")
-    assert refusals(roster) == [(2, "More cells than the header's 2 columns (a club with a comma needs quotes).")]
+    reason = "More cells than the header's 2 columns (a name, club or number cannot hold a comma)."
+    assert refusals(roster) == [(2, reason)]
     assert players(roster) == [(3, "Bob", "South", "")]
 
 
@@ -356,15 +373,16 @@ def cells(max_size: int, min_size: int = 0) -> st.SearchStrategy[str]:
     return st.text(TYPED, min_size=min_size, max_size=max_size).map(str.strip)
 
 
-NAMES = cells(30, 1).filter(lambda n: n and name_fault(n) is None and not n.startswith(FORMULA_START) and plain(n))
-def optional(cell: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
-    return st.one_of(
-        st.just(""), cell.filter(lambda c: control_fault(c) is None and not c.startswith(FORMULA_START) and plain(c))
-    )
+NAMES = cells(30, 1).filter(lambda n: n and field_fault("name", n) is None and plain(n))
 
 
-CLUBS = optional(cells(60, 1))
-NUMBERS = optional(st.one_of(st.from_regex(r"[A-Z]{0,2}[0-9]{1,8}", fullmatch=True), cells(30, 1)))
+def optional(field: str, cell: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """Any cell the club's rule lets a member's ``field`` hold."""
+    return st.one_of(st.just(""), cell.filter(lambda c: field_fault(field, c) is None and plain(c)))
+
+
+CLUBS = optional("club", cells(60, 1))
+NUMBERS = optional("number", st.one_of(st.from_regex(r"[A-Z]{0,2}[0-9]{1,8}", fullmatch=True), cells(30, 1)))
 
 
 def distinct(rows: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:

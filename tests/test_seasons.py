@@ -33,7 +33,7 @@ from scorekeeper.storage.database import connect
 from scorekeeper.storage.members import club_history, edit_member
 from scorekeeper.storage.seasons import SeasonRefusal
 
-from .club import club_db, new_event, play, seat
+from .club import club_db, new_event, play, seat, stored_before_the_rule
 from .paper import pages
 from .test_events import set_up_director
 from .web import csrf_token
@@ -561,9 +561,10 @@ def test_the_ladder_csv_has_places_ties_numbers_and_a_column_per_evening(directo
 
 
 def test_tied_rows_say_so_in_the_csv_and_a_name_cannot_become_a_formula(db):
+    """No way in takes a name beginning like a formula any more; a database from before may hold one."""
     season, _ = season_store.create_season(db, "Winter", POINTS, None, "a4", "test")
-    players = [('=HYPERLINK("x")', "", ""), (BOB, "", ""), (CY, "", ""), (DEE, "", "")]
-    event = new_event(db, players)
+    event = new_event(db, ["Hy Perlink", BOB, CY, DEE])
+    stored_before_the_rule(db, event, {"Hy Perlink": ('=HYPERLINK("x")', "", "")})
     table = seat(db, event, [['=HYPERLINK("x")', BOB, CY, DEE]])[0]
     play(db, table, {'=HYPERLINK("x")': 1, BOB: 1, CY: 3, DEE: 4})
     season_store.add_event(db, season.id, event.id, "test")

@@ -5,6 +5,9 @@ A membership number identifies a member: two members may share a name, and a mem
 change the spelling of theirs. So a line with a number is that number's member, whatever
 name it gives (a new spelling is the member's name from then on); a line without one is the
 member of that name, if exactly one has it; a name no member has is a new member.
+
+What a member's name, club and number may hold is one rule (``field_fault``), checked on every
+way they come in: the director's member forms, the new-event list, a late player, a roster.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..scoring import Refusal
-from ..tournament.seating import NAME_MAX_LENGTH, name_key
+from ..scoring.errors import sentence
+from ..tournament.seating import COMMA_IN_NAME, NAME_MAX_LENGTH, control_fault, name_key
 
 #: What stands where a removed member's name stood: on every page, sheet, record and history line.
 FORMER_MEMBER = "a former member"
@@ -92,6 +96,90 @@ def held_on_words(held_on: str) -> str:
 
 class MemberRefusal(Refusal):
     """A line that cannot be matched to one member, or a change to the list that cannot be made."""
+
+
+# What a member's name, club and number may hold: one rule for every way they come in (the
+# director's member forms, the new-event list, a late player, a roster file), so that what one
+# way stores every other way can read back and every page, sheet, file and terminal can show.
+
+#: The longest club name and membership number a member may have.
+CLUB_MAX_LENGTH = 60
+NUMBER_MAX_LENGTH = 30
+#: What a spreadsheet reads as the start of a formula: the same as ``reports.csv_text``'s (a
+#: test holds them equal; club may not import reports). Refused rather than stored, so that no
+#: export or copy of the list can ever hand a spreadsheet a formula ("+44" too: a number is text).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: Each field as a refusal names it, and its longest.
+MEMBER_FIELDS = {
+    "name": ("the name", NAME_MAX_LENGTH),
+    "club": ("the club", CLUB_MAX_LENGTH),
+    "number": ("the membership number", NUMBER_MAX_LENGTH),
+}
+#: The new-event list is one player a line, "name, club, number" (and the picker offers each
+#: member as such a line): a comma inside a club or a number would make a line it cannot read back.
+LIST_COMMAS = "the event's list of players separates name, club and number with commas"
+
+
+def field_fault(field: str, text: str) -> str | None:
+    """Why ``text`` (stripped, as it is stored) cannot be a member's ``field`` ("name", "club" or
+    "number"), as a sentence naming the field ("The club cannot hold a comma: …"), or None.
+
+    A name as every player's name in an event (``tournament.seating.name_fault``: no control or
+    invisible character, no comma) and at most ``NAME_MAX_LENGTH``; a club and a number at most
+    their longest, with no control or invisible character and no comma; none of the three may
+    begin like a spreadsheet formula. Only the name is required.
+    """
+    words, most = MEMBER_FIELDS[field]
+    text = text.strip()
+    if not text:
+        return "The name is empty." if field == "name" else None
+    if text.startswith(FORMULA_START):
+        return sentence(f"{words} begins like a spreadsheet formula (=, +, -, @): remove that character")
+    if len(text) > most:
+        return sentence(f"{words} is {len(text)} characters long; at most {most} fit")
+    fault = control_fault(text)
+    if fault is None and "," in text:
+        fault = COMMA_IN_NAME if field == "name" else f"a name cannot hold a comma: {LIST_COMMAS}"
+    return None if fault is None else sentence(fault.replace("a name", words, 1))
+
+
+def member_faults(name: str, club: str, number: str) -> list[tuple[str, str]]:
+    """Each field of a member that breaks the rule, with why: [(field, sentence)], in the form's
+    order; [] for a member every way in would take."""
+    faults = ((field, field_fault(field, text)) for field, text in (("name", name), ("club", club), ("number", number)))
+    return [(field, fault) for field, fault in faults if fault is not None]
+
+
+def check_member(name: str, club: str, number: str) -> None:
+    """Refuse a member's fields that break the rule: the first fault, beside its field."""
+    for field, fault in member_faults(name, club, number):
+        raise MemberRefusal(fault, field)
+
+
+def check_listed(listed: Listed, field: str = "players") -> None:
+    """Refuse a line of an event's list that breaks the rule, by its line ("Line 3: the club
+    begins like a spreadsheet formula …"), beside the list's ``field``."""
+    for _, fault in member_faults(listed.name, listed.club, listed.number):
+        raise MemberRefusal(f"Line {listed.line}: {fault[0].lower()}{fault[1:]}", field)
+
+
+#: What a line of the new-event list is: "name, club, number", the last two optional.
+LIST_PARTS = 3
+
+
+def read_listed(line: int, text: str) -> Listed:
+    """A line of the new-event list ("Ann Smith, North, 101") as a player, every part stripped;
+    refused by line when it has more than three parts (a club or number holding a comma, which
+    a line cannot tell from the next part) or a part breaks the rule."""
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) > LIST_PARTS:
+        raise MemberRefusal(
+            f"Line {line}: more than three parts (name, club, number): a club or number cannot hold a comma.",
+            "players",
+        )
+    listed = Listed(line, *parts)
+    check_listed(listed)
+    return listed
 
 
 @dataclass(frozen=True)

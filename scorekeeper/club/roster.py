@@ -12,27 +12,24 @@ import codecs
 import csv
 import io
 import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..scoring import Refusal
-from ..scoring.errors import sentence
-from ..tournament.seating import NAME_MAX_LENGTH, control_fault, name_fault, name_key
+from ..tournament.seating import name_key
+from .members import member_faults
 
 #: Players in one file at most: a large federation's club list, still read in well under a second.
 MAX_ROSTER_ROWS = 3000
 #: The largest file read, checked before decoding: 3,000 rows of the longest names, clubs and
 #: numbers in accented letters take about 750 kB in UTF-8 or UTF-16.
 MAX_ROSTER_BYTES = 1_000_000
-#: As the new-event list cuts them; here a longer cell is refused by line, not cut.
-CLUB_MAX_LENGTH = 60
-NUMBER_MAX_LENGTH = 30
-#: What a spreadsheet reads as the start of a formula: the same as ``reports.csv_text``'s (a
-#: test holds them equal; club may not import reports). Refused rather than stored, so that no
-#: export or copy of the roster can ever hand a spreadsheet a formula.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 SHOWN_LENGTH = 80
+#: Unicode's control, format (the invisible ones: zero-width spaces, direction overrides) and
+#: line and paragraph separator characters: a refused line shows each by its code.
+HIDDEN_KINDS = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 NAME_HEADINGS = frozenset({"name", "player", "player name"})
 CLUB_HEADINGS = frozenset({"club"})
@@ -88,6 +85,15 @@ class RefusedLine:
     text: str
     reason: str
 
+    @property
+    def visible(self) -> str:
+        """The line as a preview shows it: each control or invisible character written as its
+        code ("[U+202E]", as the reason names it), so that nothing in it hides and no right-to-left
+        override turns the rest of it round."""
+        return "".join(
+            f"[U+{ord(char):04X}]" if unicodedata.category(char) in HIDDEN_KINDS else char for char in self.text
+        )
+
 
 @dataclass(frozen=True)
 class Roster:
@@ -132,7 +138,9 @@ class _Columns:
         return RosterRow(line.number, cell(self.name), cell(self.club), cell(self.number), _shown(line.text))
 
 
-BY_POSITION = _Columns(0, 1, 2, 3, "More than three cells: name, club, number (a club with a comma needs quotes).")
+BY_POSITION = _Columns(
+    0, 1, 2, 3, "More than three cells: name, club, number (a name, club or number cannot hold a comma)."
+)
 
 
 def read_roster(data: bytes) -> Roster:
@@ -280,7 +288,7 @@ def _header(cells: Sequence[str]) -> _Columns | None:
         if role is not None:
             found[role] = index
     unread = tuple(cell for cell, heading in zip(cells, headings, strict=True) if cell and heading not in HEADINGS)
-    beyond = f"More cells than the header's {len(cells)} columns (a club with a comma needs quotes)."
+    beyond = f"More cells than the header's {len(cells)} columns (a name, club or number cannot hold a comma)."
     return _Columns(found["name"], found.get("club"), found.get("number"), len(cells), beyond, unread)
 
 
@@ -293,23 +301,9 @@ def _line_fault(line: _Line, columns: _Columns) -> str | None:
 
 
 def _cell_fault(row: RosterRow) -> str | None:
-    """Why a cell cannot be stored: a name as every name in an event is checked, and no cell that
-    a spreadsheet would run as a formula."""
-    if not row.name:
-        return "The name is empty."
-    for what, cell, most in (
-        ("name", row.name, NAME_MAX_LENGTH),
-        ("club", row.club, CLUB_MAX_LENGTH),
-        ("membership number", row.number, NUMBER_MAX_LENGTH),
-    ):
-        if cell.startswith(FORMULA_START):
-            return f"The {what} begins like a spreadsheet formula (=, +, -, @): remove that character."
-        if len(cell) > most:
-            return f"The {what} is {len(cell)} characters long; at most {most} fit."
-        fault = name_fault(cell) if what == "name" else control_fault(cell) if cell else None
-        if fault:
-            return sentence(fault.replace("a name", f"the {what}", 1))
-    return None
+    """Why a row's cells cannot be a member's: the one rule of every way a member comes in."""
+    faults = member_faults(row.name, row.club, row.number)
+    return faults[0][1] if faults else None
 
 
 def _repeated(row: RosterRow, numbers: dict[str, int], unnumbered: dict[str, int]) -> str | None:

@@ -92,12 +92,12 @@ class ImportPlan:
 
     def summary(self, file_name: str) -> str:
         """The import as the club's history says it: "Roster imported from players.csv: 118 added,
-        4 updated, 3 lines refused"."""
-        parts = [f"{len(self.added)} added", f"{len(self.updated)} updated"]
+        4 updated, 3 lines refused" (counts as "3,000")."""
+        parts = [f"{len(self.added):,} added", f"{len(self.updated):,} updated"]
         if self.unchanged:
-            parts.append(f"{len(self.unchanged)} unchanged")
+            parts.append(f"{len(self.unchanged):,} unchanged")
         if self.refused:
-            parts.append(f"{len(self.refused)} {'line' if len(self.refused) == 1 else 'lines'} refused")
+            parts.append(f"{len(self.refused):,} {'line' if len(self.refused) == 1 else 'lines'} refused")
         source = f" from {file_name}" if file_name else ""
         return f"Roster imported{source}: {', '.join(parts)}"
 

@@ -1,14 +1,46 @@
-"""Scores as plain text and JSON for the command line."""
+"""Scores as plain text and JSON for the command line.
+
+Every text here reaches a terminal, which obeys what it is handed: an escape character starts a
+command (a new window title, a cleared screen, a forged line), a direction override turns the
+rest of a line round. Names are checked as they come in, but a database made before a check, or
+written to by hand, may hold anything: so each line is handed over with such characters written
+as their escapes (``terminal_safe``), never raw.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Iterable, Sequence
 
 from ..club.ratings import Rating, placed
 from ..scoring import GameScore, LeftoverScore
 from ..tournament.plan import Plan
 from .grid import score_grid
 from .ladder import LadderTable
+
+#: What a terminal would obey or hide: control characters (the escape, the bell, a line break
+#: inside a name), format characters (direction overrides, zero-width spaces), line and paragraph
+#: separators, lone surrogates.
+UNSAFE_KINDS = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+#: Format characters that belong inside an emoji (👨‍👩‍👧, a subdivision flag): kept.
+EMOJI_PARTS = frozenset(["\u200d", *map(chr, range(0xE0020, 0xE0080))])
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with each character a terminal would obey or hide written as its Python escape
+    (ESC as ``\\x1b``, a right-to-left override as ``\\u202e``, a line break inside a name as
+    ``\\n``): what the database holds, shown, and nothing done."""
+    return "".join(
+        char.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(char) in UNSAFE_KINDS and char not in EMOJI_PARTS
+        else char
+        for char in text
+    )
+
+
+def _lines(lines: Iterable[str]) -> str:
+    """Lines for the terminal: each made safe, then joined (the only line breaks are these)."""
+    return "\n".join(terminal_safe(line) for line in lines)
 
 
 def plan_text(plan: Plan, partnerships: str = "none") -> str:
@@ -22,7 +54,7 @@ def plan_text(plan: Plan, partnerships: str = "none") -> str:
             lines.append(f"  Sitting out: {', '.join(plan.sitting_out[number - 1])}")
     lines.append("")
     lines.extend(plan.described(partnerships))
-    return "\n".join(lines)
+    return _lines(lines)
 
 
 def leftover_json(scored: LeftoverScore) -> dict[str, object]:
@@ -51,7 +83,7 @@ def leftover_breakdown(scored: LeftoverScore) -> str:
     lines = [(label, points) for label, points in scored.breakdown()]
     width = max(len(label) for label, _ in lines + [("total", 0)])
     body = [f"  {label:<{width}}  {points:>5}" for label, points in lines]
-    return "\n".join([_cards(scored), *body, f"  {'total':<{width}}  {scored.total:>5}"])
+    return _lines([_cards(scored), *body, f"  {'total':<{width}}  {scored.total:>5}"])
 
 
 def leftover_line(scored: LeftoverScore) -> str:
@@ -81,7 +113,7 @@ def score_table(result: GameScore) -> str:
     for index, side in enumerate(grid.sides):
         cells = [row.cells[index] for row in grid.rows]
         marked = [f"{cell.points}p" if cell.pressures else str(cell.points) for cell in cells]
-        row = [side.name] + ([str(side.start)] if grid.with_start else []) + marked
+        row = [terminal_safe(side.name)] + ([str(side.start)] if grid.with_start else []) + marked
         rows.append(row + ([str(side.bonus)] if grid.with_bonus else []) + [str(side.total)])
     widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
 
@@ -111,7 +143,7 @@ def score_table(result: GameScore) -> str:
         out.append(f"{word}s (tied): {', '.join(leaders)} on {on}")
     else:
         out.append(f"{word}: {leaders[0]} on {on}")
-    return "\n".join(out)
+    return _lines(out)
 
 
 def ratings_text(model: str, rows: Sequence[tuple[str, str | None, Rating]]) -> str:
@@ -119,15 +151,18 @@ def ratings_text(model: str, rows: Sequence[tuple[str, str | None, Rating]]) -> 
     rating, mu, sigma and tables; the model named above them."""
     lines = [f"Ratings by {model}: the number is mu − 3 sigma, the cautious rating."]
     if not rows:
-        return lines[0] + "\nNo table has finished yet."
-    width = max(len(name + (f" ({number})" if number else "")) for name, number, _ in rows)
-    for place, (name, number), rating in placed([((name, number), rating) for name, number, rating in rows]):
-        who = name + (f" ({number})" if number else "")
+        return _lines([lines[0], "No table has finished yet."])
+    named = [
+        (terminal_safe(name) + (f" ({terminal_safe(number)})" if number else ""), rating)
+        for name, number, rating in rows
+    ]
+    width = max(len(who) for who, _ in named)
+    for place, who, rating in placed(named):
         lines.append(
             f"{place:>4}  {who:<{width}}  {rating.ordinal:7.2f}   mu {rating.mu:6.2f}  sigma {rating.sigma:5.2f}"
             f"  {rating.tables} table{'s' if rating.tables != 1 else ''}"
         )
-    return "\n".join(lines)
+    return _lines(lines)
 
 
 def ladder_text(season: str, table: LadderTable) -> str:
@@ -137,12 +172,13 @@ def ladder_text(season: str, table: LadderTable) -> str:
     if table.provisional:
         lines.append("Provisional: an evening of the season is still under way.")
     if not table.lines:
-        return "\n".join([*lines, "No evening of the season has begun yet."])
-    width = max(len(line.name) for line in table.lines)
-    for line in table.lines:
+        return _lines([*lines, "No evening of the season has begun yet."])
+    names = [terminal_safe(line.name) for line in table.lines]
+    width = max(map(len, names))
+    for line, name in zip(table.lines, names, strict=True):
         evenings = line.evenings_text.replace("\u00a0", " ")
-        lines.append(f"{line.place_text:>4}  {line.name:<{width}}  {table.score_text(line):>6}   {evenings}")
+        lines.append(f"{line.place_text:>4}  {name:<{width}}  {table.score_text(line):>6}   {evenings}")
     lines += list(table.ties)
     lines.append(table.cells_note)
     lines += [f"{number}. {name}, {held_on}" for number, name, held_on in table.evenings]
-    return "\n".join(lines)
+    return _lines(lines)

@@ -7,10 +7,9 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
-from ..club.members import Listed, Matched, MemberIndex, number_key, numbered_seat
+from ..club.members import Listed, Matched, MemberIndex, check_member, number_key, numbered_seat
 from ..scoring import Refusal
-from ..scoring.errors import sentence
-from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, name_fault, name_key
+from ..tournament.seating import MAX_EVENT_PLAYERS, name_key
 from .database import immediate
 from .events import REASON_MAX_LENGTH, Event, EventPlayer, note_change
 from .members import all_members, note_club_change, settle
@@ -91,15 +90,12 @@ def add_late_player(
     """A player who joins from round ``player.arrives``, matched to the club's list as the event's
     players were (a new name is a new member). False when that very player was added already (a
     double click); refused for a member in the event already, a name taken (unless both have
-    numbers: the late one plays as "name (number)"), a name too long or holding a comma or a
-    control character (``name_fault``), a round seated already, or an event at its size limit."""
-    name = player.name.strip()
-    if not name or len(name) > NAME_MAX_LENGTH:
-        raise RosterRefusal(f"A name of 1 to {NAME_MAX_LENGTH} characters.", "name")
-    fault = name_fault(name)
-    if fault is not None:
-        raise RosterRefusal(sentence(fault), "name")
-    listed = Listed(0, name, player.club, player.number)
+    numbers: the late one plays as "name (number)"), a name, club or number that breaks the
+    club's rule for a member's fields (``club.members.field_fault``: beside that field), a round
+    seated already, or an event at its size limit."""
+    name, club, number = player.name.strip(), player.club.strip(), player.number.strip()
+    check_member(name, club, number)
+    listed = Listed(0, name, club, number)
     with immediate(db):
         member = MemberIndex(all_members(db)).match(listed, "name")
         rows = db.execute("SELECT name, arrives, member_id FROM event_players WHERE event_id = ?", [event.id]).fetchall()
@@ -108,16 +104,16 @@ def add_late_player(
             if member is not None and member_id == member.id:
                 if arrives == player.arrives:
                     return False
-                another = "" if number_key(player.number) else ": if this is another player of that name, give their number"
+                another = "" if number_key(number) else ": if this is another player of that name, give their number"
                 raise RosterRefusal(f"{existing} is a player of this event already{another}.", "name")
             if name_key(existing) == name_key(name):
-                if not number_key(player.number) or member_id is None:
+                if not number_key(number) or member_id is None:
                     raise RosterRefusal(
                         f"{existing} is a player of this event already: if this is another player of that name, "
                         "give their number.",
                         "name",
                     )
-                seat = numbered_seat(name, player.number)
+                seat = numbered_seat(name, number)
         if any(name_key(existing) == name_key(seat) for existing, _, _ in rows):
             raise RosterRefusal(f"{seat} is a player of this event already.", "name")
         if len(rows) >= MAX_EVENT_PLAYERS:

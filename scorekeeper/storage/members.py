@@ -9,14 +9,20 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
-from ..club.members import Listed, Matched, Member, MemberIndex, MemberRefusal, match_players, number_key
-from ..tournament.seating import NAME_MAX_LENGTH, name_fault, name_key
+from ..club.members import (
+    Listed,
+    Matched,
+    Member,
+    MemberIndex,
+    MemberRefusal,
+    check_listed,
+    check_member,
+    match_players,
+    number_key,
+)
+from ..tournament.seating import name_key
 from .database import immediate
 from .games import now
-
-#: The longest club name and membership number kept (as the new-event list has always cut them).
-CLUB_MAX_LENGTH = 60
-NUMBER_MAX_LENGTH = 30
 
 
 def _member(row: Sequence[object]) -> Member:
@@ -96,25 +102,21 @@ def note_club_change(db: sqlite_utils.Database, who: str, what: str, undo: dict[
 
 
 def check_member_fields(name: str, club: str, number: str) -> None:
-    """What every member's name, club and number must be, wherever they come from."""
-    if not name or len(name) > NAME_MAX_LENGTH:
-        raise MemberRefusal(f"A name of 1 to {NAME_MAX_LENGTH} characters, not {len(name)}.", "name")
-    fault = name_fault(name)
-    if fault is not None:
-        raise MemberRefusal(fault, "name")
-    if len(club) > CLUB_MAX_LENGTH:
-        raise MemberRefusal(f"A club of at most {CLUB_MAX_LENGTH} characters.", "club")
-    if len(number) > NUMBER_MAX_LENGTH:
-        raise MemberRefusal(f"A membership number of at most {NUMBER_MAX_LENGTH} characters.", "number")
+    """What every member's name, club and number must be, wherever they come from: the club's
+    one rule (``club.members.field_fault``), refused beside the first field that breaks it."""
+    check_member(name, club, number)
 
 
 def settle_players(
     db: sqlite_utils.Database, lines: Sequence[Listed], who: str, joining: str = ""
 ) -> list[tuple[Matched, Member]]:
     """Match an event's players to the list (inside the caller's write transaction, so two events
-    made at once cannot each add the same new member): each line with its member, new members
+    made at once cannot each add the same new member): each line with its member (a line that
+    breaks the club's rule for a member's fields refused by line, beside the list), new members
     added, a member's new spelling, number or club taken from the line, each on the history
     (the new members in one line: they joined with ``joining``, the event)."""
+    for listed in lines:
+        check_listed(listed)
     matched = match_players(lines, MemberIndex(all_members(db)))
     settled = [(match, settle(db, match, who)) for match in matched]
     new = [member.name for match, member in settled if match.member is None]
@@ -127,7 +129,7 @@ def settle_players(
 def settle(db: sqlite_utils.Database, match: Matched, who: str) -> Member:
     """The member a matched line is, as the line has it (inside the caller's transaction)."""
     listed, member = match.listed, match.member
-    club, number = listed.club.strip()[:CLUB_MAX_LENGTH], listed.number.strip()[:NUMBER_MAX_LENGTH]
+    club, number = listed.club.strip(), listed.number.strip()
     if member is None:
         return insert_member(db, listed.name, club, number)
     changes = []

@@ -25,8 +25,18 @@ from wtforms import (
     TextAreaField,
 )
 from wtforms.utils import unset_value
-from wtforms.validators import AnyOf, DataRequired, EqualTo, InputRequired, Length, NumberRange, Optional
+from wtforms.validators import (
+    AnyOf,
+    DataRequired,
+    EqualTo,
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    ValidationError,
+)
 
+from ..club.members import CLUB_MAX_LENGTH, MEMBER_FIELDS, NUMBER_MAX_LENGTH, MemberRefusal, field_fault, read_listed
 from ..gamelog import NOTE_MAX_LENGTH
 from ..scoring import Card, Game, InvalidCard, InvalidOptions, InvalidRecord, InvalidSeating, RuleSet, configure
 from ..scoring.cards import STANDARD_RANKS, Rank
@@ -36,7 +46,7 @@ from ..scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec, confi
 from ..scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, TARGET, WINNER, HouseRules
 from ..storage.event_roster import REASON_MAX_LENGTH
 from ..tournament.plan import MAX_ROUNDS
-from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, control_fault, name_fault, name_key
+from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, control_fault, name_key
 
 MAX_PLAYERS = 10
 #: Player slots shown open on the start form; the rest are behind "More players".
@@ -506,7 +516,7 @@ class LoginForm(Form):
 
 
 #: The longest line the player search takes: a name, a club and a number, with their commas.
-PICK_MAX_LENGTH = NAME_MAX_LENGTH + 60 + 30 + 4
+PICK_MAX_LENGTH = NAME_MAX_LENGTH + CLUB_MAX_LENGTH + NUMBER_MAX_LENGTH + 4
 
 
 class EventForm(RuleOptionsForm):
@@ -600,19 +610,12 @@ class EventForm(RuleOptionsForm):
         for number, line in enumerate((self.players.data or "").splitlines(), start=1):
             if not line.strip():
                 continue
-            parts = [part.strip() for part in line.split(",")] + ["", ""]
-            name = parts[0]
-            if not name or len(name) > NAME_MAX_LENGTH:
-                self.players.errors = [
-                    f"Line {number}: the name (before the first comma) must be 1 to {NAME_MAX_LENGTH} characters, "
-                    f"not {len(name)}."
-                ]
+            try:  # the club's one rule for a member's fields, and no part beyond the number
+                listed = read_listed(number, line)
+            except MemberRefusal as refusal:
+                self.players.errors = [str(refusal)]
                 return False
-            fault = name_fault(name)
-            if fault is not None:
-                self.players.errors = [f"Line {number}: {fault}."]
-                return False
-            rows.append((name, parts[1][:60], parts[2][:30]))
+            rows.append((listed.name, listed.club, listed.number))
             seen.append(number)
         if len(rows) < 2:
             self.players.errors = ["An event needs at least two players."]
@@ -649,6 +652,21 @@ class HistoryReasonForm(Form):
     reason = StringField("Reason", validators=[DataRequired(message="Type the reason."), Length(max=REASON_MAX_LENGTH)])
 
 
+class MemberRule:
+    """A member's name, club or number checked by the club's one rule (``club.members.field_fault``),
+    so that a form refuses beside the field in the words every other way in refuses with; the
+    field's longest goes to the browser as ``maxlength``."""
+
+    def __init__(self, field: str) -> None:
+        self.field = field
+        self.field_flags = {"maxlength": MEMBER_FIELDS[field][1]}
+
+    def __call__(self, form: Form, field: Field) -> None:
+        fault = field_fault(self.field, field.data or "")
+        if fault is not None:
+            raise ValidationError(fault)
+
+
 class RosterChangeForm(Form):
     """What every change to an event's players names: the round it takes effect from, and why."""
 
@@ -667,9 +685,9 @@ class WithdrawPlayerForm(RosterChangeForm):
 class LatePlayerForm(RosterChangeForm):
     """A player who joins the event from a round on."""
 
-    name = StringField("Name", validators=[DataRequired(message="Type the player's name."), Length(max=NAME_MAX_LENGTH)])
-    club = StringField("Club (optional)", validators=[Optional(), Length(max=60)])
-    number = StringField("Membership number (optional)", validators=[Optional(), Length(max=30)])
+    name = StringField("Name", validators=[DataRequired(message="Type the player's name."), MemberRule("name")])
+    club = StringField("Club (optional)", validators=[Optional(), MemberRule("club")])
+    number = StringField("Membership number (optional)", validators=[Optional(), MemberRule("number")])
 
 
 class EmptyForm(Form):

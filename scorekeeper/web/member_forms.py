@@ -11,9 +11,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, Optional
 
 from ..club.roster import MAX_ROSTER_BYTES, MAX_ROSTER_ROWS
 from ..club.roster_plan import FILE_NAME_MAX_LENGTH
-from ..storage.members import CLUB_MAX_LENGTH, NUMBER_MAX_LENGTH
-from ..tournament.seating import NAME_MAX_LENGTH
-from .forms import Form
+from .forms import Form, MemberRule
 
 #: The longest file a confirmation carries back, as base64 (4 characters for each 3 bytes).
 ROSTER_CONTENT_MAX_LENGTH = 4 * ((MAX_ROSTER_BYTES + 2) // 3)
@@ -21,13 +19,14 @@ STALE_ROSTER = "This preview is out of date: upload the file again."
 
 
 class MemberForm(Form):
-    """A member's name, club, membership number and privacy."""
+    """A member's name, club, membership number and privacy, each checked by the club's one rule
+    (storage checks them again: the rule holds whatever the form)."""
 
-    name = StringField("Name", validators=[DataRequired(message="Type the name."), Length(max=NAME_MAX_LENGTH)])
-    club = StringField("Club (optional)", validators=[Optional(), Length(max=CLUB_MAX_LENGTH)])
+    name = StringField("Name", validators=[DataRequired(message="Type the name."), MemberRule("name")])
+    club = StringField("Club (optional)", validators=[Optional(), MemberRule("club")])
     number = StringField(
         "Membership number (optional)",
-        validators=[Optional(), Length(max=NUMBER_MAX_LENGTH)],
+        validators=[Optional(), MemberRule("number")],
         description="The number tells two members of one name apart, and keeps a member's results together "
         "when the spelling of their name changes.",
     )

@@ -248,12 +248,22 @@ def import_confirm() -> Response | tuple[str, int]:
     if result.added or result.updated:
         flash(result.plan.summary(file_name) + ".", "ok")
     else:
-        flash(f"Nothing imported: every player {_of(file_name)}is on the list as the file has them.", "ok")
+        flash(_nothing_imported(result.plan, file_name), "error" if result.plan.refused else "ok")
     return redirect(url_for("members.members"))
 
 
 def _of(file_name: str) -> str:
     return f"of {file_name} " if file_name else ""
+
+
+def _nothing_imported(plan: ImportPlan, file_name: str) -> str:
+    """What a confirmation that imports nothing says: a success only when no line was refused."""
+    refused = len(plan.refused)
+    if not refused:
+        return f"Nothing imported: every player {_of(file_name)}is on the list as the file has them."
+    read = "the players read are on the list as the file has them" if plan.unchanged else "no line can be imported"
+    source = f" from {file_name}" if file_name else ""
+    return f"Nothing imported{source}: {read}; {refused:,} {'line was' if refused == 1 else 'lines were'} refused."
 
 
 def _import_page(upload: RosterUploadForm, status: int = 200, **preview: Any) -> tuple[str, int]:
