@@ -214,3 +214,18 @@ def test_each_way_to_break_a_tie_keeps_the_places_around_it():
     assert sorted(tie_breaks([1, 1, 3])) == [(1, 2, 3), (2, 1, 3)]
     assert len(list(tie_breaks([2, 1, 2, 2, 1]))) == 2 * 6
     assert all(sorted(order) == [1, 2, 3, 4, 5] for order in tie_breaks([2, 1, 2, 2, 1]))
+
+
+def test_the_club_record_moves_when_standings_move_though_no_table_changed(db):
+    """A player withdrawn changes an evening's standings (and a season's ladder, and its wall
+    screen) with no table changed: the record's version moves all the same."""
+    from scorekeeper.storage.event_roster import withdraw_player
+
+    event = new_event(db, ["Ann", "Bob", "Cy", "Di"], rounds=2)
+    (table,) = seat(db, event, [["Ann", "Bob", "Cy", "Di"]])
+    play(db, table, {"Ann": 1, "Bob": 2, "Cy": 3, "Di": 4})
+    club_results.bring_up_to_date(db)
+    before = club_results.club_version(db)
+    withdraw_player(db, event, "Di", 2)
+    club_results.bring_up_to_date(db)
+    assert club_results.club_version(db) > before

@@ -119,7 +119,7 @@ def _derive_event(db: sqlite_utils.Database, event_id: int, signature: str) -> N
         still = db.execute(f"{_SIGNATURE} FROM events e WHERE e.id = ?", [event_id]).fetchone()
         if still is None or still[0] != signature:
             return
-        changed = _store_tables(db, event_id, tables)
+        _store_tables(db, event_id, tables)
         db.conn.execute("DELETE FROM club_standings WHERE event_id = ?", [event_id])
         db.conn.executemany(
             "INSERT INTO club_standings (event_id, member_id, place, total, tables, wins, missed, ranked, provisional) "
@@ -131,28 +131,25 @@ def _derive_event(db: sqlite_utils.Database, event_id: int, signature: str) -> N
             ],
         )
         db.conn.execute("UPDATE events SET club_signature = ? WHERE id = ?", [signature, event_id])
-        if changed:
-            _bump(db, "club_version")
+        _bump(db, "club_version")  # the standings may move with no table changed (a player withdrawn)
 
 
-def _store_tables(db: sqlite_utils.Database, event_id: int, tables: Sequence[ClubTable]) -> bool:
+def _store_tables(db: sqlite_utils.Database, event_id: int, tables: Sequence[ClubTable]) -> None:
     """The event's final tables as they now are: one unchanged keeps its row (and its place in
     the ratings); one changed or no longer final goes, and if it was rated, every rating is
-    recomputed. Whether anything changed."""
+    recomputed."""
     kept = {
         (int(r[1]), int(r[2])): (int(r[0]), str(r[3]), str(r[4]), bool(r[5]))
         for r in db.execute(
             "SELECT id, round, number, finished_at, result, rated FROM club_tables WHERE event_id = ?", [event_id]
         )
     }
-    changed = False
     for table in tables:
         old = kept.pop((table.round, table.number), None)
         if old is not None and (old[1], old[2]) == (table.finished_at, table.result):
             continue
         if old is not None:
             _drop_table(db, old[0], old[3])
-        changed = True
         cursor = db.conn.execute(
             "INSERT INTO club_tables (event_id, round, number, finished_at, result) VALUES (?, ?, ?, ?, ?)",
             [event_id, table.round, table.number, table.finished_at, table.result],
@@ -169,8 +166,6 @@ def _store_tables(db: sqlite_utils.Database, event_id: int, tables: Sequence[Clu
         )
     for table_id, _, _, rated in kept.values():
         _drop_table(db, table_id, rated)
-        changed = True
-    return changed
 
 
 def _drop_table(db: sqlite_utils.Database, table_id: int, rated: bool) -> None:
