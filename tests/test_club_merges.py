@@ -213,6 +213,8 @@ def test_the_undo_is_refused_once_the_kept_members_name_is_removed(db):
 def test_undoing_an_earlier_merge_leaves_a_later_one(db):
     ann, annie = two_entries_of_ann(db)
     extra = new_event(db, ["Ann  Smyth", "Ed"], name="Elsewhere", held_on="2026-12-01")
+    (table,) = seat(db, extra, [["Ann  Smyth", "Ed"]])  # an evening begun: one on her page
+    play(db, table, {"Ann  Smyth": 1, "Ed": 2}, at="2026-12-01T20:00:00+00:00")
     smyth = event_store.event_players(db, extra.id)[0].member_id
     first = merge_members(db, ann.id, annie.id, "director")
     merge_members(db, ann.id, smyth, "director")
@@ -284,3 +286,16 @@ def test_the_clubs_history_undoes_a_merge_with_its_undo_button(director):
     page = director.get("/director/players/").get_data(as_text=True)
     assert "Undone: Annie Smith merged into Ann Smith (number 101)" in page
     assert f'action="/director/players/history/{line}/undo"' not in page
+
+
+def test_a_merge_refused_because_the_other_tab_merged_the_other_way_says_so(director):
+    """Seen in the fresh-clone check: tab A asked to merge Annie into Ann while tab B merged Ann
+    into Annie; A landed on Annie's page with nothing saying its own merge did not happen."""
+    ann, annie = two_entries_of_ann(director.db)
+    token = csrf_token(director, f"/director/players/{ann.id}")
+    other_way = {"csrf_token": token, "merge-absorb": ann.id, "merge-confirm": "y"}
+    assert director.post(f"/director/players/{annie.id}/merge", data=other_way).status_code == 302
+    mine = {"csrf_token": token, "merge-absorb": annie.id, "merge-confirm": "y"}
+    response = director.post(f"/director/players/{ann.id}/merge", data=mine, follow_redirects=True)
+    page = response.get_data(as_text=True)
+    assert "Not merged:" in page and "Ann Smith was merged into this member" in page

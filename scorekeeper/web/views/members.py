@@ -154,6 +154,8 @@ def _member_page(
         abort(404)
     found = results.member
     if found.merged_into is not None:
+        for refused in merge.absorb.errors if merge is not None else ():  # a merge refused on the way: said
+            flash(f"Not merged: {refused}", "error")
         flash(f"{found.name} was merged into this member: undo it from the history on the list of players.", "info")
         return redirect(url_for("members.member", member_id=found.merged_into))
     if edit is None:
