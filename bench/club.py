@@ -15,6 +15,7 @@ made it, a hand at a time), then derived and rated once, as the server does on f
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import random
@@ -278,6 +279,11 @@ def main() -> None:
         member = db.execute("SELECT member_id FROM club_seats GROUP BY member_id ORDER BY COUNT(*) DESC LIMIT 1").fetchone()[0]
     finally:
         db.conn.close()
+    # What the set-up left in this process is kept out of the collector's passes, as a server's
+    # worker keeps what lives as long as it does (serve.py: gc.freeze): else a pass over it lands
+    # in whichever figure happens to allocate next.
+    gc.collect()
+    gc.freeze()
     print(
         f"\nA weekly club: {EVENINGS} evenings × {TABLES} tables = {EVENINGS * TABLES} tables, {MEMBERS} players "
         f"(written in {built:.0f} s; derived and rated once, as on the first look, in {derived:.1f} s)"
