@@ -623,3 +623,20 @@ def test_the_ladder_command_prints_a_season_by_its_name_in_any_case(tmp_path):
     assert list(csv.reader(io.StringIO(written.stdout)))[2][:5] == ["2", "yes", ANN, "101", "4.5"]
     missing = subprocess.run([script, "ladder", "Summer"], capture_output=True, text=True, env=env, timeout=60)
     assert missing.returncode != 0 and "there is no season named Summer (seasons: Winter 2026)" in missing.stderr
+
+
+def test_a_ladder_made_once_is_made_again_when_a_member_or_a_table_moves(db):
+    """A ladder is kept while what it is made of stands (a wall screen polls it): a member who asks
+    for initials, or another evening played, is on it at the next look."""
+    from scorekeeper.web.club_pages import ladder_shown
+
+    season = worked_season(db, POINTS, name="Autumn")
+    first = ladder_shown(ladder_of(db, season), public=True)
+    assert ladder_shown(ladder_of(db, season), public=True) is first  # nothing moved: the same one
+    ann = next(m for m in ladder_of(db, season).members.values() if m.name == ANN)
+    edit_member(db, ann.id, ann.name, ann.club, ann.number or "", True, "test")
+    again = ladder_shown(ladder_of(db, season), public=True)
+    assert again is not first and "A. S." in {line.name for line in again.lines}
+    later = evening(db, "2026-01-26", {ANN: 1, BOB: 2, CY: 3, DEE: 4})
+    season_store.add_event(db, season.id, later.id, "test")
+    assert len(ladder_shown(ladder_of(db, season), public=True).evenings) == 4

@@ -23,6 +23,7 @@ import sqlite_utils
 from ..club.ladder import BEST, LADDER_RULES, RATING, Evening, LadderRow, ladder, ladder_rule_words
 from ..club.members import Member
 from ..club.ratings import Rating, last_point_before
+from ..gamelog.memo import Memo
 from ..scoring import Refusal
 from ..tournament.seating import control_fault, name_key
 from .club_results import club_version
@@ -100,6 +101,8 @@ class SeasonLadder:
     evenings: tuple[SeasonEvening, ...]
     #: The begun evenings as the ladder ranked them (places by member: 0, no complete round).
     ranked: tuple[Evening[int], ...]
+    #: The club's record as the ladder was made from it (``club_stamp``): while it stands, so does the ladder.
+    stamp: tuple[int, int] = (0, 0)
 
     @property
     def provisional(self) -> bool:
@@ -311,10 +314,27 @@ def events_to_add(db: sqlite_utils.Database, season_id: int) -> list[tuple[int, 
     ]
 
 
+#: Ladders as made, by season and the club's record they were made from: a season's page, its wall
+#: screen polling, its CSV and PDF read the same ladder until a table, a member or the season moves.
+_LADDERS: Memo[SeasonLadder] = Memo(32)
+
+
+def club_stamp(db: sqlite_utils.Database) -> tuple[int, int]:
+    """What a ladder is made from, in two numbers: the club's record and ratings (``club_version``),
+    and the club's history (every change to a member, a season or its events writes a line)."""
+    row = db.execute("SELECT COALESCE(MAX(id), 0) FROM club_history").fetchone()
+    return club_version(db), int(row[0])
+
+
 def season_ladder(db: sqlite_utils.Database, season: Season) -> SeasonLadder:
     """The season's ladder from the club's record: each begun evening's places by member, and for
     a ladder by rating each player's cautious rating as it stood after the season's last finished
-    table (players never rated by then are unranked)."""
+    table (players never rated by then are unranked). Made once per change of what it is made of."""
+    stamp = club_stamp(db)
+    return _LADDERS.get((season, stamp), lambda: _made_ladder(db, season, stamp))
+
+
+def _made_ladder(db: sqlite_utils.Database, season: Season, stamp: tuple[int, int]) -> SeasonLadder:
     evenings = season_evenings(db, season.id)
     begun = [evening for evening in evenings if evening.begun]
     places: dict[int, dict[int, int]] = {evening.event_id: {} for evening in begun}
@@ -331,7 +351,7 @@ def season_ladder(db: sqlite_utils.Database, season: Season) -> SeasonLadder:
     ratings = _ratings_at_end(db, season.id, players) if season.rule == RATING else None
     rows = ladder(ranked, season.rule, best=season.best, ratings=ratings, names={m: members[m].name for m in members})
     return SeasonLadder(
-        season, tuple(rows), members, ladder_rule_words(season.rule, season.best, len(begun)), evenings, ranked
+        season, tuple(rows), members, ladder_rule_words(season.rule, season.best, len(begun)), evenings, ranked, stamp
     )
 
 

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 
 from ..club.members import Member, public_names
+from ..gamelog.memo import Memo
 from ..reports.charts import rating_chart
 from ..reports.ladder import LadderTable, ladder_table
 from ..storage.player_results import Evening, PlayerResults
@@ -59,8 +60,16 @@ def ladder_names(ladder: SeasonLadder, *, public: bool) -> dict[int, str]:
     return names_shown(ladder.members, public=public)
 
 
+#: Ladders as shown, by the ladder they show (its season and the record it was made from).
+_SHOWN: Memo[LadderTable] = Memo(32)
+
+
 def ladder_shown(ladder: SeasonLadder, *, public: bool) -> LadderTable:
-    """The season's ladder as its page, wall screen, PDF and CSV show it."""
+    """The season's ladder as its page, wall screen, PDF and CSV show it (made once per ladder)."""
+    return _SHOWN.get((ladder.season, ladder.stamp, public), lambda: _shown(ladder, public))
+
+
+def _shown(ladder: SeasonLadder, public: bool) -> LadderTable:
     return ladder_table(
         ladder.rows,
         ladder.ranked,
