@@ -32,7 +32,7 @@ from pathlib import Path
 from openskill.models import PlackettLuce
 from werkzeug.security import generate_password_hash
 
-from scorekeeper.club.ratings import MODEL, RatedTable, tie_breaks
+from scorekeeper.club.ratings import MODEL, tie_breaks, unpack_table
 from scorekeeper.scoring import Game, Rank, configure
 from scorekeeper.storage import club_results
 from scorekeeper.storage import director as director_store
@@ -149,15 +149,15 @@ def read_and_loop(db) -> float:  # type: ignore[no-untyped-def]
     """The floor of a recompute from the stored results: the stored tables read (one query) and
     decoded, then the same openskill calls over them; seconds."""
     begin = time.perf_counter()
-    rows = db.execute(f"SELECT id, result FROM club_tables {club_results._ORDER}").fetchall()
-    tables = [RatedTable(data["sides"], data["places"], row[0]) for row in rows for data in (json.loads(row[1]),)]
+    rows = db.execute(f"SELECT id, ranking FROM club_tables {club_results._ORDER}").fetchall()
+    tables = [unpack_table(ranking, table_id) for table_id, ranking in rows]
     return time.perf_counter() - begin + bare_loop(tables)
 
 
 def bench_recompute(folder: Path) -> None:
     db = connect(str(folder / "scorekeeper.db"))
     try:
-        rows = db.execute(f"SELECT id, result FROM club_tables {club_results._ORDER}").fetchall()
+        rows = db.execute(f"SELECT id, ranking FROM club_tables {club_results._ORDER}").fetchall()
         tables = club_results._rated_tables(rows)
         ours, floors, loops = [], [], []
         for _ in range(RECOMPUTES):

@@ -229,3 +229,15 @@ def test_the_club_record_moves_when_standings_move_though_no_table_changed(db):
     withdraw_player(db, event, "Di", 2)
     club_results.bring_up_to_date(db)
     assert club_results.club_version(db) > before
+
+
+@settings(max_examples=100, deadline=None)
+@given(tables())
+def test_a_table_packed_for_the_ratings_reads_back_as_it_was(results):
+    """The club's record keeps each table's sides and places packed, to rate thousands at once."""
+    from scorekeeper.club.ratings import pack_table, unpack_table
+
+    for table in results:
+        back = unpack_table(pack_table(table.sides, table.places), table.id)
+        assert [tuple(side) for side in back.sides] == [tuple(side) for side in table.sides]
+        assert tuple(back.places) == tuple(table.places) and back.id == table.id

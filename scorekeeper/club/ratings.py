@@ -232,3 +232,24 @@ def placed(rows: Sequence[tuple[T, Rating]]) -> list[tuple[int, T, Rating]]:
             place, previous = index, rating.ordinal
         shown.append((place, who, rating))
     return shown
+
+
+def pack_table(sides: Sequence[Sequence[int]], places: Sequence[int]) -> bytes:
+    """A table's result as the ratings read it back, thousands at once: the number of sides, each
+    side's size, each side's place, then every member (little-endian 32-bit whole numbers)."""
+    flat = [len(sides), *map(len, sides), *places, *(member for side in sides for member in side)]
+    return struct.pack(f"<{len(flat)}i", *flat)
+
+
+def unpack_table(data: bytes, table_id: int) -> RatedTable[int]:
+    """A table packed by ``pack_table``, to rate (``table_id`` names it in the players' history)."""
+    values = struct.unpack(f"<{len(data) // 4}i", data)
+    count = values[0]
+    sizes, places, members = values[1 : 1 + count], values[1 + count : 1 + 2 * count], values[1 + 2 * count :]
+    if all(size == 1 for size in sizes):
+        return RatedTable([(member,) for member in members], places, table_id)
+    sides, start = [], 0
+    for size in sizes:
+        sides.append(members[start : start + size])
+        start += size
+    return RatedTable(sides, places, table_id)

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import sqlite_utils
 
-from ..club.ratings import MODEL, RatedTable, Rating, RatingModel, Ratings, pack_history
+from ..club.ratings import MODEL, RatedTable, Rating, RatingModel, Ratings, pack_history, pack_table, unpack_table
 from ..gamelog.entries import NOTE
 from .database import immediate
 from .event_results import TableProgress, event_standings, progress
@@ -152,8 +153,8 @@ def _store_tables(db: sqlite_utils.Database, event_id: int, tables: Sequence[Clu
         if old is not None:
             _drop_table(db, old[0], old[3])
         cursor = db.conn.execute(
-            "INSERT INTO club_tables (event_id, round, number, finished_at, result) VALUES (?, ?, ?, ?, ?)",
-            [event_id, table.round, table.number, table.finished_at, table.result],
+            "INSERT INTO club_tables (event_id, round, number, finished_at, result, ranking) VALUES (?, ?, ?, ?, ?, ?)",
+            [event_id, table.round, table.number, table.finished_at, table.result, pack_table(table.sides, table.places)],
         )
         table_id = int(cursor.lastrowid or 0)
         won = [place == 1 and table.places.count(1) == 1 for place in table.places]
@@ -231,10 +232,9 @@ def stored_model(db: sqlite_utils.Database) -> RatingModel | None:
 _ORDER = "ORDER BY finished_at, event_id, round, number"
 
 
-def _rated_tables(rows: Sequence[tuple[int, str]]) -> list[RatedTable[int]]:
-    """The tables to rate, as stored (thousands at once: read as they are decoded)."""
-    loads = json.loads
-    return [RatedTable(data["sides"], data["places"], table_id) for table_id, result in rows for data in (loads(result),)]
+def _rated_tables(rows: Sequence[tuple[int, bytes]]) -> list[RatedTable[int]]:
+    """The tables to rate, as stored (``club.ratings.pack_table``: thousands are read at once)."""
+    return [unpack_table(ranking, table_id) for table_id, ranking in rows]
 
 
 def rate(db: sqlite_utils.Database) -> None:
@@ -242,7 +242,9 @@ def rate(db: sqlite_utils.Database) -> None:
     all finished after every rated table, else every rating from scratch."""
     versions = (_setting(db, "club_version"), _setting(db, "ratings_version"))
     model = stored_model(db)
-    fresh = db.execute(f"SELECT id, result, finished_at, event_id, round, number FROM club_tables WHERE rated = 0 {_ORDER}").fetchall()
+    fresh = db.execute(
+        f"SELECT id, ranking, finished_at, event_id, round, number FROM club_tables WHERE rated = 0 {_ORDER}"
+    ).fetchall()
     if model == MODEL and _setting(db, "ratings_stale") != "1":
         if not fresh:
             return
@@ -253,20 +255,25 @@ def rate(db: sqlite_utils.Database) -> None:
         if last is None or tuple(fresh[0][2:]) > tuple(last):
             _rate_on(db, versions, _rated_tables([row[:2] for row in fresh]))
             return
-    store_ratings(db, versions, recomputed(db))
+    with _collector_held_off():
+        store_ratings(db, versions, recomputed(db))
 
 
 def recomputed(db: sqlite_utils.Database, model: RatingModel = MODEL) -> Ratings[int]:
-    """Every rating from the stored tables, from scratch, in the order they finished.
+    """Every rating from the stored tables, from scratch, in the order they finished."""
+    rows = db.execute(f"SELECT id, ranking FROM club_tables {_ORDER}").fetchall()
+    return Ratings[int](model).rate_all(_rated_tables(rows))
 
-    The collector is held off meanwhile: the tables read and the points kept are thousands of
-    small containers that hold no cycle, and its passes over them (and over everything else the
-    process holds) were a tenth of the time."""
-    rows = db.execute(f"SELECT id, result FROM club_tables {_ORDER}").fetchall()
+
+@contextmanager
+def _collector_held_off() -> Iterator[None]:
+    """Every rating rated, compared and packed with the garbage collector held off: the tables read
+    and the points kept are thousands of small containers that hold no cycle, and its passes over
+    them (and over everything else the process holds) were a tenth to a fifth of the time."""
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return Ratings[int](model).rate_all(_rated_tables(rows))
+        yield
     finally:
         if collecting:
             gc.enable()
@@ -347,24 +354,33 @@ def recompute(db: sqlite_utils.Database, model: RatingModel = MODEL) -> Recomput
     for _ in range(5):
         versions = (_setting(db, "club_version"), _setting(db, "ratings_version"))
         before, kept = stored_model(db), stored_ratings(db)
-        fresh = recomputed(db, model)
-        now = fresh.current()
-        differing = tuple(
-            sorted(
-                player
-                for player in set(kept) | set(now)
-                if player not in kept
-                or player not in now
-                or kept[player][0] != now[player]
-                or kept[player][1] != pack_history(fresh.history.get(player, []))
-            )
-        )
+        with _collector_held_off():
+            fresh, now, differing = _compared(db, model, kept)
         replaced = before if before != model else None
         if not differing and replaced is None and _setting(db, "ratings_stale") != "1":
             return Recomputed(fresh.rated, len(now), differing, None)  # the same numbers: nothing to store
         if store_ratings(db, versions, fresh):
             return Recomputed(fresh.rated, len(now), differing, replaced)
     raise RuntimeError("the club's record kept changing while its ratings were recomputed")
+
+
+def _compared(
+    db: sqlite_utils.Database, model: RatingModel, kept: dict[int, tuple[Rating, bytes]]
+) -> tuple[Ratings[int], dict[int, Rating], tuple[int, ...]]:
+    """Every rating recomputed, and the members whose stored rating or history differs from it."""
+    fresh = recomputed(db, model)
+    now = fresh.current()
+    differing = tuple(
+        sorted(
+            player
+            for player in set(kept) | set(now)
+            if player not in kept
+            or player not in now
+            or kept[player][0] != now[player]
+            or kept[player][1] != pack_history(fresh.history.get(player, []))
+        )
+    )
+    return fresh, now, differing
 
 
 def ranked_ratings(db: sqlite_utils.Database) -> list[tuple[int, Rating]]:

@@ -260,6 +260,7 @@ def _club(db: sqlite_utils.Database) -> None:
             number INTEGER NOT NULL,
             finished_at TEXT NOT NULL,
             result TEXT NOT NULL,
+            ranking BLOB NOT NULL,
             rated INTEGER NOT NULL DEFAULT 0,
             UNIQUE (event_id, round, number)
         )
