@@ -191,8 +191,8 @@ def test_rating_on_top_of_stored_ratings_equals_rating_all_at_once(results, data
     before = Ratings[int]().rate_all(results[:cut])
     after = Ratings[int].resumed(MODEL, before.current()).rate_all(results[cut:])
     assert after.current() == whole.current()
-    for player, points in whole.history.items():
-        assert before.history.get(player, []) + after.history.get(player, []) == points
+    for player in whole.history:
+        assert before.points(player) + after.points(player) == whole.points(player)
 
 
 @settings(max_examples=60, deadline=None)

@@ -25,6 +25,8 @@ from __future__ import annotations
 import itertools
 import math
 import struct
+import sys
+from array import array
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, NamedTuple, TypeVar
@@ -107,6 +109,56 @@ class RatedTable(NamedTuple, Generic[K]):
     id: int = 0
 
 
+class History:
+    """A player's rating after each table they played: the table's id, mu and sigma, kept in three
+    arrays of plain numbers (thousands of points are kept at once: no object a point), packed as
+    stored: the count, then the ids, the mus and the sigmas, little-endian, exact."""
+
+    __slots__ = ("ids", "mus", "sigmas")
+
+    def __init__(self) -> None:
+        self.ids, self.mus, self.sigmas = array("q"), array("d"), array("d")
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def add(self, table_id: int, mu: float, sigma: float) -> None:
+        self.ids.append(table_id)
+        self.mus.append(mu)
+        self.sigmas.append(sigma)
+
+    def points(self) -> list[tuple[int, float, float]]:
+        return list(zip(self.ids, self.mus, self.sigmas, strict=True))
+
+    def packed(self) -> bytes:
+        count = array("q", [len(self.ids)])
+        parts: list[array[int] | array[float]] = [count, self.ids, self.mus, self.sigmas]
+        if sys.byteorder != "little":
+            parts = [_swapped(part) for part in parts]
+        return b"".join(part.tobytes() for part in parts)
+
+    @classmethod
+    def unpacked(cls, data: bytes) -> History:
+        history = cls()
+        if not data:
+            return history
+        count = int.from_bytes(data[:8], "little")
+        size = 8 * count
+        history.ids.frombytes(data[8 : 8 + size])
+        history.mus.frombytes(data[8 + size : 8 + 2 * size])
+        history.sigmas.frombytes(data[8 + 2 * size : 8 + 3 * size])
+        if sys.byteorder != "little":
+            for part in (history.ids, history.mus, history.sigmas):
+                part.byteswap()
+        return history
+
+
+def _swapped(part: array[int] | array[float]) -> array[int] | array[float]:
+    copy = array(part.typecode, part)
+    copy.byteswap()
+    return copy
+
+
 @dataclass
 class Ratings(Generic[K]):
     """Every player's rating as the tables are rated in order, with each player's rating after
@@ -114,7 +166,7 @@ class Ratings(Generic[K]):
 
     model: RatingModel = MODEL
     ratings: dict[K, PlackettLuceRating] = field(default_factory=dict)
-    history: dict[K, list[tuple[int, float, float]]] = field(default_factory=dict)
+    history: dict[K, History] = field(default_factory=dict)
     #: Tables each player had played before these ratings resumed.
     earlier: dict[K, int] = field(default_factory=dict)
     rated: int = 0
@@ -141,12 +193,15 @@ class Ratings(Generic[K]):
         for side, team in zip(table.sides, _rate(self._model, teams, table.places), strict=True):
             for player, rating in zip(side, team, strict=True):
                 ratings[player] = rating
-                point = (table_id, rating.mu, rating.sigma)
                 points = history.get(player)
                 if points is None:
-                    history[player] = [point]
-                else:
-                    points.append(point)
+                    points = history[player] = History()
+                points.add(table_id, rating.mu, rating.sigma)
+
+    def points(self, player: K) -> list[tuple[int, float, float]]:
+        """The player's rating after each table rated here: (table id, mu, sigma)."""
+        found = self.history.get(player)
+        return found.points() if found is not None else []
 
     def rate_all(self, tables: Iterable[RatedTable[K]]) -> Ratings[K]:
         for table in tables:
@@ -197,26 +252,25 @@ def tie_breaks(places: Sequence[int]) -> Iterable[tuple[int, ...]]:
         yield tuple(ranks)
 
 
-#: A point of a player's history as stored: the table's id, mu and sigma, exactly (little-endian).
-_POINT = struct.Struct("<qdd")
-
-
 def pack_history(points: Sequence[tuple[int, float, float]]) -> bytes:
-    """A history as stored: its points packed, so that it is written, read and compared exactly and fast."""
-    return struct.pack("<" + "qdd" * len(points), *itertools.chain.from_iterable(points))
+    """A history as stored (``History.packed``), from its points."""
+    history = History()
+    for point in points:
+        history.add(*point)
+    return history.packed()
 
 
 def unpack_history(data: bytes) -> list[tuple[int, float, float]]:
-    return list(_POINT.iter_unpack(data))
+    return History.unpacked(data).points()
 
 
 def last_point_before(data: bytes, later: set[int]) -> tuple[float, float] | None:
     """(mu, sigma) of the last point of a stored history whose table is not one of ``later``, read
     from its end: only the points after it are read (a season's end, years back, costs no more)."""
-    for offset in range(len(data) - _POINT.size, -1, -_POINT.size):
-        table_id, mu, sigma = _POINT.unpack_from(data, offset)
-        if table_id not in later:
-            return mu, sigma
+    history = History.unpacked(data)
+    for index in range(len(history) - 1, -1, -1):
+        if history.ids[index] not in later:
+            return history.mus[index], history.sigmas[index]
     return None
 
 

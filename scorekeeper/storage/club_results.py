@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
-from ..club.ratings import MODEL, RatedTable, Rating, RatingModel, Ratings, pack_history, pack_table, unpack_table
+from ..club.ratings import MODEL, History, RatedTable, Rating, RatingModel, Ratings, pack_table, unpack_table
 from ..gamelog.entries import NOTE
 from .database import immediate
 from .event_results import TableProgress, event_standings, progress
@@ -261,8 +261,8 @@ def rate(db: sqlite_utils.Database) -> None:
 
 def recomputed(db: sqlite_utils.Database, model: RatingModel = MODEL) -> Ratings[int]:
     """Every rating from the stored tables, from scratch, in the order they finished."""
-    rows = db.execute(f"SELECT id, ranking FROM club_tables {_ORDER}").fetchall()
-    return Ratings[int](model).rate_all(_rated_tables(rows))
+    rows = db.execute(f"SELECT id, ranking FROM club_tables {_ORDER}")
+    return Ratings[int](model).rate_all(unpack_table(ranking, table_id) for table_id, ranking in rows)
 
 
 @contextmanager
@@ -289,7 +289,7 @@ def _rate_on(db: sqlite_utils.Database, versions: tuple[str | None, str | None],
         rows = []
         for player, rating in ratings.current().items():
             earlier = start[player][1] if player in start else b""
-            rows.append((player, rating.mu, rating.sigma, rating.tables, earlier + pack_history(ratings.history[player])))
+            rows.append((player, rating.mu, rating.sigma, rating.tables, _joined(earlier, ratings.history[player])))
         db.conn.executemany(
             "INSERT OR REPLACE INTO ratings (member_id, mu, sigma, tables, history) VALUES (?, ?, ?, ?, ?)", rows
         )
@@ -298,11 +298,24 @@ def _rate_on(db: sqlite_utils.Database, versions: tuple[str | None, str | None],
         _bump(db, "ratings_version")
 
 
+def _packed(ratings: Ratings[int], player: int) -> bytes:
+    found = ratings.history.get(player)
+    return found.packed() if found is not None else History().packed()
+
+
+def _joined(earlier: bytes, later: History) -> bytes:
+    """A stored history with the points rated since after it."""
+    joined = History.unpacked(earlier)
+    for point in later.points():
+        joined.add(*point)
+    return joined.packed()
+
+
 def store_ratings(db: sqlite_utils.Database, versions: tuple[str | None, str | None], ratings: Ratings[int]) -> bool:
     """Every rating as recomputed replaces the stored ones, with the model that made them; False
     (nothing stored) when the record changed while they were computed."""
     rows = [
-        (player, rating.mu, rating.sigma, rating.tables, pack_history(ratings.history.get(player, [])))
+        (player, rating.mu, rating.sigma, rating.tables, _packed(ratings, player))
         for player, rating in ratings.current().items()
     ]
     model = ratings.model
@@ -377,7 +390,7 @@ def _compared(
             if player not in kept
             or player not in now
             or kept[player][0] != now[player]
-            or kept[player][1] != pack_history(fresh.history.get(player, []))
+            or kept[player][1] != _packed(fresh, player)
         )
     )
     return fresh, now, differing
