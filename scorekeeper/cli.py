@@ -383,17 +383,16 @@ def ratings(as_json: bool, recompute: bool) -> int:
     """The club's ratings, brought up to date from every finished or locked table (openskill's
     Plackett–Luce; the number shown is the cautious one, mu − 3 sigma)."""
     from .club.ratings import MODEL
-    from .storage.club_results import bring_up_to_date, ranked_ratings, stored_model
+    from .storage.club_results import bring_up_to_date, stored_model
     from .storage.club_results import recompute as recompute_ratings
-    from .storage.members import members_by_id
+    from .storage.player_results import rated_members
 
     with _club_database() as db:
         bring_up_to_date(db)
         found = recompute_ratings(db) if recompute else None
-        rows = ranked_ratings(db)
-        members = members_by_id(db, [member for member, _ in rows])
+        rated = rated_members(db)
         model = (stored_model(db) or MODEL).label
-    shown = [(members[member].name, members[member].number, rating) for member, rating in rows]
+    shown = [(member.name, member.number, rating) for member, rating in rated]
     if as_json:
         players = [
             {"name": name, "number": number, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal, "tables": r.tables}

@@ -23,3 +23,19 @@ def db(tmp_path):
     database = club_db(tmp_path)
     yield database
     database.conn.close()
+
+
+@pytest.fixture
+def director(client, app):
+    """The director's browser on the app, with the app's database open beside it (``.db``), to
+    set up the club's evenings through storage and look at them through the pages (a module
+    that needs less defines its own)."""
+    from scorekeeper.storage.database import connect
+
+    from .test_events import set_up_director
+
+    set_up_director(client)
+    database = connect(app.config["DATABASE"])
+    client.db = database
+    yield client
+    database.conn.close()

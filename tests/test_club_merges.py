@@ -12,7 +12,6 @@ from scorekeeper.club.ratings import unpack_history
 from scorekeeper.storage import club_results
 from scorekeeper.storage import events as event_store
 from scorekeeper.storage.club_undo import undo
-from scorekeeper.storage.database import connect
 from scorekeeper.storage.member_merges import merge_members
 from scorekeeper.storage.member_removal import remove_member
 from scorekeeper.storage.members import all_members, club_history, edit_member, get_member
@@ -20,7 +19,6 @@ from scorekeeper.storage.player_results import player_results
 
 from .club import new_event, play, seat
 from .test_club_ratings import openskill_by_hand
-from .test_events import set_up_director
 from .web import csrf_token
 
 
@@ -226,14 +224,6 @@ def test_undoing_an_earlier_merge_leaves_a_later_one(db):
 
 # The director's pages: the merge asked first, then made; its Undo on the club's history.
 
-
-@pytest.fixture
-def director(client, app):
-    set_up_director(client)
-    database = connect(app.config["DATABASE"])
-    client.db = database
-    yield client
-    database.conn.close()
 
 
 def test_the_director_merges_from_the_members_page_after_a_question(director):

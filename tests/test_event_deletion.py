@@ -9,7 +9,6 @@ from scorekeeper.gamelog.entries import LEFTOVERS, Change, TableError
 from scorekeeper.storage import club_results
 from scorekeeper.storage import events as event_store
 from scorekeeper.storage.club_undo import undo
-from scorekeeper.storage.database import connect
 from scorekeeper.storage.event_deletion import delete_event
 from scorekeeper.storage.event_roster import event_history
 from scorekeeper.storage.games import append
@@ -17,7 +16,6 @@ from scorekeeper.storage.members import all_members, club_history
 from scorekeeper.storage.player_results import player_results
 
 from .club import new_event, play, seat
-from .test_events import set_up_director
 from .web import csrf_token
 
 EIGHT = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
@@ -125,14 +123,6 @@ def test_a_double_click_deletes_once_and_undoes_once(db):
 
 # The director's pages.
 
-
-@pytest.fixture
-def director(client, app):
-    set_up_director(client)
-    database = connect(app.config["DATABASE"])
-    client.db = database
-    yield client
-    database.conn.close()
 
 
 def test_the_director_deletes_an_event_after_a_question_and_its_pages_stop(director):

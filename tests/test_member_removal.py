@@ -15,7 +15,6 @@ from scorekeeper.club.privacy import NameSwap, former_name
 from scorekeeper.gamelog.entries import CONFIRM, LEFTOVERS, NOTE, Change
 from scorekeeper.storage import club_results, event_roster, member_removal
 from scorekeeper.storage import events as event_store
-from scorekeeper.storage.database import connect
 from scorekeeper.storage.event_plans import make_plan, plan_inputs, save_plan, stored_plan
 from scorekeeper.storage.events import EventPlayer
 from scorekeeper.storage.games import append, game_by_record_token, load_state
@@ -25,7 +24,6 @@ from scorekeeper.storage.player_results import player_results
 from scorekeeper.web import booklets
 
 from .club import club_db, new_event, play, seat
-from .test_events import set_up_director
 from .web import csrf_token
 
 ZOE = "Zoë Ångström"
@@ -232,14 +230,6 @@ def test_a_game_remembered_by_this_process_is_read_again_after_a_removal(db):
 
 # The director's pages, and every page, export and sheet the app makes.
 
-
-@pytest.fixture
-def director(client, app):
-    set_up_director(client)
-    database = connect(app.config["DATABASE"])
-    client.db = database
-    yield client
-    database.conn.close()
 
 
 def the_pages(client, event, tables) -> dict[str, str]:

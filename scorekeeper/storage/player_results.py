@@ -10,7 +10,7 @@ import sqlite_utils
 
 from ..club.members import Member
 from ..club.ratings import Rating, unpack_history
-from .club_results import stored_ratings
+from .club_results import ranked_ratings, stored_ratings
 from .members import get_member, members_by_id
 
 #: How many partners and opponents a page names.
@@ -151,3 +151,10 @@ def member_lines(db: sqlite_utils.Database, search: str = "") -> list[MemberLine
         )
         for row in rows
     ]
+
+
+def rated_members(db: sqlite_utils.Database) -> list[tuple[Member, Rating]]:
+    """Every rated member with their rating, the best cautious rating (mu − 3 sigma) first."""
+    rated = ranked_ratings(db)
+    members = members_by_id(db, [member for member, _ in rated])
+    return [(members[member], rating) for member, rating in rated]

@@ -29,7 +29,7 @@ from ..reports.sheets import score_sheet_html, season_ladder_html, standings_htm
 from ..reports.site import Site
 from ..scoring import Refusal
 from ..scoring.record import renamed
-from ..storage.club_results import bring_up_to_date, ranked_ratings
+from ..storage.club_results import bring_up_to_date
 from ..storage.event_results import (
     TableProgress,
     event_standings,
@@ -40,7 +40,7 @@ from ..storage.event_results import (
 )
 from ..storage.events import Event, event_players, get_event
 from ..storage.members import members_by_id
-from ..storage.player_results import player_results
+from ..storage.player_results import player_results, rated_members
 from ..storage.seasons import (
     Season,
     SeasonEvening,
@@ -169,10 +169,9 @@ class Publication:
 
     def add_ratings(self) -> None:
         """The ratings, as a page and a CSV of their own."""
-        rated = ranked_ratings(self.db)
-        members = members_by_id(self.db, [member for member, _ in rated])
-        rows = placed([(members[member], rating) for member, rating in rated])
-        shown = names_shown(members, public=True)
+        rated = rated_members(self.db)
+        rows = placed(rated)
+        shown = names_shown({member.id: member for member, _ in rated}, public=True)
         self.site.page("ratings.html", "ratings.html", rows=rows, player_link=self.player_path, shown=shown)
         self.site.csv("ratings.csv", ratings_rows([(shown[m.id], None, r) for _, m, r in rows], numbers=False))
 

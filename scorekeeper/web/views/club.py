@@ -12,9 +12,8 @@ from ...club.ratings import placed
 from ...reports.club_csv import ladder_rows, ratings_rows
 from ...reports.csv_text import csv_text
 from ...storage import seasons as season_store
-from ...storage.club_results import bring_up_to_date, ranked_ratings
-from ...storage.members import members_by_id
-from ...storage.player_results import player_results
+from ...storage.club_results import bring_up_to_date
+from ...storage.player_results import player_results, rated_members
 from ..club_pages import ladder_shown, names_shown, player_page
 from ..connection import get_db
 from ..responses import download_response
@@ -26,13 +25,11 @@ bp = Blueprint("club", __name__, url_prefix="/club")
 def index() -> str:
     db = get_db()
     bring_up_to_date(db)
-    rated = ranked_ratings(db)
-    members = members_by_id(db, [member for member, _ in rated])
-    rows = placed([(members[member], rating) for member, rating in rated])
+    rated = rated_members(db)
     return render_template(
         "club/index.html",
-        rows=rows,
-        shown=names_shown(members, public=True),
+        rows=placed(rated),
+        shown=names_shown({member.id: member for member, _ in rated}, public=True),
         seasons=season_store.list_seasons(db),
         player_link=_public_page,
     )
@@ -43,10 +40,9 @@ def ratings_csv() -> Response:
     """The ratings for a spreadsheet, by public name (no membership numbers)."""
     db = get_db()
     bring_up_to_date(db)
-    rated = ranked_ratings(db)
-    members = members_by_id(db, [member for member, _ in rated])
-    shown = names_shown(members, public=True)
-    rows = ratings_rows([(shown[member], None, rating) for member, rating in rated], numbers=False)
+    rated = rated_members(db)
+    shown = names_shown({member.id: member for member, _ in rated}, public=True)
+    rows = ratings_rows([(shown[member.id], None, rating) for member, rating in rated], numbers=False)
     return download_response(csv_text(rows), "text/csv", "ratings.csv")
 
 

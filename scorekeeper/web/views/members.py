@@ -20,11 +20,11 @@ from ...reports.csv_text import csv_text
 from ...scoring import Refusal
 from ...scoring.errors import sentence
 from ...storage import members as member_store
-from ...storage.club_results import bring_up_to_date, ranked_ratings
+from ...storage.club_results import bring_up_to_date
 from ...storage.club_undo import undo
 from ...storage.member_merges import merge_members
 from ...storage.member_removal import remove_member
-from ...storage.player_results import MemberLine, member_lines, player_results
+from ...storage.player_results import MemberLine, member_lines, player_results, rated_members
 from ...storage.roster_import import import_roster, preview
 from .. import booklets
 from ..club_pages import names_shown, player_page
@@ -125,10 +125,9 @@ def ratings_csv() -> Response:
     """The ratings for a spreadsheet, best first: names and membership numbers as the list has them."""
     db = get_db()
     bring_up_to_date(db)
-    rated = ranked_ratings(db)
-    members = member_store.members_by_id(db, [member for member, _ in rated])
-    names = names_shown(members, public=False)
-    shown = [(names[member], members[member].number, rating) for member, rating in rated]
+    rated = rated_members(db)
+    names = names_shown({member.id: member for member, _ in rated}, public=False)
+    shown = [(names[member.id], member.number, rating) for member, rating in rated]
     return download_response(csv_text(ratings_rows(shown, numbers=True)), "text/csv", "ratings.csv")
 
 
