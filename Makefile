@@ -10,7 +10,10 @@ PORT ?= 5000
 CHROMIUM := /usr/lib/chromium/chromium
 WEBKIT_DRIVER := /usr/bin/WebKitWebDriver
 
-.PHONY: install install-test run test lint bench bench-quick clean system-deps fonts
+.PHONY: install install-test run test check lint bench bench-quick clean system-deps fonts
+
+# The suite runs on every core this machine kind has (2), tests handed out as workers free up.
+WORKERS ?= 2
 
 # The sheets need DejaVu (suit symbols) to look the same on every machine.
 fonts:
@@ -58,7 +61,12 @@ system-deps:
 	fi
 
 test: install-test lint system-deps
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
+
+# A developer's quick loop: everything but the tests marked slow (browsers, servers killed, the
+# quick bench, thousands of random games); `make test` and CI run them all.
+check: install-test lint
+	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal -m "not slow"
 
 bench: install-test system-deps
 	$(BIN)/python -m bench

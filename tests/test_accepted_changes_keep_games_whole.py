@@ -10,6 +10,7 @@ import json
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -47,6 +48,9 @@ step = st.one_of(
     st.tuples(st.just("note"), st.integers(-1, 1)),
     st.tuples(st.just("one_card"), st.integers(0, 3), st.booleans()),
 )
+
+#: Seconds of work (a slow part of the suite): `make check` leaves it out.
+pytestmark = pytest.mark.slow
 
 
 class Phone:

@@ -10,11 +10,16 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from bench.phone import Phone, Unreachable
 from scorekeeper.gamelog import MAX_ENTRIES, NOTE, Change
 from scorekeeper.scoring import Game, configure
 from scorekeeper.storage import games as storage
 from scorekeeper.storage.database import connect, migrate
+
+#: Seconds of work (a slow part of the suite): `make check` leaves it out.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ("Ann", "Bob", "Cy", "Di", "Ed")

@@ -18,6 +18,8 @@ import subprocess
 from typing import Any
 from urllib.parse import urlencode
 
+import pytest
+
 from scorekeeper.gamelog import (
     CONFIRM,
     LEFTOVERS,
@@ -36,6 +38,9 @@ from scorekeeper.gamelog.phone_copy import phone_copy
 from scorekeeper.scoring import Card, Game, InvalidCard
 from scorekeeper.storage.exchange import import_changes
 from tests.test_phone_scores_as_the_engine import ROOT, _deck, node, setups
+
+#: Seconds of work (a slow part of the suite): `make check` leaves it out.
+pytestmark = pytest.mark.slow
 
 SCRIPT = ROOT / "tests" / "phone" / "fold.mjs"
 LOGS_PER_SETUP = 25

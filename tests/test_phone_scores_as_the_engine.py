@@ -24,6 +24,9 @@ from scorekeeper.scoring import RULE_SETS, Game, Hand, ScoringError, configure, 
 from scorekeeper.scoring.rulebook import rule_book
 from scorekeeper.scoring.rulesets import SINGLE_HAND
 
+#: Seconds of work (a slow part of the suite): `make check` leaves it out.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tests" / "phone" / "differential.mjs"
 HANDS_PER_RULE_SET = 10_000

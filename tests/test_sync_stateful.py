@@ -10,6 +10,7 @@ import re
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
@@ -18,6 +19,9 @@ from scorekeeper import create_app
 from scorekeeper.scoring import Game, Hand, RefereeError, check_hand, configure, parse_cards, parse_record
 
 from .web import csrf_token, start
+
+#: Seconds of work (a slow part of the suite): `make check` leaves it out.
+pytestmark = pytest.mark.slow
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 HANDS = ["", "K", "A 3", "8", "3 3", "K K", "Q 9 3", "2 2"]
