@@ -359,7 +359,7 @@ def serve(
 ) -> None:
     """Serve the app with gunicorn for phones on the local network (what `make run` does);
     with --certfile and --keyfile, over https (a secure origin: phones can install the app)."""
-    from .serve import BadCertificate, Certificate
+    from .serve import BadCertificate, Certificate, PortTaken
     from .serve import serve as run_server
     from .web.security import BadProxySetting
 
@@ -368,7 +368,7 @@ def serve(
     tls = Certificate(certfile, keyfile) if certfile and keyfile else None
     try:
         run_server(host, port, workers, threads, live_port, tls)
-    except (BadProxySetting, BadCertificate) as error:
+    except (BadProxySetting, BadCertificate, PortTaken) as error:
         raise click.ClickException(str(error)) from None
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
+import shutil
 import socket
 import ssl
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -76,22 +79,42 @@ def port_is_free(host: str, port: int) -> bool:
     return True
 
 
-def start_live(host: str, port: int, database: str, tls: Certificate | None = None) -> subprocess.Popen[bytes]:
-    """The live process (``web/live.py``) beside the server, listening before the server is: it
-    exits when its parent does."""
-    command = [sys.executable, "-m", "scorekeeper.web.live", "--host", host, "--port", str(port)]
-    if tls is not None:
-        command += ["--certfile", tls.certfile, "--keyfile", tls.keyfile]
-    live = subprocess.Popen([*command, "--database", database, "--parent", str(os.getpid())])
-    reach = "127.0.0.1" if host in ("0.0.0.0", "") else "::1" if host == "::" else host
+def _reach(host: str) -> str:
+    return "127.0.0.1" if host in ("0.0.0.0", "") else "::1" if host == "::" else host
+
+
+def _beside(command: list[str], host: str, port: int) -> subprocess.Popen[bytes]:
+    """A process of ours beside the server (``python -m scorekeeper.web...``), told to exit when
+    its parent does; returned once it listens on ``port`` (or has exited)."""
+    process = subprocess.Popen([sys.executable, "-m", *command, "--parent", str(os.getpid())])
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and live.poll() is None:
+    while time.monotonic() < deadline and process.poll() is None:
         try:
-            socket.create_connection((reach, port), timeout=1).close()
+            socket.create_connection((_reach(host), port), timeout=1).close()
             break
         except OSError:
             time.sleep(0.05)
-    return live
+    return process
+
+
+def _tls_options(tls: Certificate | None) -> list[str]:
+    return [] if tls is None else ["--certfile", tls.certfile, "--keyfile", tls.keyfile]
+
+
+def start_live(host: str, port: int, database: str, tls: Certificate | None = None) -> subprocess.Popen[bytes]:
+    """The live process (``web/live.py``) beside the server, listening before the server is."""
+    command = ["scorekeeper.web.live", "--host", host, "--port", str(port), "--database", database]
+    return _beside([*command, *_tls_options(tls)], host, port)
+
+
+def start_front(host: str, port: int, upstream: str, tls: Certificate | None = None) -> subprocess.Popen[bytes]:
+    """The front (``web/front.py``) on the server's port, handing whole requests to ``upstream``."""
+    command = ["scorekeeper.web.front", "--host", host, "--port", str(port), "--upstream", upstream]
+    proxies = os.environ.get("SCOREKEEPER_PROXY", "")
+    front = _beside([*command, *_tls_options(tls), *(["--proxy", proxies] if proxies else [])], host, port)
+    if front.poll() is not None:
+        raise PortTaken(f"port {port} cannot be listened on: is another server running there?")
+    return front
 
 
 @dataclass(frozen=True)
@@ -117,6 +140,11 @@ class BadCertificate(Refusal):
     """The certificate or key given to ``serve`` cannot be used."""
 
 
+class PortTaken(Exception):
+    """The port ``serve`` was asked to listen on is another program's (a start-up error, said in
+    one line, not a refusal of something a user asked for)."""
+
+
 def _club_record(path: str) -> None:
     """The club's record brought up to date before serving (after an upgrade, its first derivation
     of years of evenings takes seconds: here, not in a page someone waits for). The connection is
@@ -135,14 +163,17 @@ def _club_record(path: str) -> None:
 def serve(
     host: str, port: int, workers: int, threads: int, live_port: int | None = None, tls: Certificate | None = None
 ) -> None:
-    """Prepare the instance folder once, then run gunicorn (workers build their own app), and
-    beside it the live process on ``live_port`` (the app's port plus one unless said; 0: none).
+    """Prepare the instance folder once, then run gunicorn (workers build their own app) on a
+    private Unix socket, the front (``web/front.py``) on ``port`` handing it whole requests, and
+    the live process on ``live_port`` (the app's port plus one unless said; 0: none).
 
     Each worker gets ``printer.WAITING`` threads beyond ``threads``: at most that many
     requests wait for a PDF at once, so ``threads`` are always left for the phones. Its
     render process starts (and loads WeasyPrint) with the worker, after the fork.
     """
     live_port = (port + 1 if port < 65535 else 0) if live_port is None else live_port
+    if not port_is_free(host, port):
+        raise PortTaken(f"port {port} is taken: is another server running there? (--port chooses another)")
     if live_port and not port_is_free(host, live_port):
         print(f"Port {live_port} is taken: live updates are off (pages follow changes by polling).", flush=True)
         live_port = 0
@@ -151,13 +182,21 @@ def serve(
     scheme = "https" if tls is not None else "http"
     os.environ["SCOREKEEPER_LIVE_PORT"] = str(live_port)  # the workers' pages open their streams there
     os.environ["SCOREKEEPER_LIVE_SCHEME"] = scheme
+    os.environ["SCOREKEEPER_FRONT"] = "1"  # requests come whole from the front, with the phone's address
     if tls is not None:
         os.environ["SCOREKEEPER_TLS"] = "1"  # the session cookie is sent over https only
     app = create_app()
     _club_record(database_path(app))
-    live = start_live(host, live_port, database_path(app), tls) if live_port else None
+    # The workers' socket, in a folder only this user may open: whoever reaches it is believed
+    # about a request's address, and only the front does.
+    private = tempfile.mkdtemp(prefix="scorekeeper-")
+    upstream = os.path.join(private, "workers.sock")
+    beside: list[subprocess.Popen[bytes]] = []
+    if live_port:
+        beside.append(start_live(host, live_port, database_path(app), tls))
 
     def when_ready(server: Any) -> None:
+        beside.append(start_front(host, port, upstream, tls))
         announce(host, port, scheme)
 
     def post_worker_init(worker: Any) -> None:
@@ -172,22 +211,31 @@ def serve(
         printer.shutdown()
 
     def on_exit(server: Any) -> None:
-        if live is not None:
-            live.terminate()
-            live.wait(timeout=5)
+        for process in beside:
+            process.terminate()
+        for process in beside:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=5)
+        shutil.rmtree(private, ignore_errors=True)
 
-    _Server(
-        {
-            "bind": f"{host}:{port}",
-            "workers": workers,
-            "threads": threads + printer.WAITING,
-            "when_ready": when_ready,
-            "post_worker_init": post_worker_init,
-            "worker_exit": worker_exit,
-            "on_exit": on_exit,
-            "accesslog": None,
-            "loglevel": "warning",
-            "graceful_timeout": 5,
-            **({"certfile": tls.certfile, "keyfile": tls.keyfile} if tls is not None else {}),
-        }
-    ).run()
+    try:
+        _Server(
+            {
+                "bind": f"unix:{upstream}",
+                "workers": workers,
+                "threads": threads + printer.WAITING,
+                "when_ready": when_ready,
+                "post_worker_init": post_worker_init,
+                "worker_exit": worker_exit,
+                "on_exit": on_exit,
+                "accesslog": None,
+                "loglevel": "warning",
+                "graceful_timeout": 5,
+                # Only the front reaches the socket, and it says who is asking in its own headers
+                # (``web/security.py`` reads them): gunicorn believes no header about it.
+                "secure_scheme_headers": {},
+                "forwarder_headers": "",
+            }
+        ).run()
+    finally:
+        shutil.rmtree(private, ignore_errors=True)

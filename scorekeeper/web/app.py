@@ -45,13 +45,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
-    from .security import LOOPBACK, trust_proxies
+    from .security import LOOPBACK, behind_front, trust_proxies
 
     proxies = app.config.get("TRUSTED_PROXIES", os.environ.get("SCOREKEEPER_PROXY"))
     if proxies is None and os.environ.get("SCOREKEEPER_HTTPS") == "1":
         proxies = LOOPBACK
     if proxies:
         trust_proxies(app, proxies)
+    if os.environ.get("SCOREKEEPER_FRONT") == "1":
+        behind_front(app)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = ensure_secret_key(app.instance_path)
 

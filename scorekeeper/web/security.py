@@ -57,6 +57,29 @@ class ForwardedByProxy:
         return self.direct(environ, start_response)
 
 
+class FromFront:
+    """Requests handed to the workers by the front (``web/front.py``): the address the connection
+    came from and its scheme are the front's own headers, written again on every request (a
+    phone's are dropped). Believed because nobody but the front can reach the workers' socket."""
+
+    def __init__(self, app: WSGIApplication) -> None:
+        self.app = app
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        peer = environ.pop("HTTP_X_SCOREKEEPER_PEER", "")
+        scheme = environ.pop("HTTP_X_SCOREKEEPER_SCHEME", "")
+        if peer:
+            environ["REMOTE_ADDR"] = peer
+        if scheme in ("http", "https"):
+            environ["wsgi.url_scheme"] = scheme
+        return self.app(environ, start_response)
+
+
+def behind_front(app: Flask) -> None:
+    """Read the front's headers first (then a trusted proxy's, if one is named)."""
+    app.wsgi_app = FromFront(app.wsgi_app)  # type: ignore[method-assign]
+
+
 def trust_proxies(app: Flask, proxies: str) -> None:
     """Put ``ForwardedByProxy`` in front of the app for the comma-separated addresses (or networks)."""
     try:
@@ -64,6 +87,11 @@ def trust_proxies(app: Flask, proxies: str) -> None:
     except ValueError as error:
         raise BadProxySetting(f"SCOREKEEPER_PROXY: {error}") from None
 
+
+#: How long a phone that has seen the server over https keeps to https for it (a day: a club that
+#: goes back to plain http is not locked out for long). Browsers keep it for names only, never
+#: for an address such as 192.168.1.20.
+HSTS_SECONDS = 24 * 60 * 60
 
 #: Pages that show record links or join codes (a table's own, or every table's to the
 #: director): never kept in a browser's cache, where the next user of the laptop would find them.
@@ -75,6 +103,8 @@ def init_app(app: Flask) -> None:
     def add_security_headers(response: Response) -> Response:
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
+        if request.is_secure:
+            response.headers.setdefault("Strict-Transport-Security", f"max-age={HSTS_SECONDS}")
         if request.path.startswith(SECRET_BEARING) or request.endpoint == "start.join":
             response.headers["Cache-Control"] = "no-store"
         return response

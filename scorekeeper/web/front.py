@@ -1,0 +1,449 @@
+"""The front: one asyncio process that meets every connection on the server's port, reads each
+request whole (head and body, within time limits) and only then hands it to gunicorn's workers
+over a private Unix socket; it reads their answer whole and writes it back at the phone's pace.
+
+Why: gunicorn's threaded workers read a request themselves, with no time limit, so a phone that
+falls asleep half-way through a request (or an attacker sending a byte every few seconds) held a
+worker thread, and a few dozen of them held every thread a save needed. Here a slow or idle
+connection costs a few kilobytes in one event loop; a worker thread sees only whole requests and
+is free again as soon as its answer is written to the front. A TLS handshake is done here too
+(never in a worker), and plain http sent to the https port is answered with a redirect.
+
+HTTP/1.1 is read and written with ``h11`` (framing, keep-alive, ``Expect: 100-continue``,
+pipelining and chunked bodies, as the standard says). Headers only the front may write
+(``X-Scorekeeper-Peer``: the address the connection came from; ``X-Scorekeeper-Scheme``) are
+dropped from what a phone sends and written again; the app believes them because nobody but the
+front can reach the workers' socket (a folder only the server's user may open).
+
+    python -m scorekeeper.web.front --port P --upstream /path/app.sock [--certfile C --keyfile K]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import re
+import resource
+import signal
+import socket
+import ssl
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from ipaddress import IPv6Address, ip_address, ip_network
+
+import h11
+
+from .devices import guesser_key
+
+_log = logging.getLogger(__name__)
+
+#: A connection must start a request within this long of opening (or of its last answer).
+IDLE_SECONDS = 15.0
+#: A request head must arrive whole within this long of its first byte.
+HEAD_SECONDS = 10.0
+#: A body may take this long, plus a second for every ``BODY_RATE`` bytes it declares.
+BODY_SECONDS = 10.0
+BODY_RATE = 1024
+#: A TLS handshake must be finished within this long.
+HANDSHAKE_SECONDS = 10.0
+#: The workers must answer within this long (a printout waits at most 30 s for its renderer).
+UPSTREAM_SECONDS = 120.0
+#: An answer must be taken by the phone within this long, plus a second per ``BODY_RATE`` bytes.
+WRITE_SECONDS = 30.0
+#: A request head may hold this many bytes; a body this many (the app refuses smaller ones itself).
+HEAD_BYTES = 32 * 1024
+BODY_BYTES = 8 * 1024 * 1024
+#: Connections held at once, and from one network (an address, an IPv6 /64) that is not a proxy
+#: the server was told to trust: a phone opens a handful; a hall's phones each have their own.
+MAX_CONNECTIONS = 8000
+MAX_PER_NETWORK = 256
+
+#: Headers a phone may not send on to the workers: the connection's own (hop by hop), the framing
+#: the front sets again, and the ones only the front writes.
+HOP_BY_HOP = frozenset(
+    {b"connection", b"keep-alive", b"proxy-connection", b"te", b"trailer", b"transfer-encoding", b"upgrade"}
+)
+NOT_FORWARDED = HOP_BY_HOP | {b"expect", b"content-length", b"x-scorekeeper-peer", b"x-scorekeeper-scheme"}
+PEER_HEADER = b"x-scorekeeper-peer"
+SCHEME_HEADER = b"x-scorekeeper-scheme"
+HOST = re.compile(rb"[A-Za-z0-9.\-]{1,253}(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?")
+TLS_HANDSHAKE = 0x16
+
+
+UNAVAILABLE_TEXT = b"The server is starting or busy: try again in a moment.\n"
+
+
+class Closed(Exception):
+    """The phone went away, sent nothing in time, or sent something that is not HTTP."""
+
+
+@dataclass
+class Front:
+    """What the front needs to know, and the connections it holds by network."""
+
+    upstream: str
+    tls: ssl.SSLContext | None = None
+    proxies: tuple[str, ...] = ()
+    max_connections: int = MAX_CONNECTIONS
+    max_per_network: int = MAX_PER_NETWORK
+    held: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.proxy_networks = [ip_network(proxy, strict=False) for proxy in self.proxies]
+
+    def is_proxy(self, address: str) -> bool:
+        try:
+            parsed = ip_address(address)
+        except ValueError:
+            return False
+        if isinstance(parsed, IPv6Address) and parsed.ipv4_mapped is not None:
+            parsed = parsed.ipv4_mapped
+        return any(parsed in network for network in self.proxy_networks)
+
+    def admit(self, address: str) -> str | None:
+        """The network the connection is counted against, or None if it must be closed at once."""
+        network = guesser_key(address)
+        if sum(self.held.values()) >= self.max_connections:
+            return None
+        if not self.is_proxy(address) and self.held.get(network, 0) >= self.max_per_network:
+            return None
+        self.held[network] = self.held.get(network, 0) + 1
+        return network
+
+    def release(self, network: str) -> None:
+        left = self.held.get(network, 1) - 1
+        if left:
+            self.held[network] = left
+        else:
+            self.held.pop(network, None)
+
+
+async def _readable(sock: socket.socket, timeout: float) -> None:
+    """Wait until the socket has something to read (or is closed), at most ``timeout``."""
+    loop = asyncio.get_running_loop()
+    ready: asyncio.Future[None] = loop.create_future()
+
+    def readable() -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    loop.add_reader(sock.fileno(), readable)
+    try:
+        await asyncio.wait_for(ready, timeout)
+    finally:
+        loop.remove_reader(sock.fileno())
+
+
+async def _streams(
+    sock: socket.socket, context: ssl.SSLContext | None
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=HEAD_BYTES, loop=loop)
+    protocol = asyncio.StreamReaderProtocol(reader, loop=loop)
+    transport, _ = await asyncio.wait_for(
+        loop.connect_accepted_socket(
+            lambda: protocol, sock, ssl=context, ssl_handshake_timeout=None if context is None else HANDSHAKE_SECONDS
+        ),
+        HANDSHAKE_SECONDS + 1,
+    )
+    transport.set_write_buffer_limits(high=0)  # drain() waits until the phone has taken everything
+    return reader, asyncio.StreamWriter(transport, protocol, reader, loop)
+
+
+async def meet(front: Front, sock: socket.socket, address: str) -> None:
+    """One connection, from its first byte to its close."""
+    network = front.admit(address)
+    if network is None:
+        sock.close()
+        return
+    writer: asyncio.StreamWriter | None = None
+    try:
+        sock.setblocking(False)
+        context = front.tls
+        if context is not None:  # plain http to the https port is answered with a redirect
+            await _readable(sock, IDLE_SECONDS)
+            first = sock.recv(1, socket.MSG_PEEK)
+            if not first:
+                return
+            if first[0] != TLS_HANDSHAKE:
+                context = None
+        reader, writer = await _streams(sock, context)
+        if front.tls is not None and context is None:
+            await redirect(reader, writer)
+        else:
+            await serve(front, reader, writer, address, b"http" if context is None else b"https")
+    except (Closed, TimeoutError, ConnectionError, OSError, ssl.SSLError, h11.ProtocolError):
+        pass
+    except Exception:  # a connection's trouble is never the front's
+        _log.exception("the front: a connection failed")
+    finally:
+        front.release(network)
+        if writer is None:
+            sock.close()
+        elif writer.transport.get_write_buffer_size():  # an answer the phone never took
+            writer.transport.abort()
+        else:
+            writer.close()
+
+
+async def _event(conn: h11.Connection, reader: asyncio.StreamReader, deadline: float) -> object:
+    """The next thing the phone sent, read before ``deadline`` (the loop's clock)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        event = conn.next_event()
+        if event is not h11.NEED_DATA:
+            return event
+        left = deadline - loop.time()
+        if left <= 0:
+            raise Closed
+        try:
+            data = await asyncio.wait_for(reader.read(64 * 1024), left)
+        except TimeoutError:
+            raise Closed from None
+        conn.receive_data(data)
+
+
+@dataclass
+class Request:
+    method: bytes
+    target: bytes
+    headers: list[tuple[bytes, bytes]]
+    body: bytes
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: list[tuple[bytes, bytes]]
+    body: bytes
+    reason: bytes = b""
+
+
+async def read_request(conn: h11.Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> Request:
+    """One whole request, or ``Closed``: the first byte within ``IDLE_SECONDS``, the head within
+    ``HEAD_SECONDS`` of it, the body within ``BODY_SECONDS`` plus a second per ``BODY_RATE`` bytes."""
+    loop = asyncio.get_running_loop()
+    head: object = conn.next_event()
+    if head is h11.NEED_DATA:
+        try:
+            first = await asyncio.wait_for(reader.read(64 * 1024), IDLE_SECONDS)
+        except TimeoutError:
+            raise Closed from None
+        conn.receive_data(first)
+        head = await _event(conn, reader, loop.time() + HEAD_SECONDS)
+    if not isinstance(head, h11.Request):
+        raise Closed
+    declared = dict(head.headers).get(b"content-length")
+    size = int(declared) if declared is not None else 0
+    if size > BODY_BYTES:
+        await answer(conn, writer, TOO_LARGE, close=True)
+        raise Closed
+    if conn.they_are_waiting_for_100_continue:
+        writer.write(conn.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
+    deadline = loop.time() + BODY_SECONDS + max(size, 0) / BODY_RATE
+    body = bytearray()
+    while True:
+        event = await _event(conn, reader, deadline)
+        if isinstance(event, h11.Data):
+            body += event.data
+            if len(body) > BODY_BYTES:
+                await answer(conn, writer, TOO_LARGE, close=True)
+                raise Closed
+        elif isinstance(event, h11.EndOfMessage):
+            return Request(head.method, head.target, list(head.headers), bytes(body))
+        else:
+            raise Closed
+
+
+def said(status: int, text: bytes, headers: Iterable[tuple[bytes, bytes]] = ()) -> Answer:
+    """An answer of the front's own, in a sentence."""
+    return Answer(status, [(b"content-type", b"text/plain; charset=utf-8"), *headers], text)
+
+
+TOO_LARGE = said(413, b"This request is too large.\n")
+NOT_HTTP = said(400, b"This is not a request the server understands.\n")
+UNAVAILABLE = said(502, UNAVAILABLE_TEXT, [(b"retry-after", b"2")])
+LATE = said(504, UNAVAILABLE_TEXT, [(b"retry-after", b"2")])
+
+
+async def answer(
+    conn: h11.Connection, writer: asyncio.StreamWriter, given: Answer, close: bool = False, head_only: bool = False
+) -> None:
+    """Write a whole answer and wait (within ``WRITE_SECONDS`` and the size) until it is taken. Its
+    length is the body's, except for a HEAD, a 204 or a 304, where the workers' is kept."""
+    head_only = head_only or given.status in (204, 304)
+    drop = HOP_BY_HOP if head_only else HOP_BY_HOP | {b"content-length"}
+    listed = [(name, value) for name, value in given.headers if name.lower() not in drop]
+    if close:
+        listed.append((b"connection", b"close"))
+    if not head_only:
+        listed.append((b"content-length", str(len(given.body)).encode()))
+    writer.write(conn.send(h11.Response(status_code=given.status, headers=listed, reason=given.reason)) or b"")
+    if given.body and not head_only:
+        writer.write(conn.send(h11.Data(data=given.body)) or b"")
+    writer.write(conn.send(h11.EndOfMessage()) or b"")
+    await asyncio.wait_for(writer.drain(), WRITE_SECONDS + len(given.body) / BODY_RATE)
+
+
+async def serve(
+    front: Front, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, address: str, scheme: bytes
+) -> None:
+    """Requests one after another on a kept-alive connection, each handed whole to the workers."""
+    conn = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_BYTES)
+    while True:
+        try:
+            request = await read_request(conn, reader, writer)
+        except h11.RemoteProtocolError:
+            if conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
+                await answer(conn, writer, NOT_HTTP, close=True)
+            return
+        given = await forward(front.upstream, request, address, scheme)
+        await answer(conn, writer, given, head_only=request.method == b"HEAD")
+        if conn.our_state is not h11.DONE or conn.their_state is not h11.DONE:
+            return
+        conn.start_next_cycle()
+
+
+async def forward(upstream: str, request: Request, address: str, scheme: bytes) -> Answer:
+    """The workers' whole answer to a whole request (502 when they cannot be reached, 504 late)."""
+    headers = [(name, value) for name, value in request.headers if name.lower() not in NOT_FORWARDED]
+    if not any(name == b"host" for name, _ in headers):  # HTTP/1.0 may leave it out
+        headers.append((b"host", b"localhost"))
+    headers += [
+        (PEER_HEADER, address.encode()),
+        (SCHEME_HEADER, scheme),
+        (b"content-length", str(len(request.body)).encode()),
+        (b"connection", b"close"),
+    ]
+    conn = h11.Connection(h11.CLIENT, max_incomplete_event_size=HEAD_BYTES)
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(upstream, limit=2**20), 5)
+    except (OSError, TimeoutError):
+        return UNAVAILABLE
+    try:
+        writer.write(conn.send(h11.Request(method=request.method, target=request.target, headers=headers)) or b"")
+        writer.write(conn.send(h11.Data(data=request.body)) or b"")
+        writer.write(conn.send(h11.EndOfMessage()) or b"")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + UPSTREAM_SECONDS
+        response = await _event(conn, reader, deadline)
+        while isinstance(response, h11.InformationalResponse):
+            response = await _event(conn, reader, deadline)
+        if not isinstance(response, h11.Response):
+            return UNAVAILABLE
+        body = bytearray()
+        while True:
+            event = await _event(conn, reader, deadline)
+            if isinstance(event, h11.Data):
+                body += event.data
+            elif isinstance(event, h11.EndOfMessage):
+                return Answer(response.status_code, list(response.headers), bytes(body), response.reason)
+            else:
+                return UNAVAILABLE
+    except Closed:
+        return LATE
+    except (OSError, h11.ProtocolError):
+        return UNAVAILABLE
+    finally:
+        writer.close()
+
+
+async def redirect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """Plain http sent to the https port: told where the same page is over https."""
+    conn = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_BYTES)
+    try:
+        request = await read_request(conn, reader, writer)
+    except h11.RemoteProtocolError:
+        return
+    host = dict(request.headers).get(b"host", b"")
+    if not HOST.fullmatch(host):
+        await answer(conn, writer, said(400, b"This server speaks https only.\n"), close=True)
+        return
+    target = request.target if request.target.startswith(b"/") else b"/"
+    location = b"https://" + host + target
+    status = 301 if request.method in (b"GET", b"HEAD") else 308
+    text = b"This server speaks https: " + location + b"\n"
+    await answer(conn, writer, said(status, text, [(b"location", location)]), close=True)
+
+
+def _more_files() -> int:
+    """Raise this process's limit of open files to what the system allows: each connection is one."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        soft = hard
+    return soft
+
+
+def listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.create_server((host, port), family=family, backlog=4096)
+    listener.setblocking(False)
+    return listener
+
+
+async def run(front: Front, listener: socket.socket, stop: asyncio.Event, parent: int = 0) -> None:
+    """Accept connections until ``stop`` is set or the server that started us is gone."""
+    loop = asyncio.get_running_loop()
+    open_files = _more_files()
+    front.max_connections = min(front.max_connections, max(open_files - 64, 16))
+    tasks: set[asyncio.Task[None]] = set()
+
+    async def accept() -> None:
+        while True:
+            try:
+                sock, peer = await loop.sock_accept(listener)
+            except OSError:  # out of files for a moment: let connections close
+                await asyncio.sleep(0.05)
+                continue
+            task = asyncio.ensure_future(meet(front, sock, str(peer[0])))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+
+    accepting = asyncio.ensure_future(accept())
+    try:
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), 0.5)
+            if parent and os.getppid() != parent:
+                return
+    finally:
+        accepting.cancel()
+        listener.close()
+        for task in list(tasks):
+            task.cancel()
+        await asyncio.gather(accepting, *tasks, return_exceptions=True)
+
+
+async def _until_stopped(front: Front, listener: socket.socket, parent: int) -> None:
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    await run(front, listener, stop, parent)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m scorekeeper.web.front`` (started by ``scorekeeper serve``)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
+    parser.add_argument("--host", default="0.0.0.0")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--upstream", required=True, help="the workers' Unix socket")
+    parser.add_argument("--parent", type=int, default=0, help="exit when this process is no longer our parent")
+    parser.add_argument("--certfile", help="serve https with this certificate (and --keyfile)")
+    parser.add_argument("--keyfile")
+    parser.add_argument("--proxy", default="", help="comma-separated addresses or networks of trusted proxies")
+    parser.add_argument("--max-per-network", type=int, default=MAX_PER_NETWORK)
+    options = parser.parse_args(argv)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's: it stops us
+    from .live import tls_context
+
+    tls = tls_context(options.certfile, options.keyfile) if options.certfile else None
+    proxies = tuple(part.strip() for part in options.proxy.split(",") if part.strip())
+    front = Front(options.upstream, tls, proxies, max_per_network=options.max_per_network)
+    asyncio.run(_until_stopped(front, listen(options.host, options.port), options.parent))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,297 @@
+"""The front reads every request whole, within time limits, before a worker sees it: a connection
+that idles, trickles its head or its body, or never finishes its TLS handshake is closed and
+never reaches the workers, while everyone else is answered meanwhile.
+
+The front runs here in this process, its time limits shortened, in front of a stand-in for the
+workers (a Unix socket that notes each request it is handed and answers with its head)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bench.servers import self_signed
+from scorekeeper.web import front as front_module
+from scorekeeper.web.front import Front, listen, run
+
+SHORT = 0.6
+
+
+@dataclass
+class Workers:
+    """The stand-in for gunicorn's workers: every request handed to it, whole."""
+
+    path: str
+    heard: list[bytes] = field(default_factory=list)
+
+    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = next(
+            (int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")), 0
+        )
+        body = await reader.readexactly(length)
+        self.heard.append(head + body)
+        answer = head + body
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(answer) + answer)
+        await writer.drain()
+        writer.close()
+
+
+@dataclass
+class Running:
+    port: int
+    workers: Workers
+    front: Front
+
+
+@pytest.fixture
+def shortened(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("IDLE_SECONDS", "HEAD_SECONDS", "BODY_SECONDS", "HANDSHAKE_SECONDS"):
+        monkeypatch.setattr(front_module, name, SHORT)
+    monkeypatch.setattr(front_module, "BODY_BYTES", 1000)
+
+
+def _running(tmp_path: Path, tls: ssl.SSLContext | None = None, per_network: int = 256) -> Iterator[Running]:
+    workers = Workers(str(tmp_path / "workers.sock"))
+    front = Front(workers.path, tls, max_per_network=per_network)
+    listener = listen("127.0.0.1", 0)
+    loop = asyncio.new_event_loop()
+    stop = asyncio.Event()
+    started = threading.Event()
+
+    async def main() -> None:
+        server = await asyncio.start_unix_server(workers.serve, workers.path)
+        started.set()
+        async with server:
+            await run(front, listener, stop)
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(main(),), daemon=True)
+    thread.start()
+    started.wait(5)
+    try:
+        yield Running(listener.getsockname()[1], workers, front)
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(5)
+        loop.close()
+
+
+@pytest.fixture
+def served(tmp_path: Path, shortened: None) -> Iterator[Running]:
+    yield from _running(tmp_path)
+
+
+def connect(port: int) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", port), timeout=5)
+
+
+def read_answer(sock: socket.socket) -> bytes:
+    """One whole answer (head and the body its Content-Length says)."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next(
+        (int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")), 0
+    )
+    while len(body) < length:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    return head + b"\r\n\r\n" + body
+
+
+def closed_within(sock: socket.socket, seconds: float) -> bool:
+    """Whether the front closes the connection within ``seconds`` (anything it answers is read)."""
+    sock.settimeout(seconds)
+    try:
+        while sock.recv(65536):
+            pass
+        return True
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        return True
+
+
+def test_a_request_reaches_the_workers_whole_with_the_address_it_came_from_and_not_the_one_it_claims(served):
+    with connect(served.port) as sock:
+        sock.sendall(
+            b"POST /t/x/pressure HTTP/1.1\r\nHost: table.test:5000\r\nX-Scorekeeper-Peer: 6.6.6.6\r\n"
+            b"X-Scorekeeper-Scheme: https\r\nContent-Length: 5\r\n\r\nhello"
+        )
+        answer = read_answer(sock)
+    assert answer.startswith(b"HTTP/1.1 200 OK")
+    (handed,) = served.workers.heard
+    lines = handed.lower().split(b"\r\n")
+    assert b"x-scorekeeper-peer: 127.0.0.1" in lines and b"x-scorekeeper-scheme: http" in lines
+    assert b"6.6.6.6" not in handed and b"https" not in handed
+    assert b"host: table.test:5000" in lines and handed.endswith(b"\r\n\r\nhello")
+
+
+def test_a_kept_alive_connection_is_answered_request_after_request(served):
+    with connect(served.port) as sock:
+        for number in range(3):
+            sock.sendall(b"GET /page/%d HTTP/1.1\r\nHost: a\r\n\r\n" % number)
+            assert read_answer(sock).startswith(b"HTTP/1.1 200")
+    assert [handed.split(b" ")[1] for handed in served.workers.heard] == [b"/page/0", b"/page/1", b"/page/2"]
+
+
+def test_a_connection_that_sends_nothing_is_closed_and_costs_the_workers_nothing(served):
+    with connect(served.port) as sock:
+        assert not closed_within(sock, SHORT / 2)
+        assert closed_within(sock, SHORT * 3)
+    assert served.workers.heard == []
+
+
+def test_a_head_sent_a_byte_at_a_time_is_closed_before_it_ends_and_never_reaches_the_workers(served):
+    head = b"GET / HTTP/1.1\r\nHost: a\r\nX-Slow: " + b"a" * 40 + b"\r\n\r\n"
+    with connect(served.port) as sock:
+        sock.settimeout(0.1)
+        began = time.monotonic()
+        closed = False
+        for byte in head[:-4]:
+            try:
+                sock.sendall(bytes([byte]))
+                if sock.recv(1) == b"":
+                    closed = True
+                    break
+            except TimeoutError:
+                pass
+            except (BrokenPipeError, ConnectionResetError):
+                closed = True
+                break
+        assert closed and time.monotonic() - began < SHORT * 4
+    assert served.workers.heard == []
+
+
+def test_a_body_sent_a_byte_at_a_time_is_closed_and_never_reaches_the_workers(served):
+    with connect(served.port) as sock:
+        sock.sendall(b"POST /import HTTP/1.1\r\nHost: a\r\nContent-Length: 500\r\n\r\n")
+        for _ in range(int(SHORT / 0.2) + 2):
+            try:
+                sock.sendall(b"a")
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            time.sleep(0.2)
+        assert closed_within(sock, SHORT * 3)
+    assert served.workers.heard == []
+
+
+def test_while_many_connections_trickle_another_request_is_answered_at_once(served):
+    held = [connect(served.port) for _ in range(50)]
+    try:
+        for sock in held[:25]:
+            sock.sendall(b"GET / HTTP/1.1\r\nHo")
+        for sock in held[25:]:
+            sock.sendall(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 900\r\n\r\nab")
+        began = time.monotonic()
+        with connect(served.port) as sock:
+            sock.sendall(b"GET /save HTTP/1.1\r\nHost: a\r\n\r\n")
+            assert read_answer(sock).startswith(b"HTTP/1.1 200")
+        assert time.monotonic() - began < SHORT / 2
+    finally:
+        for sock in held:
+            sock.close()
+    assert [handed.split(b" ")[1] for handed in served.workers.heard] == [b"/save"]
+
+
+def test_a_body_larger_than_the_front_takes_is_refused_before_it_is_read(served):
+    with connect(served.port) as sock:
+        sock.sendall(b"POST /import HTTP/1.1\r\nHost: a\r\nContent-Length: 5000\r\n\r\n")
+        answer = read_answer(sock)
+    assert answer.startswith(b"HTTP/1.1 413") and b"This request is too large." in answer
+    assert served.workers.heard == []
+
+
+def test_a_phone_waiting_for_100_continue_is_told_to_go_on(served):
+    with connect(served.port) as sock:
+        sock.sendall(b"POST /import HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n")
+        assert sock.recv(65536).startswith(b"HTTP/1.1 100")
+        sock.sendall(b"abc")
+        assert read_answer(sock).startswith(b"HTTP/1.1 200")
+    assert served.workers.heard[0].endswith(b"abc") and b"expect" not in served.workers.heard[0].lower()
+
+
+def test_what_is_not_http_is_told_so_in_a_sentence(served):
+    with connect(served.port) as sock:
+        sock.sendall(b"\x00\x01 nonsense\r\n\r\n")
+        answer = read_answer(sock)
+    assert answer.startswith(b"HTTP/1.1 400") and b"not a request the server understands" in answer
+
+
+def test_when_the_workers_cannot_be_reached_the_phone_is_told_to_try_again(served):
+    Path(served.workers.path).unlink()
+    with connect(served.port) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        answer = read_answer(sock)
+    assert answer.startswith(b"HTTP/1.1 502") and b"try again in a moment" in answer
+    assert b"retry-after: 2" in answer.lower()
+
+
+def test_one_network_holds_only_so_many_connections_and_the_others_still_come_in(tmp_path, shortened):
+    for running in _running(tmp_path, per_network=3):
+        held = [connect(running.port) for _ in range(3)]
+        try:
+            time.sleep(0.1)
+            with connect(running.port) as fourth:
+                assert closed_within(fourth, SHORT / 2)
+            other = socket.socket()
+            other.bind(("127.0.0.2", 0))
+            other.connect(("127.0.0.1", running.port))
+            with other:
+                other.sendall(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+                assert read_answer(other).startswith(b"HTTP/1.1 200")
+        finally:
+            for sock in held:
+                sock.close()
+
+
+@pytest.fixture
+def served_tls(tmp_path: Path, shortened: None) -> Iterator[Running]:
+    cert, key = self_signed(tmp_path)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    yield from _running(tmp_path, tls=context)
+
+
+def _client() -> ssl.SSLContext:
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return context
+
+
+def test_over_tls_a_request_is_handed_on_as_https(served_tls):
+    with _client().wrap_socket(connect(served_tls.port), server_hostname="127.0.0.1") as sock:
+        sock.sendall(b"GET /x HTTP/1.1\r\nHost: a\r\n\r\n")
+        assert read_answer(sock).startswith(b"HTTP/1.1 200")
+    assert b"x-scorekeeper-scheme: https" in served_tls.workers.heard[0].lower()
+
+
+def test_plain_http_to_the_https_port_is_sent_to_the_same_page_over_https(served_tls):
+    with connect(served_tls.port) as sock:
+        sock.sendall(b"GET /t/abc/hand?x=1 HTTP/1.1\r\nHost: 192.168.1.20:5000\r\n\r\n")
+        answer = read_answer(sock)
+    assert answer.startswith(b"HTTP/1.1 301")
+    assert b"location: https://192.168.1.20:5000/t/abc/hand?x=1" in answer.lower()
+    assert served_tls.workers.heard == []
+
+
+def test_a_tls_handshake_begun_and_never_finished_is_closed(served_tls):
+    with connect(served_tls.port) as sock:
+        sock.sendall(bytes.fromhex("16030100f4010000f00303") + bytes(20))
+        assert closed_within(sock, SHORT * 4)
+    assert served_tls.workers.heard == []
