@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from scorekeeper.scoring import load_record, parse_record, score_game
 
-from . import club, event, event_page, live, load, pad, page_weight, pdf_load, printing, scaled, seating
+from . import club, event, event_page, live, load, pad, page_weight, pdf_load, printing, scaled, seating, slow_clients
 from .games import full_game_record, played_to_the_end
 
 REPEATS = scaled(300, 5)
@@ -85,6 +85,7 @@ def main() -> None:
     event.main()
     event_page.main()
     live.main()
+    slow_clients.main()
     pdf_load.main()
     pad.main()
     seating.main()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import http.client
 import http.cookiejar
 import json
+import ssl
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -26,8 +27,14 @@ class Phone:
     cookies: http.cookiejar.CookieJar = field(default_factory=http.cookiejar.CookieJar)
     csrf: str | None = None
 
+    #: For https: the client's TLS (the bench's certificate is its own, not one a CA signed).
+    context: ssl.SSLContext | None = None
+
     def __post_init__(self) -> None:
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+        handlers: list[urllib.request.BaseHandler] = [urllib.request.HTTPCookieProcessor(self.cookies)]
+        if self.context is not None:
+            handlers.append(urllib.request.HTTPSHandler(context=self.context))
+        self.opener = urllib.request.build_opener(*handlers)
 
     def get_json(self, path: str, timeout: float = 5) -> dict:
         try:
@@ -42,7 +49,9 @@ class Phone:
             if self.csrf is None:
                 self.csrf = self.get_json("/csrf")["token"]
             body = urllib.parse.urlencode({"csrf_token": self.csrf, **data}).encode()
-            request = urllib.request.Request(self.base + path, data=body, headers=OUTBOX_HEADERS, method="POST")
+            # A browser names the page a post comes from; over https the CSRF check insists on it.
+            headers = {**OUTBOX_HEADERS, "Referer": self.base + "/"}
+            request = urllib.request.Request(self.base + path, data=body, headers=headers, method="POST")
             try:
                 with self.opener.open(request, timeout=timeout) as response:
                     return response.status, json.loads(response.read())

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -44,11 +45,20 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def unverified() -> ssl.SSLContext:
+    """A client's TLS that takes the bench's own self-signed certificate."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return context
+
+
 def wait_up(base: str) -> None:
     """Until the server answers anything at all (a 404 will do)."""
+    context = unverified() if base.startswith("https:") else None
     for _ in range(300):
         try:
-            urllib.request.urlopen(base + "/csrf", timeout=1).close()
+            urllib.request.urlopen(base + "/csrf", timeout=1, context=context).close()
             return
         except urllib.error.HTTPError:
             return
@@ -65,11 +75,11 @@ class Server:
 
 
 @contextmanager
-def _running(command: list[str], env: dict[str, str], port: int) -> Iterator[Server]:
+def _running(command: list[str], env: dict[str, str], port: int, scheme: str = "http") -> Iterator[Server]:
     process = subprocess.Popen(
         command, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
-    server = Server(f"http://127.0.0.1:{port}", port, process.pid)
+    server = Server(f"{scheme}://127.0.0.1:{port}", port, process.pid)
     try:
         wait_up(server.base)
         yield server
@@ -78,7 +88,7 @@ def _running(command: list[str], env: dict[str, str], port: int) -> Iterator[Ser
         process.wait(timeout=15)
 
 
-def app_server(folder: Path) -> AbstractContextManager[Server]:
+def app_server(folder: Path, tls: tuple[str, str] | None = None) -> AbstractContextManager[Server]:
     """`scorekeeper serve` on loopback over the instance folder, as `make run` starts it.
 
     Its live process listens on the next port: a port is picked whose next one is free too (a
@@ -87,11 +97,25 @@ def app_server(folder: Path) -> AbstractContextManager[Server]:
     port = free_port()
     while not port_is_free("127.0.0.1", port + 1):
         port = free_port()
+    certificate = ["--certfile", tls[0], "--keyfile", tls[1]] if tls else []
     return _running(
-        [str(BIN / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        [str(BIN / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port), *certificate],
         {"SCOREKEEPER_INSTANCE": str(folder)},
         port,
+        "https" if tls else "http",
     )
+
+
+def self_signed(folder: Path) -> tuple[str, str]:
+    """A certificate for 127.0.0.1 and its key, made with openssl (two days long)."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+    )
+    return str(cert), str(key)
 
 
 def floor_server(folder: Path) -> AbstractContextManager[Server]:
