@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.serve import port_is_free
+from scorekeeper.web.security import HSTS_SECONDS
 
 from .test_durability import free_port
 from .web import new_game_form
@@ -54,7 +55,7 @@ def certificate(tmp_path_factory) -> tuple[str, str]:
     return str(cert), str(key)
 
 
-def test_the_server_serves_https_with_a_secure_cookie_and_a_live_stream_over_tls(tmp_path, certificate):
+def test_the_server_serves_https_with_a_secure_cookie_hsts_a_redirect_from_http_and_a_live_stream_over_tls(tmp_path, certificate):
     cert, key = certificate
     port = free_port()
     while not port_is_free("127.0.0.1", port + 1):
@@ -80,6 +81,12 @@ def test_the_server_serves_https_with_a_secure_cookie_and_a_live_stream_over_tls
             cookie = response.headers.get("Set-Cookie") or ""
         assert "Start the game" in page
         assert "Secure" in cookie
+        assert response.headers["Strict-Transport-Security"] == f"max-age={HSTS_SECONDS}"
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as plain:
+            plain.sendall(f"GET /t/abc/hand HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            redirect = plain.recv(4096).decode()
+        assert redirect.startswith("HTTP/1.1 301")
+        assert f"location: https://127.0.0.1:{port}/t/abc/hand" in redirect.lower()
         with urllib.request.urlopen(f"https://127.0.0.1:{port}/csrf", context=trust, timeout=10) as response:
             assert response.status == 200
         live = re.search(r'data-live-url="([^"]*)"', _game_page(port, trust))
