@@ -216,6 +216,22 @@ def test_a_body_larger_than_the_front_takes_is_refused_before_it_is_read(served)
     assert served.workers.heard == []
 
 
+def test_bodies_together_take_no_more_memory_than_the_front_allows(served, monkeypatch):
+    monkeypatch.setattr(front_module, "BUFFERED_BYTES", 1500)
+    first, second = connect(served.port), connect(served.port)
+    with first, second:
+        first.sendall(b"POST /a HTTP/1.1\r\nHost: a\r\nContent-Length: 900\r\n\r\n" + b"a" * 800)
+        time.sleep(0.1)
+        second.sendall(b"POST /b HTTP/1.1\r\nHost: a\r\nContent-Length: 900\r\n\r\n" + b"b" * 800)
+        refused = read_answer(second)
+        first.sendall(b"a" * 100)
+        taken = read_answer(first)
+    assert refused.startswith(b"HTTP/1.1 503") and b"try again in a moment" in refused
+    assert taken.startswith(b"HTTP/1.1 200")
+    assert [handed.split(b" ")[1] for handed in served.workers.heard] == [b"/a"]
+    assert served.front.buffered == 0
+
+
 def test_a_phone_waiting_for_100_continue_is_told_to_go_on(served):
     with connect(served.port) as sock:
         sock.sendall(b"POST /import HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n")

@@ -55,7 +55,10 @@ UPSTREAM_SECONDS = 120.0
 WRITE_SECONDS = 30.0
 #: A request head may hold this many bytes; a body this many (the app refuses smaller ones itself).
 HEAD_BYTES = 32 * 1024
-BODY_BYTES = 8 * 1024 * 1024
+BODY_BYTES = 4 * 1024 * 1024
+#: Bodies being read, all connections together, take at most this much memory; past it a body
+#: is refused as "busy" (many phones each sending the largest body at once).
+BUFFERED_BYTES = 64 * 1024 * 1024
 #: Connections held at once, and from one network (an address, an IPv6 /64) that is not a proxy
 #: the server was told to trust: a phone opens a handful; a hall's phones each have their own.
 MAX_CONNECTIONS = 8000
@@ -90,6 +93,8 @@ class Front:
     max_connections: int = MAX_CONNECTIONS
     max_per_network: int = MAX_PER_NETWORK
     held: dict[str, int] = field(default_factory=dict)
+    #: Bytes of bodies read and not yet handed on, all connections together.
+    buffered: int = 0
 
     def __post_init__(self) -> None:
         self.proxy_networks = [ip_network(proxy, strict=False) for proxy in self.proxies]
@@ -172,7 +177,7 @@ async def meet(front: Front, sock: socket.socket, address: str) -> None:
                 context = None
         reader, writer = await _streams(sock, context)
         if front.tls is not None and context is None:
-            await redirect(reader, writer)
+            await redirect(front, reader, writer)
         else:
             await serve(front, reader, writer, address, b"http" if context is None else b"https")
     except (Closed, TimeoutError, ConnectionError, OSError, ssl.SSLError, h11.ProtocolError):
@@ -222,7 +227,9 @@ class Answer:
     reason: bytes = b""
 
 
-async def read_request(conn: h11.Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> Request:
+async def read_request(
+    front: Front, conn: h11.Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+) -> Request:
     """One whole request, or ``Closed``: the first byte within ``IDLE_SECONDS``, the head within
     ``HEAD_SECONDS`` of it, the body within ``BODY_SECONDS`` plus a second per ``BODY_RATE`` bytes."""
     loop = asyncio.get_running_loop()
@@ -245,17 +252,21 @@ async def read_request(conn: h11.Connection, reader: asyncio.StreamReader, write
         writer.write(conn.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
     deadline = loop.time() + BODY_SECONDS + max(size, 0) / BODY_RATE
     body = bytearray()
-    while True:
-        event = await _event(conn, reader, deadline)
-        if isinstance(event, h11.Data):
-            body += event.data
-            if len(body) > BODY_BYTES:
-                await answer(conn, writer, TOO_LARGE, close=True)
+    try:
+        while True:
+            event = await _event(conn, reader, deadline)
+            if isinstance(event, h11.Data):
+                body += event.data
+                front.buffered += len(event.data)
+                if len(body) > BODY_BYTES or front.buffered > BUFFERED_BYTES:
+                    await answer(conn, writer, TOO_LARGE if len(body) > BODY_BYTES else BUSY, close=True)
+                    raise Closed
+            elif isinstance(event, h11.EndOfMessage):
+                return Request(head.method, head.target, list(head.headers), bytes(body))
+            else:
                 raise Closed
-        elif isinstance(event, h11.EndOfMessage):
-            return Request(head.method, head.target, list(head.headers), bytes(body))
-        else:
-            raise Closed
+    finally:
+        front.buffered -= len(body)
 
 
 def said(status: int, text: bytes, headers: Iterable[tuple[bytes, bytes]] = ()) -> Answer:
@@ -266,6 +277,7 @@ def said(status: int, text: bytes, headers: Iterable[tuple[bytes, bytes]] = ()) 
 TOO_LARGE = said(413, b"This request is too large.\n")
 NOT_HTTP = said(400, b"This is not a request the server understands.\n")
 UNAVAILABLE = said(502, UNAVAILABLE_TEXT, [(b"retry-after", b"2")])
+BUSY = said(503, UNAVAILABLE_TEXT, [(b"retry-after", b"2")])
 LATE = said(504, UNAVAILABLE_TEXT, [(b"retry-after", b"2")])
 
 
@@ -295,7 +307,7 @@ async def serve(
     conn = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_BYTES)
     while True:
         try:
-            request = await read_request(conn, reader, writer)
+            request = await read_request(front, conn, reader, writer)
         except h11.RemoteProtocolError:
             if conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
                 await answer(conn, writer, NOT_HTTP, close=True)
@@ -351,11 +363,11 @@ async def forward(upstream: str, request: Request, address: str, scheme: bytes) 
         writer.close()
 
 
-async def redirect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+async def redirect(front: Front, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     """Plain http sent to the https port: told where the same page is over https."""
     conn = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_BYTES)
     try:
-        request = await read_request(conn, reader, writer)
+        request = await read_request(front, conn, reader, writer)
     except h11.RemoteProtocolError:
         return
     host = dict(request.headers).get(b"host", b"")
