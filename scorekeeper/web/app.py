@@ -55,7 +55,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = ensure_secret_key(app.instance_path)
 
-    from . import connection, errors, live_links, scripts, security, static_files
+    from . import connection, errors, live_links, scripts, security, starting, static_files
     from .forms import new_idem_key
     from .views import (
         club,
@@ -81,6 +81,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
     connection.init_app(app)
+    starting.init_app(app)
     for view in (
         home, start, play, spectator, printing, director, events, published, members, seasons, club, wall, season_wall,
         house_rules,
