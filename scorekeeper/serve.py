@@ -20,6 +20,7 @@ from .scoring.errors import Refusal
 from .storage.club_results import bring_up_to_date
 from .storage.database import connect
 from .web import printer
+from .web.app import configured_proxies
 from .web.connection import database_path
 
 
@@ -82,6 +83,9 @@ def start_live(host: str, port: int, database: str, tls: Certificate | None = No
     command = [sys.executable, "-m", "scorekeeper.web.live", "--host", host, "--port", str(port)]
     if tls is not None:
         command += ["--certfile", tls.certfile, "--keyfile", tls.keyfile]
+    proxies = configured_proxies()  # a client behind a trusted proxy is counted as itself
+    if proxies:
+        command += ["--proxy", proxies]
     live = subprocess.Popen([*command, "--database", database, "--parent", str(os.getpid())])
     reach = "127.0.0.1" if host in ("0.0.0.0", "") else "::1" if host == "::" else host
     deadline = time.monotonic() + 10

@@ -45,11 +45,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
-    from .security import LOOPBACK, trust_proxies
+    from .security import proxy_setting, trust_proxies
 
-    proxies = app.config.get("TRUSTED_PROXIES", os.environ.get("SCOREKEEPER_PROXY"))
-    if proxies is None and os.environ.get("SCOREKEEPER_HTTPS") == "1":
-        proxies = LOOPBACK
+    proxies = proxy_setting(app.config)
     if proxies:
         trust_proxies(app, proxies)
     if not app.config.get("SECRET_KEY"):
@@ -104,6 +102,18 @@ def configured_database() -> str:
     )
     probe.config.from_pyfile("config.py", silent=True)
     return database_path(probe)
+
+
+def configured_proxies() -> str | None:
+    """The trusted proxy the app would believe (settings as ``create_app`` reads them), for the
+    live process, which counts streams by the client the proxy names as the app counts requests."""
+    from .security import proxy_setting
+
+    probe = Flask(
+        "scorekeeper", instance_relative_config=True, instance_path=os.environ.get("SCOREKEEPER_INSTANCE") or None
+    )
+    probe.config.from_pyfile("config.py", silent=True)
+    return proxy_setting(probe.config)
 
 
 class RowNumber(IntegerConverter):
