@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from scorekeeper.scoring import load_record, parse_record, score_game
 
-from . import club, event, event_page, live, load, pad, page_weight, pdf_load, printing, scaled, seating
+from . import club, event, event_page, floods, live, load, pad, page_weight, pdf_load, printing, scaled, seating
 from .games import full_game_record, played_to_the_end
 
 REPEATS = scaled(300, 5)
@@ -89,6 +89,7 @@ def main() -> None:
     pad.main()
     seating.main()
     club.main()
+    floods.main()
 
 
 if __name__ == "__main__":

@@ -46,17 +46,30 @@ def reserve_start(
     An import is counted whether its record is then accepted or refused: checking a refused
     record costs the server as much as an accepted one."""
     at = time.time() if at is None else at
-    since = at - limits.window_seconds
+    refused = _refused(db, network, kind, limits, at)  # read alone: a flood's refusals take no write lock
+    if refused is not None:
+        return refused
     with immediate(db):
-        db.conn.execute("DELETE FROM game_starts WHERE at <= ?", [since])
-        mine, first = db.conn.execute("SELECT COUNT(*), MIN(at) FROM game_starts WHERE network = ?", [network]).fetchone()
-        if mine >= limits.per_network:
-            return StartRefused("network", _wait(first, limits, at))
-        budget = limits.imported_everyone if kind == IMPORTED else limits.started_everyone
-        total, first = db.conn.execute("SELECT COUNT(*), MIN(at) FROM game_starts WHERE kind = ?", [kind]).fetchone()
-        if total >= budget:
-            return StartRefused("everyone", _wait(first, limits, at))
-        db.conn.execute("INSERT INTO game_starts (network, kind, at) VALUES (?, ?, ?)", [network, kind, at])
+        db.conn.execute("DELETE FROM game_starts WHERE at <= ?", [at - limits.window_seconds])
+        refused = _refused(db, network, kind, limits, at)
+        if refused is None:
+            db.conn.execute("INSERT INTO game_starts (network, kind, at) VALUES (?, ?, ?)", [network, kind, at])
+    return refused
+
+
+def _refused(db: sqlite_utils.Database, network: str, kind: str, limits: StartLimits, at: float) -> StartRefused | None:
+    since = at - limits.window_seconds
+    mine, first = db.conn.execute(
+        "SELECT COUNT(*), MIN(at) FROM game_starts WHERE network = ? AND at > ?", [network, since]
+    ).fetchone()
+    if mine >= limits.per_network:
+        return StartRefused("network", _wait(first, limits, at))
+    budget = limits.imported_everyone if kind == IMPORTED else limits.started_everyone
+    total, first = db.conn.execute(
+        "SELECT COUNT(*), MIN(at) FROM game_starts WHERE kind = ? AND at > ?", [kind, since]
+    ).fetchone()
+    if total >= budget:
+        return StartRefused("everyone", _wait(first, limits, at))
     return None
 
 

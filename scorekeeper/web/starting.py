@@ -1,29 +1,42 @@
 """The front door's limits on new games: the budget of games started and imported (by network
 and for the whole server, ``storage.game_starts``), one game record checked at a time in each
-worker, and the sweep of imported games nobody opened.
+worker, in a process of its own, and the sweep of imported games nobody opened.
 
-Why one import at a time: checking the largest record the limits allow is half a second of a
-worker's CPU, and a worker's threads share one interpreter. Sixteen checked at once held every
-save of every other table behind them (p99 2.0 s); one at a time per worker, a save waits for
-a few milliseconds of it at most. An import that finds the worker checking another is refused
-at once (never queued: a queued import would hold a thread the tables need).
+Why: checking the largest record the limits allow is up to half a second of CPU, and a
+worker's threads share one interpreter. Sixteen checked at once in the workers held every save
+of every other table behind them (p99 2.0 s). So a worker hands a record to its own import
+process, run at a lower priority (as the printer's render processes are), and the request
+thread sleeps, leaving the GIL to the saves, until the game is stored or refused; the process
+stores it as any writer does (checked before the write lock, the lock held only to insert). A
+worker checks one record at a time: an import that finds it checking another is refused at
+once (never queued: a queued import would hold a thread the tables need).
 """
 
 from __future__ import annotations
 
+import atexit
+import multiprocessing
+import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 
+import sqlite_utils
 from flask import Flask, current_app
 
-from ..scoring import Refusal
+from ..scoring import Refusal, ScoringError, decode_json
+from ..scoring.errors import sentence
 from ..storage.database import connect
+from ..storage.exchange import import_changes
 from ..storage.game_starts import IMPORTED, STARTED, StartLimits, reserve_start
-from ..storage.games import sweep_unopened_imports
+from ..storage.games import import_game, sweep_unopened_imports
 from .connection import database_path, get_db
 from .devices import client_address, guesser_key
+from .forms import check_imported
 
 #: Game records checked at once in one worker process.
 IMPORTS_AT_ONCE = 1
@@ -32,6 +45,9 @@ UNOPENED_KEPT_SECONDS = 24 * 3600
 SWEEP_EVERY_SECONDS = 3600
 #: When to try again after finding the worker checking another record.
 BUSY_RETRY_SECONDS = 5
+#: The import process runs this much nicer than the requests; the longest a request waits for it.
+NICENESS = 10
+IMPORT_TIMEOUT = 60.0
 
 _CHECKING = threading.BoundedSemaphore(IMPORTS_AT_ONCE)
 _SWEPT = {"at": 0.0}
@@ -96,6 +112,112 @@ def checking_an_import(field: str) -> Iterator[None]:
         yield
     finally:
         _CHECKING.release()
+
+
+class ImportRefused(Refusal):
+    """The record, refused by the import process: its sentence and field, as the check said them."""
+
+
+def import_record(text: str, field: str) -> str:
+    """The record stored as a new game by this worker's import process: its record token, or the
+    check's refusal (``ImportRefused``) with the sentence beside ``field``."""
+    outcome, said = _checker().run(database_path(current_app), text)
+    if outcome == "refused":
+        raise ImportRefused(said, field)
+    return said
+
+
+def _import_here(database: str, text: str) -> tuple[str, str]:
+    """In the import process: check and store the record, as the import page did in the worker;
+    ("stored", its record token) or ("refused", the sentence)."""
+    try:
+        data = decode_json(text)
+        if not isinstance(data, dict):
+            raise ScoringError("the record must be a JSON object")
+        title = check_imported(data)
+        record, changes = import_changes(data)
+        stored = import_game(_connection(database), record.game, changes, "import", title)
+    except Refusal as error:
+        return "refused", sentence(str(error))
+    return "stored", stored.record_token
+
+
+_CONNECTIONS: dict[str, sqlite_utils.Database] = {}
+
+
+def _connection(database: str) -> sqlite_utils.Database:
+    """The import process's connection to ``database``, kept for its next record."""
+    if database not in _CONNECTIONS:
+        _CONNECTIONS[database] = connect(database)
+    return _CONNECTIONS[database]
+
+
+def _checker_start(parent: int) -> None:
+    """In the import process: Ctrl-C is the server's, the requests come first, and it ends when its worker does."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.nice(NICENESS)
+    threading.Thread(target=_end_with, args=(parent,), name="parent-watch", daemon=True).start()
+
+
+def _end_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+
+class _Checker:
+    """A worker's import process (spawned on first use, replaced if it dies)."""
+
+    def __init__(self) -> None:
+        self._executor: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def run(self, database: str, text: str) -> tuple[str, str]:
+        for attempt in range(2):
+            with self._lock:
+                if self._executor is None:
+                    self._executor = ProcessPoolExecutor(
+                        max_workers=1,
+                        mp_context=multiprocessing.get_context("spawn"),
+                        initializer=_checker_start,
+                        initargs=(os.getpid(),),
+                    )
+                executor = self._executor
+            try:
+                return executor.submit(_import_here, database, text).result(IMPORT_TIMEOUT)
+            except BrokenProcessPool:
+                with self._lock:
+                    if self._executor is executor:
+                        self._executor = None
+                executor.shutdown(wait=False, cancel_futures=True)
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    def shutdown(self) -> None:
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+_CHECKERS: dict[int, _Checker] = {}
+_CHECKERS_GUARD = threading.Lock()
+
+
+def _checker() -> _Checker:
+    """This process's import process (one inherited across a fork is not reused)."""
+    with _CHECKERS_GUARD:
+        return _CHECKERS.setdefault(os.getpid(), _Checker())
+
+
+def _shutdown() -> None:
+    checker = _CHECKERS.get(os.getpid())
+    if checker is not None:
+        checker.shutdown()
+
+
+atexit.register(_shutdown)
 
 
 def answer(error: Refusal) -> tuple[int, dict[str, str]]:

@@ -5,16 +5,15 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ...scoring import Refusal, ScoringError, decode_json
+from ...scoring import Refusal
 from ...scoring.errors import sentence
-from ...storage.exchange import import_changes
 from ...storage.game_starts import STARTED
-from ...storage.games import JoinLimits, create_game, import_game, join_by_code
+from ...storage.games import JoinLimits, create_game, join_by_code
 from ...storage.house_rules import house_choices
 from .. import starting
 from ..connection import get_db
 from ..devices import client_address, guesser_key
-from ..forms import OPEN_PLAYER_SLOTS, ImportForm, JoinForm, NewGameForm, check_imported
+from ..forms import OPEN_PLAYER_SLOTS, ImportForm, JoinForm, NewGameForm
 
 bp = Blueprint("start", __name__)
 
@@ -72,22 +71,17 @@ def join() -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
 @bp.route("/import", methods=["GET", "POST"])
 def import_record() -> Response | tuple[str, int, dict[str, str]]:
     """A game record file (or pasted text) becomes a new game with its whole log: counted against
-    the budget and checked in the worker's one turn for records (``starting.checking_an_import``)."""
+    the budget, then checked and stored by the worker's import process (``starting``), one at a time."""
     form = ImportForm()
     text = form.record_text() if form.validate_on_submit() else None
     status, headers = (422 if form.is_submitted() else 200), dict[str, str]()
     if text is not None:
         try:
             with starting.checking_an_import("text"):
-                data = decode_json(text)
-                if not isinstance(data, dict):
-                    raise ScoringError("the record must be a JSON object")
-                title = check_imported(data)
-                record, changes = import_changes(data)
-                stored = import_game(get_db(), record.game, changes, "import", title)
+                token = starting.import_record(text, "text")
         except Refusal as error:
             form.text.errors = [sentence(str(error))]
             status, headers = starting.answer(error)
         else:
-            return redirect(url_for("play.share", token=stored.record_token))
+            return redirect(url_for("play.share", token=token))
     return render_template("start/import.html", form=form), status, headers
