@@ -13,7 +13,21 @@ from collections.abc import Callable
 
 from scorekeeper.scoring import load_record, parse_record, score_game
 
-from . import club, event, event_page, live, load, pad, page_weight, pdf_load, printing, scaled, seating, slow_clients
+from . import (
+    club,
+    event,
+    event_page,
+    floods,
+    live,
+    load,
+    pad,
+    page_weight,
+    pdf_load,
+    printing,
+    scaled,
+    seating,
+    slow_clients,
+)
 from .games import full_game_record, played_to_the_end
 
 REPEATS = scaled(300, 5)
@@ -90,6 +104,7 @@ def main() -> None:
     pad.main()
     seating.main()
     club.main()
+    floods.main()
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from .scoring.errors import Refusal
 from .storage.club_results import bring_up_to_date
 from .storage.database import connect
 from .web import printer
+from .web.app import configured_proxies
 from .web.connection import database_path
 
 
@@ -97,21 +98,24 @@ def _beside(command: list[str], host: str, port: int) -> subprocess.Popen[bytes]
     return process
 
 
-def _tls_options(tls: Certificate | None) -> list[str]:
-    return [] if tls is None else ["--certfile", tls.certfile, "--keyfile", tls.keyfile]
+def _options(tls: Certificate | None) -> list[str]:
+    """What the processes beside the server are told: the certificate, and the trusted proxy (a
+    client behind it is counted as itself, as the app counts it)."""
+    certificate = [] if tls is None else ["--certfile", tls.certfile, "--keyfile", tls.keyfile]
+    proxies = configured_proxies()
+    return certificate + (["--proxy", proxies] if proxies else [])
 
 
 def start_live(host: str, port: int, database: str, tls: Certificate | None = None) -> subprocess.Popen[bytes]:
     """The live process (``web/live.py``) beside the server, listening before the server is."""
     command = ["scorekeeper.web.live", "--host", host, "--port", str(port), "--database", database]
-    return _beside([*command, *_tls_options(tls)], host, port)
+    return _beside([*command, *_options(tls)], host, port)
 
 
 def start_front(host: str, port: int, upstream: str, tls: Certificate | None = None) -> subprocess.Popen[bytes]:
     """The front (``web/front.py``) on the server's port, handing whole requests to ``upstream``."""
     command = ["scorekeeper.web.front", "--host", host, "--port", str(port), "--upstream", upstream]
-    proxies = os.environ.get("SCOREKEEPER_PROXY", "")
-    front = _beside([*command, *_tls_options(tls), *(["--proxy", proxies] if proxies else [])], host, port)
+    front = _beside([*command, *_options(tls)], host, port)
     if front.poll() is not None:
         raise PortTaken(f"port {port} cannot be listened on: is another server running there?")
     return front

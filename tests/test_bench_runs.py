@@ -31,6 +31,8 @@ SECTIONS = [
     "a player's page (the most tables)",
     "-table evening published:",
     "a phone's save, server while zipping",
+    "Floods:",
+    "ratio: p99 while flooded / p99 idle",
 ]
 
 

@@ -183,24 +183,74 @@ def test_an_ipv4_address_counts_the_same_written_as_ipv6(director_client):
     assert statuses == [401] * 5 + [429]
 
 
-def test_past_fifty_wrong_passwords_from_everywhere_the_server_checks_no_more_but_on_its_own_machine(director_client):
+def test_past_fifty_wrong_passwords_from_everywhere_a_network_that_failed_is_checked_no_more(director_client):
     app = director_client.application
-    statuses = [guess_from(app, f"192.0.2.{n + 1}").status_code for n in range(55)]
-    assert statuses == [401] * 50 + [429] * 5
-    refused = guess_from(app, "198.51.100.7", PASSWORD)  # even the right one: it is not checked
+    statuses = [guess_from(app, f"192.0.2.{n + 1}").status_code for n in range(50)]
+    assert statuses == [401] * 50
+    refused = guess_from(app, "192.0.2.1", PASSWORD)  # even the right one: it is not checked
     assert refused.status_code == 429 and refused.headers["Retry-After"] == "600"
-    assert "log in on the computer that runs Scorekeeper" in refused.get_data(as_text=True)
+    assert "Too many wrong passwords have been tried on this server" in refused.get_data(as_text=True)
     assert failures_counted(app) == 50
-    assert guess_from(app, "127.0.0.1", PASSWORD).status_code == 302  # the laptop itself
+
+
+def test_fifty_wrong_passwords_from_ten_networks_do_not_lock_out_a_director_elsewhere(director_client):
+    """The server-wide cap never refuses a network that has not itself failed: ten guessers (or
+    one with ten addresses) cannot keep the director out."""
+    app = director_client.application
+    for network in range(10):
+        assert [guess_from(app, f"198.18.{network}.1").status_code for _ in range(6)] == [401] * 5 + [429]
+    assert guess_from(app, "203.0.113.9", PASSWORD).status_code == 302
+
+
+def test_past_the_cap_a_new_network_gets_one_guess_not_five(director_client):
+    app = director_client.application
+    for n in range(50):
+        guess_from(app, f"192.0.2.{n + 1}")
+    assert [guess_from(app, "198.51.100.7").status_code for _ in range(3)] == [401, 429, 429]
+    assert guess_from(app, "198.51.100.7", PASSWORD).status_code == 429
+
+
+def test_the_servers_own_machine_counts_like_any_network(director_client):
+    """Without a trusted proxy, loopback is one network: behind an unnamed proxy every client
+    is it, so it must not escape the limits (nor count toward locking others out)."""
+    app = director_client.application
+    for n in range(50):
+        guess_from(app, f"192.0.2.{n + 1}")
+    assert guess_from(app, "127.0.0.1").status_code == 401
+    assert guess_from(app, "127.0.0.1", PASSWORD).status_code == 429  # it has failed: past the cap, no more
+    assert guess_from(app, "::1", PASSWORD).status_code == 302  # another network, that has not failed
+
+
+def test_behind_a_named_proxy_each_client_is_its_own_network(tmp_path):
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "t", "DATABASE": str(tmp_path / "p.db"), "TRUSTED_PROXIES": "127.0.0.1"}
+    )
+    set_up_director(app.test_client())
+    guesser = {"X-Forwarded-For": "198.51.100.20"}
+    statuses = [guess_via(app, guesser).status_code for _ in range(6)]
+    assert statuses == [401] * 5 + [429]
+    assert guess_via(app, {"X-Forwarded-For": "203.0.113.4"}, PASSWORD).status_code == 302
+
+
+def guess_via(app, headers: dict[str, str], password: str = "wrong password!"):
+    """A guess through a proxy on the server's own machine, which names the client in ``headers``."""
+    guesser = app.test_client()
+    token = csrf_token(guesser, "/director/login")
+    return guesser.post(
+        "/director/login",
+        data={"csrf_token": token, "password": password},
+        headers=headers,
+        environ_base={"REMOTE_ADDR": "127.0.0.1"},
+    )
 
 
 def test_a_new_password_ends_the_lock_out(director_client, tmp_path):
     app = director_client.application
     for n in range(50):
         guess_from(app, f"192.0.2.{n + 1}")
-    assert guess_from(app, "198.51.100.7", PASSWORD).status_code == 429
+    assert guess_from(app, "192.0.2.1", PASSWORD).status_code == 429
     db = connect(app.config["DATABASE"])
     director_store.set_director_password_hash(db, director_store.director_password_hash(db) or "", replace=True)
     db.conn.close()
     assert failures_counted(app) == 0
-    assert guess_from(app, "198.51.100.7", PASSWORD).status_code == 302
+    assert guess_from(app, "192.0.2.1", PASSWORD).status_code == 302

@@ -120,7 +120,8 @@ class Site:
     """A running app with a game, an event and a house game, and what its links are."""
 
     def __init__(self, folder: Path) -> None:
-        self.app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "DATABASE": str(folder / "fuzz.db")})
+        unlimited = {"START_LIMIT_PER_NETWORK": 10**6, "START_LIMIT_STARTED": 10**6, "START_LIMIT_IMPORTED": 10**6}
+        self.app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "DATABASE": str(folder / "fuzz.db"), **unlimited})
         self.app.config["PROPAGATE_EXCEPTIONS"] = True
         self.client = self.app.test_client()
         table = start(self.client, ["Ann", "Bob", "Cy"])

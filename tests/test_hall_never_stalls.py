@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.games import full_game_record
+from bench.games import largest_record
 from bench.phone import Phone, Unreachable
 from scorekeeper.gamelog import MAX_ENTRIES, MAX_PRESSURES_IN_A_HAND, PRESSURE, Change, TableError
 from scorekeeper.scoring import Game, configure
@@ -33,26 +33,6 @@ from scorekeeper.tournament.seating import MAX_EVENT_PLAYERS
 from .test_durability import free_port
 
 BIN = Path(sys.executable).parent
-
-
-def largest_record() -> dict[str, object]:
-    """A record as large as the limits allow: 14 complete hands of five players, every hand and the
-    hand in play with the most pressures a hand takes, and ruling notes up to the most changes a
-    game holds (about 30,000 characters: well inside the import's 200,000)."""
-    record = full_game_record()
-    hands: list[dict[str, object]] = record["hands"][:14]  # type: ignore[index]
-    players: list[str] = record["players"]  # type: ignore[assignment]
-    record["hands"] = hands
-    pressures = [players[n % len(players)] for n in range(MAX_PRESSURES_IN_A_HAND)]
-    for hand in hands:
-        hand["pressures"] = list(pressures)
-    record["in_play"] = {"hand": 15, "pressures": list(pressures), "notes": []}
-    changes = len(hands) * (len(players) + MAX_PRESSURES_IN_A_HAND) + MAX_PRESSURES_IN_A_HAND
-    notes = [f"n{n}" for n in range(MAX_ENTRIES - changes)]
-    for index, hand in enumerate(hands):
-        hand["notes"] = notes[index::15]
-    record["in_play"]["notes"] = notes[14::15]  # type: ignore[index]
-    return record
 
 
 @contextmanager

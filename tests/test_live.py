@@ -10,7 +10,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -64,9 +65,10 @@ def live(database):
 class Listener:
     """A phone's EventSource, as plainly as a socket can be one."""
 
-    def __init__(self, port: int, path: str) -> None:
+    def __init__(self, port: int, path: str, headers: str = "") -> None:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=5)
-        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
+        request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n{headers}\r\n"
+        self.sock.sendall(request.encode())
         self.buffer = b""
 
     def head(self) -> str:
@@ -166,6 +168,85 @@ def test_streams_past_the_bound_are_refused_with_a_time_to_come_back(database, g
         assert again.head().startswith("HTTP/1.1 200")  # a closed stream frees its place
         for listener in (held[1], refused, again):
             listener.close()
+
+
+def test_the_servers_own_machine_is_held_to_the_streams_of_one_network(database, game):
+    """Behind a proxy nobody named, every phone arrives from loopback: it must not take all the
+    streams there are (2,000), only one network's (100)."""
+    from scorekeeper.web.live import MAX_PER_NETWORK
+
+    for port in live_process(database):
+        held = [Listener(port, f"/live/t/{game.record_token}") for _ in range(MAX_PER_NETWORK)]
+        assert all(listener.head().startswith("HTTP/1.1 200") for listener in held)
+        refused = Listener(port, f"/live/t/{game.record_token}")
+        assert refused.head().startswith("HTTP/1.1 503")
+        for listener in [*held, refused]:
+            listener.close()
+
+
+def forwarded_for(address: str) -> str:
+    return f"X-Forwarded-For: {address}\r\n"
+
+
+@contextmanager
+def streams(port: int, path: str) -> Iterator[Callable[[str], str]]:
+    """Open streams as phones behind a proxy: each call sends one with ``X-Forwarded-For`` and
+    gives the status line it got; all are closed at the end."""
+    opened: list[Listener] = []
+
+    def open_one(forwarded: str) -> str:
+        listener = Listener(port, path, forwarded_for(forwarded))
+        opened.append(listener)
+        return listener.head().split("\r\n")[0]
+
+    try:
+        yield open_one
+    finally:
+        for listener in opened:
+            listener.close()
+
+
+def test_behind_a_named_proxy_each_client_it_forwards_is_its_own_network(database, game):
+    for port in live_process(database, "--proxy", "127.0.0.1", "--max-per-network", "2"):
+        with streams(port, f"/live/t/{game.record_token}") as stream:
+            assert [stream("198.51.100.1") for _ in range(3)] == [OK, OK, BUSY]
+            # the proxy's own entry is the last: an earlier one is whatever the client wrote
+            assert stream("203.0.113.5, 198.51.100.1") == BUSY
+            assert [stream(f"2001:db8:1:2::{n}") for n in (7, 8, 9)] == [OK, OK, BUSY]  # one /64
+
+
+def test_without_a_named_proxy_a_forwarded_address_is_not_believed(database, game):
+    for port in live_process(database, "--max-per-network", "2"):
+        with streams(port, f"/live/t/{game.record_token}") as stream:
+            assert [stream(f"198.51.100.{n}") for n in (1, 2, 3)] == [OK, OK, BUSY]
+
+
+OK, BUSY = "HTTP/1.1 200 OK", "HTTP/1.1 503 Service Unavailable"
+
+
+def test_the_server_starts_the_live_process_with_the_trusted_proxy(monkeypatch, tmp_path):
+    from scorekeeper import serve
+
+    started: list[list[str]] = []
+
+    class Exited:
+        def __init__(self, command: list[str]) -> None:
+            started.append(command)
+
+        def poll(self) -> int:
+            return 1
+
+    monkeypatch.setattr(serve.subprocess, "Popen", Exited)
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
+    monkeypatch.setenv("SCOREKEEPER_PROXY", "10.0.0.2,10.0.0.3")
+    serve.start_live("127.0.0.1", free_port(), str(tmp_path / "x.db"))
+    monkeypatch.delenv("SCOREKEEPER_PROXY")
+    monkeypatch.setenv("SCOREKEEPER_HTTPS", "1")
+    serve.start_live("127.0.0.1", free_port(), str(tmp_path / "x.db"))
+    monkeypatch.delenv("SCOREKEEPER_HTTPS")
+    serve.start_live("127.0.0.1", free_port(), str(tmp_path / "x.db"))
+    proxies = [command[command.index("--proxy") + 1] if "--proxy" in command else None for command in started]
+    assert proxies == ["10.0.0.2,10.0.0.3", "127.0.0.1,::1", None]
 
 
 def test_a_quiet_stream_says_it_is_still_there(database, game):

@@ -47,6 +47,7 @@ def test_migrations_are_named_and_run_once(tmp_path):
         "0008_event_paper",
         "0009_event_plans",
         "0010_club",
+        "0011_game_starts",
     ]
     assert not migrations.pending(database)
 

@@ -335,6 +335,19 @@ def _club(db: sqlite_utils.Database) -> None:
     _players_become_members(db)
 
 
+@migrations(name="0011_game_starts")
+def _game_starts(db: sqlite_utils.Database) -> None:
+    """Games started and imported of the last hour, by network (the budget on new games), and
+    which imported games nobody has opened yet (swept away after a day)."""
+    db.execute(
+        "CREATE TABLE game_starts (id INTEGER PRIMARY KEY, network TEXT NOT NULL, kind TEXT NOT NULL, at REAL NOT NULL)"
+    )
+    db.execute("CREATE INDEX game_starts_by_network ON game_starts (network, at)")
+    db.execute("CREATE INDEX game_starts_by_time ON game_starts (at)")
+    db.execute("ALTER TABLE games ADD COLUMN unopened_import INTEGER NOT NULL DEFAULT 0")
+    db.execute("CREATE INDEX games_unopened_imports ON games (created_at) WHERE unopened_import = 1")
+
+
 def _players_become_members(db: sqlite_utils.Database) -> None:
     at = datetime.now(UTC).isoformat(timespec="seconds")
     by_number: dict[str, int] = {}

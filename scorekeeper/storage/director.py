@@ -67,17 +67,19 @@ def end_director_session(db: sqlite_utils.Database, session_id: str) -> None:
 
 
 def reserve_login_attempt(
-    db: sqlite_utils.Database, guesser: str, window_seconds: float, attempts: int, everyone: int, local: bool
+    db: sqlite_utils.Database, guesser: str, window_seconds: float, attempts: int, everyone: int
 ) -> str | None:
     """Count a login attempt as a failure before its password is checked: None if it may be
-    checked, else who used up the window: ``"address"`` (this guesser: an address, an IPv6 /64)
-    or ``"everyone"`` (the whole server, past ``everyone`` failures; an attempt made on the
-    server's own machine, ``local``, is never held back by others' guessing).
+    checked, else who used up the window: ``"address"`` (this guesser: an address, an IPv6 /64,
+    past ``attempts`` failures) or ``"everyone"`` (past ``everyone`` failures on the whole server,
+    and this guesser among them).
 
     Counting and reserving in one write transaction is what bounds the guesses: however
     many arrive at once, at most ``attempts`` per window get as far as the password check
-    from one guesser, and at most ``everyone`` from all of them together. A right password
-    then clears its guesser's count (``clear_login_failures``).
+    from one guesser. The server-wide cap refuses only a guesser that has itself failed in the
+    window, so that no network's failures (nor many networks') lock out a director who has not
+    mistyped: past it, a guesser from a new network gets one guess, not ``attempts``. A right
+    password then clears its guesser's count (``clear_login_failures``).
     """
     at = time.time()
     with immediate(db):
@@ -86,7 +88,7 @@ def reserve_login_attempt(
         if mine >= attempts:
             return "address"
         (total,) = db.conn.execute("SELECT COUNT(*) FROM login_failures").fetchone()
-        if total >= everyone and not local:
+        if total >= everyone and mine > 0:
             return "everyone"
         db.conn.execute("INSERT INTO login_failures (address, at) VALUES (?, ?)", [guesser, at])
     return None

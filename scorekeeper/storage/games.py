@@ -48,6 +48,8 @@ class StoredGame:
     created_at: str
     game: Game
     verify: bool = False
+    #: An imported game nobody had opened when the row was read (``mark_opened``).
+    unopened: bool = False
     #: The names epoch the row was read at (``NAMES_EPOCH``): what it is remembered under.
     epoch: str = ""
 
@@ -141,6 +143,7 @@ def _game_from_row(row: dict[str, object]) -> StoredGame:
         created_at=str(row["created_at"]),
         game=game,
         verify=bool(row.get("verify", 0)),
+        unopened=bool(row.get("unopened_import", 0)),
         epoch=str(row.get("names_epoch") or ""),
     )
 
@@ -519,5 +522,34 @@ def import_game(
     with immediate(db):
         stored = _insert_game(db, game, title)
         db.conn.executemany(_INSERT_ENTRY, ([stored.id, *row[1:]] for row in rows))
-        db.conn.execute("UPDATE games SET version = ? WHERE id = ?", [len(entries), stored.id])
-        return stored
+        db.conn.execute("UPDATE games SET version = ?, unopened_import = 1 WHERE id = ?", [len(entries), stored.id])
+        return replace(stored, unopened=True)
+
+
+#: Games this process has seen opened: each is marked once, not at every page.
+_OPENED: Memo[bool] = Memo(4096)
+
+
+def mark_opened(db: sqlite_utils.Database, stored: StoredGame) -> None:
+    """An imported game's link was used: it is kept (``sweep_unopened_imports`` leaves it)."""
+    if not stored.unopened or _OPENED.lookup(stored.id):
+        return
+    with immediate(db):
+        db.conn.execute("UPDATE games SET unopened_import = 0 WHERE id = ?", [stored.id])
+    _OPENED.put(stored.id, True)
+
+
+def sweep_unopened_imports(db: sqlite_utils.Database, older_than: float, at: float | None = None) -> int:
+    """Delete the imported games whose links nobody used within ``older_than`` seconds of their
+    import (a flood's leftovers: an importer's browser opens the game at once), with their logs.
+    A game an event seats is never one of them. Returns how many went."""
+    at = time.time() if at is None else at
+    cutoff = datetime.fromtimestamp(at - older_than, UTC).isoformat(timespec="seconds")
+    unopened = (
+        "SELECT id FROM games WHERE unopened_import = 1 AND created_at < ?"
+        " AND id NOT IN (SELECT game_id FROM event_tables)"
+    )
+    with immediate(db):
+        db.conn.execute(f"DELETE FROM entries WHERE game_id IN ({unopened})", [cutoff])
+        cursor = db.conn.execute(f"DELETE FROM games WHERE id IN ({unopened})", [cutoff])
+        return cursor.rowcount

@@ -45,11 +45,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
-    from .security import LOOPBACK, behind_front, trust_proxies
+    from .security import behind_front, proxy_setting, trust_proxies
 
-    proxies = app.config.get("TRUSTED_PROXIES", os.environ.get("SCOREKEEPER_PROXY"))
-    if proxies is None and os.environ.get("SCOREKEEPER_HTTPS") == "1":
-        proxies = LOOPBACK
+    proxies = proxy_setting(app.config)
     if proxies:
         trust_proxies(app, proxies)
     if os.environ.get("SCOREKEEPER_FRONT") == "1":
@@ -57,7 +55,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = ensure_secret_key(app.instance_path)
 
-    from . import connection, errors, live_links, scripts, security, static_files
+    from . import connection, errors, live_links, scripts, security, starting, static_files
     from .forms import new_idem_key
     from .views import (
         club,
@@ -83,6 +81,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
     connection.init_app(app)
+    starting.init_app(app)
     for view in (
         home, start, play, spectator, printing, director, events, published, members, seasons, club, wall, season_wall,
         house_rules,
@@ -105,6 +104,18 @@ def configured_database() -> str:
     )
     probe.config.from_pyfile("config.py", silent=True)
     return database_path(probe)
+
+
+def configured_proxies() -> str | None:
+    """The trusted proxy the app would believe (settings as ``create_app`` reads them), for the
+    live process, which counts streams by the client the proxy names as the app counts requests."""
+    from .security import proxy_setting
+
+    probe = Flask(
+        "scorekeeper", instance_relative_config=True, instance_path=os.environ.get("SCOREKEEPER_INSTANCE") or None
+    )
+    probe.config.from_pyfile("config.py", silent=True)
+    return proxy_setting(probe.config)
 
 
 class RowNumber(IntegerConverter):

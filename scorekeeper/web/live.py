@@ -30,20 +30,22 @@ import random
 import re
 import signal
 import ssl
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from ipaddress import IPv4Network, IPv6Network, ip_address, ip_network
 
 from ..storage import events as event_store
 from ..storage.database import connect, data_version
 from ..storage.games import game_version
-from .devices import guesser_key, is_loopback
+from .devices import guesser_key
 
 _log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.05
 HEARTBEAT_SECONDS = 15.0
-#: Open streams the process holds at most, and from one network (an address, an IPv6 /64; not
-#: counted for the server's own machine, where a reverse proxy's connections come from).
+#: Open streams the process holds at most, and from one network (an address, an IPv6 /64). The
+#: server's own machine is one network like any: behind a reverse proxy, name the proxy
+#: (``--proxy``, from ``SCOREKEEPER_PROXY``) and its ``X-Forwarded-For`` names each client.
 MAX_STREAMS = 2000
 MAX_PER_NETWORK = 100
 #: A request must arrive whole within this long, and be no longer than this.
@@ -65,9 +67,20 @@ class Stream:
 class Hub:
     """What is followed, its versions as last seen, and the streams following each."""
 
-    def __init__(self, database: str, max_streams: int = MAX_STREAMS, heartbeat: float = HEARTBEAT_SECONDS) -> None:
+    def __init__(
+        self,
+        database: str,
+        max_streams: int = MAX_STREAMS,
+        heartbeat: float = HEARTBEAT_SECONDS,
+        max_per_network: int = MAX_PER_NETWORK,
+        proxies: Iterable[str] = (),
+    ) -> None:
         self.max_streams = max_streams
+        self.max_per_network = max_per_network
         self.heartbeat = heartbeat
+        self.proxies: list[IPv4Network | IPv6Network] = [
+            ip_network(proxy.strip(), strict=False) for proxy in proxies if proxy.strip()
+        ]
         self.db = connect(database)
         self.streams: dict[tuple[str, str], set[Stream]] = {}
         self.versions: dict[tuple[str, str], int] = {}
@@ -102,6 +115,27 @@ class Hub:
         if not following:
             del self.streams[stream.key]
             self.versions.pop(stream.key, None)
+
+    def client(self, peer: str, head: bytes) -> str:
+        """Whom a stream is counted against: the peer, or, when the peer is a trusted proxy, the
+        client its ``X-Forwarded-For`` names (its last entry: the one the proxy itself added),
+        as the app believes it (``security.ForwardedByProxy``). From anyone else the header is ignored."""
+        try:
+            sender = ip_address(peer)
+        except ValueError:
+            return peer
+        if not any(sender in network for network in self.proxies):
+            return peer
+        forwarded = [
+            value.strip()
+            for line in head.decode("latin-1").split("\r\n")[1:]
+            if line.partition(":")[0].strip().lower() == "x-forwarded-for"
+            for value in line.partition(":")[2].split(",")
+        ]
+        try:
+            return str(ip_address(forwarded[-1])) if forwarded else peer
+        except ValueError:
+            return peer
 
     def count(self, network: str | None = None) -> int:
         return sum(1 for streams in self.streams.values() for s in streams if network is None or s.network == network)
@@ -170,8 +204,8 @@ async def serve_stream(hub: Hub, reader: asyncio.StreamReader, writer: asyncio.S
         if key is None:
             writer.write(_answer("404 Not Found"))
             return
-        network = guesser_key(address)
-        busy = hub.count() >= hub.max_streams or (not is_loopback(address) and hub.count(network) >= MAX_PER_NETWORK)
+        network = guesser_key(hub.client(address, head))
+        busy = hub.count() >= hub.max_streams or hub.count(network) >= hub.max_per_network
         if busy:
             writer.write(_answer("503 Service Unavailable", f"Retry-After: {random.randint(20, 60)}\r\n"))
             return
@@ -223,8 +257,10 @@ async def run(
     heartbeat: float = HEARTBEAT_SECONDS,
     ready: Callable[[], None] | None = None,
     tls: ssl.SSLContext | None = None,
+    max_per_network: int = MAX_PER_NETWORK,
+    proxies: Iterable[str] = (),
 ) -> None:
-    hub = Hub(database, max_streams, heartbeat)
+    hub = Hub(database, max_streams, heartbeat, max_per_network, proxies)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     server = await asyncio.start_server(
@@ -249,14 +285,34 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--database", required=True)
     parser.add_argument("--parent", type=int, default=0, help="exit when this process is no longer our parent")
     parser.add_argument("--max-streams", type=int, default=MAX_STREAMS)
+    parser.add_argument("--max-per-network", type=int, default=MAX_PER_NETWORK)
     parser.add_argument("--heartbeat", type=float, default=HEARTBEAT_SECONDS)
+    parser.add_argument(
+        "--proxy",
+        default="",
+        help="the trusted reverse proxy (addresses or networks, comma-separated), as SCOREKEEPER_PROXY",
+    )
     parser.add_argument("--certfile", help="serve https with this certificate (and --keyfile)")
     parser.add_argument("--keyfile")
     options = parser.parse_args(argv)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's: it stops us
     settings = (options.parent, options.max_streams, options.heartbeat)
     tls = tls_context(options.certfile, options.keyfile) if options.certfile else None
-    asyncio.run(run(options.host, options.port, options.database, *settings, tls=tls))
+    try:
+        proxies = [str(ip_network(proxy.strip(), strict=False)) for proxy in options.proxy.split(",") if proxy.strip()]
+    except ValueError as error:
+        parser.error(f"--proxy: {error}")
+    asyncio.run(
+        run(
+            options.host,
+            options.port,
+            options.database,
+            *settings,
+            tls=tls,
+            max_per_network=options.max_per_network,
+            proxies=proxies,
+        )
+    )
 
 
 def tls_context(certfile: str, keyfile: str | None) -> ssl.SSLContext:

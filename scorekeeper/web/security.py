@@ -6,7 +6,8 @@ stored by a browser or a proxy: a shared computer's cache would hand them to the
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Mapping
 from ipaddress import ip_address, ip_network
 from typing import TYPE_CHECKING
 
@@ -78,6 +79,16 @@ class FromFront:
 def behind_front(app: Flask) -> None:
     """Read the front's headers first (then a trusted proxy's, if one is named)."""
     app.wsgi_app = FromFront(app.wsgi_app)  # type: ignore[method-assign]
+
+
+def proxy_setting(config: Mapping[str, object]) -> str | None:
+    """The trusted proxy as set: ``TRUSTED_PROXIES`` in the settings, else ``SCOREKEEPER_PROXY``;
+    with ``SCOREKEEPER_HTTPS=1`` and neither, this machine (``LOOPBACK``). The app and the live
+    process read it alike, so that both count a client behind the proxy as itself."""
+    proxies = config.get("TRUSTED_PROXIES", os.environ.get("SCOREKEEPER_PROXY"))
+    if proxies is None and os.environ.get("SCOREKEEPER_HTTPS") == "1":
+        return LOOPBACK
+    return None if proxies is None else str(proxies)
 
 
 def trust_proxies(app: Flask, proxies: str) -> None:

@@ -38,12 +38,20 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+#: The budget on new games (20 an hour from one network) lifted for the browser tests' servers.
+UNLIMITED_STARTS = "START_LIMIT_PER_NETWORK = 10**6\nSTART_LIMIT_STARTED = 10**6\nSTART_LIMIT_IMPORTED = 10**6\n"
+
+
 @contextmanager
 def running_server(instance: Path, port: int | None = None) -> Iterator[str]:
     """`scorekeeper serve` (gunicorn, workers and threads) on a loopback port, with its own instance;
     ``port`` brings a stopped server back where its phones left it."""
     port = port or _free_port()
     script = Path(sys.executable).parent / "scorekeeper"
+    instance.mkdir(parents=True, exist_ok=True)
+    settings = instance / "config.py"
+    if not settings.exists():  # every test's games start from this machine: the budget is not what is tested here
+        settings.write_text(UNLIMITED_STARTS)
     process = subprocess.Popen(
         [str(script), "serve", "--host", "127.0.0.1", "--port", str(port)],
         env={**os.environ, "SCOREKEEPER_INSTANCE": str(instance)},

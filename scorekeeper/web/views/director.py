@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 
 from ...storage import director as director_store
 from ..connection import get_db
-from ..devices import client_address, guesser_key, is_loopback
+from ..devices import client_address, guesser_key
 from ..forms import DirectorPasswordForm, EmptyForm, LoginForm
 
 bp = Blueprint("director", __name__, url_prefix="/director")
@@ -23,8 +23,8 @@ LOGIN_ATTEMPTS = 5
 LOGIN_ATTEMPTS_EVERYONE = 50
 LOGIN_REFUSALS = {
     "address": "Too many wrong passwords: wait ten minutes and try again.",
-    "everyone": "Too many wrong passwords have been tried on this server: wait ten minutes, "
-    "or log in on the computer that runs Scorekeeper (http://127.0.0.1, its own address).",
+    "everyone": "Too many wrong passwords have been tried on this server, some from this network: "
+    "wait ten minutes and try again.",
 }
 
 
@@ -103,9 +103,10 @@ def setup() -> Response | str:
 @bp.route("/login", methods=["GET", "POST"])
 def login() -> Response | str | tuple[str, int] | tuple[str, int, dict[str, str]]:
     """Check the password: at most ``LOGIN_ATTEMPTS`` wrong ones per window from one network (an
-    address; IPv6 by its /64, a mapped IPv4 address as itself) and ``LOGIN_ATTEMPTS_EVERYONE``
-    from all together, however many arrive at once. From the server's own machine the director
-    can always log in (others' guessing does not lock them out there)."""
+    address; IPv6 by its /64, a mapped IPv4 address as itself; the server's own machine is one
+    too, unless a trusted proxy names the client) however many arrive at once; past
+    ``LOGIN_ATTEMPTS_EVERYONE`` from all together, a network that has failed is checked no more,
+    while one that has not always is (others' guessing never locks the director out)."""
     db = get_db()
     stored_hash = director_store.director_password_hash(db)
     if stored_hash is None:
@@ -114,7 +115,7 @@ def login() -> Response | str | tuple[str, int] | tuple[str, int, dict[str, str]
     address = guesser_key(client_address())
     if form.validate_on_submit():
         held = director_store.reserve_login_attempt(
-            db, address, LOGIN_WINDOW_SECONDS, LOGIN_ATTEMPTS, LOGIN_ATTEMPTS_EVERYONE, is_loopback(client_address())
+            db, address, LOGIN_WINDOW_SECONDS, LOGIN_ATTEMPTS, LOGIN_ATTEMPTS_EVERYONE
         )
         if held is not None:
             form.password.errors = [LOGIN_REFUSALS[held]]

@@ -5,32 +5,40 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ...scoring import Refusal, ScoringError, decode_json
+from ...scoring import Refusal
 from ...scoring.errors import sentence
-from ...storage.exchange import import_changes
-from ...storage.games import JoinLimits, create_game, import_game, join_by_code
+from ...storage.game_starts import STARTED
+from ...storage.games import JoinLimits, create_game, join_by_code
 from ...storage.house_rules import house_choices
+from .. import starting
 from ..connection import get_db
 from ..devices import client_address, guesser_key
-from ..forms import OPEN_PLAYER_SLOTS, ImportForm, JoinForm, NewGameForm, check_imported
+from ..forms import OPEN_PLAYER_SLOTS, ImportForm, JoinForm, NewGameForm
 
 bp = Blueprint("start", __name__)
 
 
 @bp.route("/new", methods=["GET", "POST"])
-def new_game() -> Response | tuple[str, int] | str:
-    """The start form; on success the table page of the new game, with its join code shown."""
+def new_game() -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
+    """The start form; on success the table page of the new game, with its join code shown.
+    New games are counted against the budget (``starting.admit``)."""
     form = NewGameForm()
     form.offer_house_rules(house_choices(get_db()))
     if request.method == "GET" and request.args.get("rules") in form.choice_values():
         form.rules.data = request.args["rules"]
+    status, headers = (422 if form.is_submitted() else 200), dict[str, str]()
     if form.validate_on_submit() and form.game is not None:
-        stored = create_game(get_db(), form.game, form.title.data or "")
-        return redirect(url_for("play.share", token=stored.record_token, new=1))
-    status = 422 if form.is_submitted() else 200
+        try:
+            starting.admit(STARTED, "players")
+        except Refusal as error:
+            form.players.errors = [str(error)]
+            status, headers = starting.answer(error)
+        else:
+            stored = create_game(get_db(), form.game, form.title.data or "")
+            return redirect(url_for("play.share", token=stored.record_token, new=1))
     if form.is_submitted():
         form.dealer_choices_from_names()
-    return render_template("start/new_game.html", form=form, open_slots=OPEN_PLAYER_SLOTS), status
+    return render_template("start/new_game.html", form=form, open_slots=OPEN_PLAYER_SLOTS), status, headers
 
 
 JOIN_REFUSALS = {
@@ -61,21 +69,19 @@ def join() -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
 
 
 @bp.route("/import", methods=["GET", "POST"])
-def import_record() -> Response | tuple[str, int]:
-    """A game record file (or pasted text) becomes a new game with its whole log."""
+def import_record() -> Response | tuple[str, int, dict[str, str]]:
+    """A game record file (or pasted text) becomes a new game with its whole log: counted against
+    the budget, then checked and stored by the worker's import process (``starting``), one at a time."""
     form = ImportForm()
     text = form.record_text() if form.validate_on_submit() else None
+    status, headers = (422 if form.is_submitted() else 200), dict[str, str]()
     if text is not None:
         try:
-            data = decode_json(text)
-            if not isinstance(data, dict):
-                raise ScoringError("the record must be a JSON object")
-            title = check_imported(data)
-            record, changes = import_changes(data)
-            stored = import_game(get_db(), record.game, changes, "import", title)
+            with starting.checking_an_import("text"):
+                token = starting.import_record(text, "text")
         except Refusal as error:
             form.text.errors = [sentence(str(error))]
+            status, headers = starting.answer(error)
         else:
-            return redirect(url_for("play.share", token=stored.record_token))
-    status = 422 if form.is_submitted() else 200
-    return render_template("start/import.html", form=form), status
+            return redirect(url_for("play.share", token=token))
+    return render_template("start/import.html", form=form), status, headers
