@@ -115,7 +115,7 @@ def checking_an_import(field: str) -> Iterator[None]:
 
 
 class ImportRefused(Refusal):
-    """The record, refused by the import process: its sentence and field, as the check said them."""
+    """The record, refused by the check in the import process: its sentence, beside the record."""
 
 
 def import_record(text: str, field: str) -> str:
