@@ -18,6 +18,7 @@ from .errors import InvalidCard, InvalidRecord
 from .game import Game, Hand
 from .replay import GameScore, score_game
 from .rulesets import configure
+from .text import names_fault, surrogate_fault
 
 FORMAT = "scorekeeper-game/1"
 #: The extra key naming the event, round and table a game is filed under.
@@ -122,15 +123,20 @@ def load_record(text: str) -> GameRecord:
 
 def decode_json(text: str) -> object:
     """JSON text decoded, or InvalidRecord saying in one line why it cannot be: also for
-    nesting too deep for the decoder and numbers too long to read."""
+    nesting too deep for the decoder, numbers too long to read, and a lone surrogate in any
+    string ("\\udc80", which ``json.loads`` takes without a word and no page can write out)."""
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as error:
         raise InvalidRecord(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
     except RecursionError:
         raise InvalidRecord("not a game record: its JSON is nested far too deeply") from None
     except ValueError:
         raise InvalidRecord("not a game record: it holds a number thousands of digits long") from None
+    fault = surrogate_fault(data)
+    if fault is not None:
+        raise InvalidRecord(fault)
+    return data
 
 
 def parse_record(data: object) -> GameRecord:
@@ -154,6 +160,9 @@ def parse_record(data: object) -> GameRecord:
     if first_dealer is not None and not isinstance(first_dealer, str):
         raise InvalidRecord(f"'first_dealer' must be a player's name, not {first_dealer!r}")
     game = Game(rules, players, partnerships, first_dealer)
+    fault = names_fault(players)  # after the engine's own checks: two players named alike is its refusal
+    if fault is not None:
+        raise InvalidRecord(fault)
 
     raw_hands = record.get("hands")
     if not isinstance(raw_hands, list):

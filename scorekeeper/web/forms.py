@@ -38,39 +38,21 @@ from wtforms.validators import (
 
 from ..club.members import CLUB_MAX_LENGTH, MEMBER_FIELDS, NUMBER_MAX_LENGTH, MemberRefusal, field_fault, read_listed
 from ..gamelog import NOTE_MAX_LENGTH
-from ..scoring import Card, Game, InvalidCard, InvalidOptions, InvalidRecord, InvalidSeating, RuleSet, configure
+from ..scoring import Card, Game, InvalidCard, InvalidOptions, InvalidSeating, RuleSet, configure
 from ..scoring.cards import STANDARD_RANKS, Rank
 from ..scoring.errors import sentence
 from ..scoring.game import blank_table, partners_opposite, with_joiner
 from ..scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec, configure_known
 from ..scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, TARGET, WINNER, HouseRules
 from ..storage.event_roster import REASON_MAX_LENGTH
+from ..storage.exchange import EVENT_NAME_MAX_LENGTH, TITLE_MAX_LENGTH
 from ..tournament.plan import MAX_ROUNDS
 from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, control_fault, name_key
 
 MAX_PLAYERS = 10
 #: Player slots shown open on the start form; the rest are behind "More players".
 OPEN_PLAYER_SLOTS = 5
-TITLE_MAX_LENGTH = 60
-EVENT_NAME_MAX_LENGTH = 80
 PAPER_CHOICES = [SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")]
-#: An import takes any title the app gives a game: the longest is an event's table's,
-#: "<event name> · round N · table N" (rounds and tables counted up to 9999).
-IMPORTED_TITLE_MAX_LENGTH = max(TITLE_MAX_LENGTH, EVENT_NAME_MAX_LENGTH + len(" · round 9999 · table 9999"))
-
-
-def check_imported(data: Mapping[str, Any]) -> str:
-    """What an imported record may hold beyond the rules: the start form's limit on names, and a
-    title no longer than the app's own (a record from elsewhere must not print off the sheet).
-    Returns the title."""
-    title = data.get("title") or ""
-    if not isinstance(title, str) or len(title) > IMPORTED_TITLE_MAX_LENGTH:
-        raise InvalidRecord(f"the title must be text of at most {IMPORTED_TITLE_MAX_LENGTH} characters", "text")
-    players = data.get("players")
-    for name in players if isinstance(players, list) else []:
-        if isinstance(name, str) and len(name) > NAME_MAX_LENGTH:
-            raise InvalidRecord(f"the name {name[:NAME_MAX_LENGTH]}… is longer than {NAME_MAX_LENGTH} characters", "text")
-    return title
 
 
 def new_idem_key() -> str:
@@ -442,15 +424,23 @@ class ImportForm(Form):
 
     def record_text(self) -> str | None:
         """The record as text, from the file or else the box; None, with the reason beside the
-        file, when the file is longer than a pasted record may be."""
+        file, when the file is longer than a pasted record may be or is not UTF-8 text (never
+        read with its unreadable bytes replaced: a record is refused, not silently changed)."""
         upload = self.file.data
         if not upload:
             return str(self.text.data or "")
-        text = upload.read(4 * IMPORT_MAX_LENGTH + 4).decode("utf-8", "replace")
-        if len(text) > IMPORT_MAX_LENGTH:
+        data: bytes = upload.read(4 * IMPORT_MAX_LENGTH + 1)
+        try:
+            text = data.decode("utf-8") if len(data) <= 4 * IMPORT_MAX_LENGTH else None
+        except UnicodeDecodeError as error:
+            self.file.errors = [
+                f"This file is not UTF-8 text (byte {error.start + 1:,} is not): a game record is UTF-8 JSON."
+            ]
+            return None
+        if text is None or len(text) > IMPORT_MAX_LENGTH:
             self.file.errors = [f"This file is longer than {IMPORT_MAX_LENGTH:,} characters: no game record is that long."]
             return None
-        return str(text)
+        return text
 
 
 class YesNoField(BooleanField):

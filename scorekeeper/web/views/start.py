@@ -5,14 +5,14 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ...scoring import Refusal, ScoringError, decode_json
+from ...scoring import Refusal, decode_json
 from ...scoring.errors import sentence
-from ...storage.exchange import import_changes
+from ...storage.exchange import import_changes, imported_title
 from ...storage.games import JoinLimits, create_game, import_game, join_by_code
 from ...storage.house_rules import house_choices
 from ..connection import get_db
 from ..devices import client_address, guesser_key
-from ..forms import OPEN_PLAYER_SLOTS, ImportForm, JoinForm, NewGameForm, check_imported
+from ..forms import OPEN_PLAYER_SLOTS, ImportForm, JoinForm, NewGameForm
 
 bp = Blueprint("start", __name__)
 
@@ -68,10 +68,8 @@ def import_record() -> Response | tuple[str, int]:
     if text is not None:
         try:
             data = decode_json(text)
-            if not isinstance(data, dict):
-                raise ScoringError("the record must be a JSON object")
-            title = check_imported(data)
             record, changes = import_changes(data)
+            title = imported_title(data)
             stored = import_game(get_db(), record.game, changes, "import", title)
         except Refusal as error:
             form.text.errors = [sentence(str(error))]
