@@ -13,6 +13,7 @@ from typing import Any
 
 from ..gamelog import LEFTOVERS, NOTE, PRESSURE, Change, TableState
 from ..scoring import FILED_UNDER, FiledUnder, GameRecord, InvalidRecord, parse_record
+from ..scoring.record import check_record_text
 from ..scoring.text import check_text
 from .games import StoredGame
 
@@ -66,6 +67,7 @@ def import_changes(data: object) -> tuple[GameRecord, list[Change]]:
         raise InvalidRecord("the record must be a JSON object", "text")
     imported_title(data)
     record = parse_record(data)
+    check_record_text(record)
     return record, list(_changes(record, data))
 
 
