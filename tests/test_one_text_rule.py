@@ -297,3 +297,40 @@ def test_score_refuses_standard_input_that_is_not_utf8(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", Latin1())
     assert main(["score"]) == 1
     assert "not UTF-8 text (byte 10)" in capsys.readouterr().err
+
+
+# Every form's text field
+
+
+#: The text fields that are not text a page shows as typed: each is read by a parser of its
+#: own, which refuses anything it does not know (or, for the lists, holds each line to the rule).
+PARSED = {
+    "players": "the new-event list: each line read by club.members.read_listed, the club's rule",
+    "pick": "the search: what it adds goes into the players list, read as above",
+    "seats": "seat numbers",
+    "special": "card=points pairs",
+    "deal": "numbers of cards",
+    "text": "a game record: its JSON read by decode_json, its names, title and notes by the rule",
+    "code": "a join code, looked up",
+    "cards": "card tokens",
+    "best": "a number of evenings",
+    "tables": "names matched to the event's players",
+}
+
+
+def test_every_text_field_of_every_form_carries_the_rule_or_is_parsed(app):
+    """A new text field cannot forget the rule: it carries ``TextRule`` (``NoteRule``, ``MemberRule``)
+    or is named above with the parser that reads it."""
+    from wtforms import HiddenField, PasswordField, StringField
+
+    from scorekeeper.web.forms import MemberRule, NoteRule, TextRule
+
+    from .test_number_fields import every_form_class, fields_of
+
+    with app.test_request_context("/", method="POST"):
+        for cls in every_form_class():
+            for field in fields_of(cls(meta={"csrf": False})):
+                if not isinstance(field, StringField) or isinstance(field, HiddenField | PasswordField):
+                    continue
+                ruled = any(isinstance(check, TextRule | NoteRule | MemberRule) for check in field.validators)
+                assert ruled or field.short_name in PARSED, (cls.__name__, field.name)

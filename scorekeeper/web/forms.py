@@ -49,7 +49,7 @@ from ..scoring.text import text_fault
 from ..storage.event_roster import REASON_MAX_LENGTH
 from ..storage.exchange import EVENT_NAME_MAX_LENGTH, TITLE_MAX_LENGTH
 from ..tournament.plan import MAX_ROUNDS
-from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, control_fault, name_key
+from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, name_key
 
 MAX_PLAYERS = 10
 #: Player slots shown open on the start form; the rest are behind "More players".
@@ -302,7 +302,7 @@ class NewGameForm(RuleOptionsForm):
         "Table or game name", validators=[Optional(), Length(max=TITLE_MAX_LENGTH), TextRule("the title")]
     )
     players = FieldList(
-        StringField(validators=[Optional(), Length(max=NAME_MAX_LENGTH)]),
+        StringField(validators=[Optional(), Length(max=NAME_MAX_LENGTH), TextRule("a name")]),
         min_entries=MAX_PLAYERS,
         max_entries=MAX_PLAYERS,
     )
@@ -354,14 +354,12 @@ class NewGameForm(RuleOptionsForm):
         return True
 
     def _names_differ(self, names: list[str]) -> bool:
-        """A name typed twice is marked beside the later field only, not on every name; a name
-        with a control character (a tab, a NUL) beside its own field."""
+        """A name typed twice is marked beside the later field only, not on every name (a name
+        the text rule refuses was refused beside its own field already)."""
         seen: set[str] = set()
         for entry, name in zip(self.players.entries, names, strict=True):
             if name and name_key(name) in seen:
                 entry.errors = [f"Another player is already called {name}: give each a different name."]
-            elif name and (fault := control_fault(name)) is not None:
-                entry.errors = [sentence(fault)]
             seen.add(name_key(name))
         return not any(entry.errors for entry in self.players.entries)
 
