@@ -139,3 +139,14 @@ def test_the_new_event_and_late_player_forms_refuse_it_beside_the_field(client):
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert errors_beside(page, "late-from_round") == [TOO_LONG] and kept(page, "late-from_round")
+
+
+def test_a_browser_sending_every_number_field_empty_still_starts_a_game(client):
+    """A browser posts every field, the options of other games empty: an empty number is no
+    number (``Optional``), not a refusal."""
+    with client.application.test_request_context("/", method="POST"):
+        empty = {f.name: "" for f in fields_of(forms.NewGameForm(meta={"csrf": False})) if isinstance(f, WholeNumberField)}
+    assert empty
+    data = new_game_form(["Ann", "Bob"], **empty)
+    response = client.post("/new", data={"csrf_token": csrf_token(client, "/new"), **data})
+    assert response.status_code == 302, errors_beside(response.get_data(as_text=True), next(iter(empty)))

@@ -83,14 +83,18 @@ class WholeNumberField(IntegerField):
     """Every number a form takes: its length is checked before it is read, so that a number of
     hundreds of digits is refused beside its field (and kept as typed) instead of answering 500."""
 
+    too_long = False
+
     def process_formdata(self, valuelist: list[Any]) -> None:
-        if valuelist and (fault := number_fault(valuelist[0])) is not None:
-            raise ValueError(fault)  # the data stays the field's default: nothing is read
+        self.too_long = bool(valuelist) and number_fault(valuelist[0]) is not None
+        if self.too_long:
+            raise ValueError(number_fault(valuelist[0]))  # the data stays the field's default: nothing is read
         super().process_formdata(valuelist)
 
     def pre_validate(self, form: Any) -> None:
-        """A number refused as it was read is refused once: no range check runs on nothing."""
-        if self.process_errors:
+        """A number refused for its length is refused once: no range check runs on nothing (an
+        empty field's own error is left to ``Optional``, which clears it)."""
+        if self.too_long:
             raise StopValidation()
 
 
