@@ -220,6 +220,34 @@ def test_a_form_whose_bytes_are_not_utf8_is_refused_not_kept_as_escapes(client):
     assert "Ruled" not in table.page("/hand/1")
 
 
+def multipart(fields: dict[str, bytes]) -> tuple[bytes, str]:
+    """A multipart form's body with each field's bytes as they are, and its content type."""
+    boundary = "----scorekeeper-test"
+    parts = [
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode() + value + b"\r\n"
+        for name, value in fields.items()
+    ]
+    return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
+@pytest.mark.parametrize("bad", [b"\xed\xb2\x80", b"\xff", b"\xe9"])
+def test_a_pasted_record_whose_bytes_are_not_utf8_is_refused_not_replaced(client, app, bad):
+    """The import form is multipart: werkzeug read a byte that is not UTF-8 there as U+FFFD."""
+    text = json.dumps(record(title="Table one")).encode().replace(b"Table one", b"Table" + bad + b"one")
+    body, kind = multipart({"csrf_token": csrf_token(client, "/import").encode(), "text": text})
+    response = client.post("/import", data=body, content_type=kind)
+    assert response.status_code == 400
+    assert "What was sent as &#39;text&#39; is not UTF-8 text: nothing was saved." in response.get_data(as_text=True)
+    assert games_stored(app) == 0
+
+
+def test_a_replacement_character_typed_as_such_still_comes_in(client, app):
+    text = json.dumps(record(title="Table \ufffd one"), ensure_ascii=False).encode()
+    body, kind = multipart({"csrf_token": csrf_token(client, "/import").encode(), "text": text})
+    response = client.post("/import", data=body, content_type=kind)
+    assert response.status_code == 302 and games_stored(app) == 1
+
+
 # The command line
 
 

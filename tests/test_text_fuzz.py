@@ -27,7 +27,7 @@ from scorekeeper.club.roster import read_roster
 from scorekeeper.storage.database import connect
 
 from .test_events import event_form, new_event, set_up_director
-from .test_one_text_rule import OUTBOX, record
+from .test_one_text_rule import OUTBOX, multipart, record
 from .web import new_game_form, start
 
 BUDGET = int(os.environ.get("SCOREKEEPER_FUZZ", "20"))
@@ -121,28 +121,33 @@ def outbox_note(client, text):
     return response.status_code in (400, 422) and count(client, "entries") == before
 
 
-def imported(client, data: dict[str, object] | bytes, as_file: bool) -> bool:
+def imported(client, data: dict[str, object] | bytes, how: str) -> bool:
+    """``data`` imported as a file, pasted in a multipart form (as a browser sends the import
+    form) or in a URL-encoded one."""
     text = data if isinstance(data, bytes) else json.dumps(data).encode()
     before = count(client, "games")
-    if as_file:
+    if how == "file":
         response = client.post("/import", data={"csrf_token": token(client), "file": (io.BytesIO(text), "game.json")})
+    elif how == "multipart":
+        body, kind = multipart({"csrf_token": token(client).encode(), "text": text})
+        response = client.post("/import", data=body, content_type=kind)
     else:
         response = posted(client, "/import", {"csrf_token": token(client)}, "text", text)
     assert response.status_code < 500, response.status_code
     return response.status_code in (400, 422) and count(client, "games") == before
 
 
-def import_field(where: str, as_file: bool) -> Callable[..., bool]:
+def import_field(where: str, how: str) -> Callable[..., bool]:
     def send(client, text):
         if isinstance(text, bytes):  # a record file or paste whose bytes are not UTF-8
             good = json.dumps(record(title="Table one"), ensure_ascii=False).encode()
-            return imported(client, good.replace(b"Table one", b"Table" + text + b"one"), as_file)
+            return imported(client, good.replace(b"Table one", b"Table" + text + b"one"), how)
         if where == "name":
-            return imported(client, record(players=[text, "Bob"], first_dealer="Bob", hands=[]), as_file)
+            return imported(client, record(players=[text, "Bob"], first_dealer="Bob", hands=[]), how)
         if where == "title":
-            return imported(client, record(title=text), as_file)
+            return imported(client, record(title=text), how)
         hand = {"leftovers": {"Ann": [], "Bob": ["K"]}, "pressures": [], "notes": [text]}
-        return imported(client, record(hands=[hand]), as_file)
+        return imported(client, record(hands=[hand]), how)
 
     return send
 
@@ -250,11 +255,12 @@ def site(tmp_path_factory):
 WAYS = [
     Way("start form: a name", start_name, form=True),
     Way("start form: the title", start_title, form=True),
-    Way("import pasted: a name", import_field("name", False)),
-    Way("import pasted: the title", import_field("title", False)),
-    Way("import pasted: a note", import_field("note", False), NOTE_KEEPS),
-    Way("import file: a name", import_field("name", True)),
-    Way("import file: a note", import_field("note", True), NOTE_KEEPS),
+    Way("import pasted: a name", import_field("name", "multipart")),
+    Way("import pasted: the title", import_field("title", "multipart")),
+    Way("import pasted: a note", import_field("note", "multipart"), NOTE_KEEPS),
+    Way("import pasted, URL-encoded: a name", import_field("name", "urlencoded")),
+    Way("import file: a name", import_field("name", "file")),
+    Way("import file: a note", import_field("note", "file"), NOTE_KEEPS),
     Way("outbox: a note", outbox_note, NOTE_KEEPS, form=True),
     Way("event list: a name", event_line(0), LINE_ENDS, form=True),
     Way("event list: a club", event_line(1), LINE_ENDS, form=True),

@@ -60,7 +60,7 @@ def import_changes(data: object) -> tuple[GameRecord, list[Change]]:
     """Check a decoded record and list the log entries that rebuild it (its title is ``imported_title``).
 
     Every text in it is held to the rule the forms hold theirs to (``scoring.text``): the
-    players' names (by ``parse_record``), the title (no longer than the app's own: a record from
+    players' names and a named option (``check_record_text``), the title (no longer than the app's own: a record from
     elsewhere must not print off the sheet) and the ruling notes (by the game's log, as a note
     typed at the table)."""
     if not isinstance(data, dict):

@@ -1,12 +1,14 @@
 """A posted form's text read as UTF-8 or refused: never with its unreadable bytes made into other text.
 
-Werkzeug reads a URL-encoded form's bytes that are not UTF-8 as the text "%ED%B2%80", which a
-note or a name would then keep as typed; here such a form is refused (400, naming the field),
-as an imported file that is not UTF-8 is.
+Werkzeug reads a URL-encoded form's bytes that are not UTF-8 as the text "%ED%B2%80", and a
+multipart form's (the import's pasted record) with each replaced by U+FFFD, which a note, a
+name or a record would then keep; here such a form is refused (400, naming the field), as an
+imported file that is not UTF-8 is. (Files are bytes: each reader decodes its own.)
 """
 
 from __future__ import annotations
 
+import io
 import typing as t
 from urllib.parse import parse_qsl, unquote_plus
 
@@ -30,6 +32,16 @@ class StrictFormDataParser(FormDataParser):
         except UnicodeDecodeError:
             raise NotText(f"What was sent as {_unreadable(body)!r} is not UTF-8 text: nothing was saved.") from None
         return stream, self.cls(items), self.cls()
+
+    def _parse_multipart(
+        self, stream: t.IO[bytes], mimetype: str, content_length: int | None, options: dict[str, str]
+    ) -> tuple[t.IO[bytes], MultiDict[str, t.Any], MultiDict[str, t.Any]]:
+        body = stream.read()  # no more than the app's MAX_CONTENT_LENGTH: werkzeug limits the stream
+        _, form, files = super()._parse_multipart(io.BytesIO(body), mimetype, len(body), options)
+        values = [(name, value) for name, value in form.items(multi=True) if "\ufffd" in value]
+        if sum(value.count("\ufffd") for _, value in values) > body.count("\ufffd".encode()):
+            raise NotText(f"What was sent as {values[0][0]!r} is not UTF-8 text: nothing was saved.")
+        return stream, form, files
 
 
 def _unreadable(body: bytes) -> str:
