@@ -215,8 +215,12 @@ def test_a_form_whose_bytes_are_not_utf8_is_refused_not_kept_as_escapes(client):
     response = client.post(
         table.base + "/note", data=body, content_type="application/x-www-form-urlencoded", headers=OUTBOX
     )
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response.get_json()["error"] == "What was sent as 'text' is not UTF-8 text: nothing was saved."
+    assert response.get_json()["field"] == "text"
+    assert "Ruled" not in table.page("/hand/1")
+    plain = client.post(table.base + "/note", data=body, content_type="application/x-www-form-urlencoded")
+    assert plain.status_code == 422 and "is not UTF-8 text: nothing was saved." in plain.get_data(as_text=True)
     assert "Ruled" not in table.page("/hand/1")
 
 
@@ -236,7 +240,7 @@ def test_a_pasted_record_whose_bytes_are_not_utf8_is_refused_not_replaced(client
     text = json.dumps(record(title="Table one")).encode().replace(b"Table one", b"Table" + bad + b"one")
     body, kind = multipart({"csrf_token": csrf_token(client, "/import").encode(), "text": text})
     response = client.post("/import", data=body, content_type=kind)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "What was sent as &#39;text&#39; is not UTF-8 text: nothing was saved." in response.get_data(as_text=True)
     assert games_stored(app) == 0
 
