@@ -81,11 +81,12 @@ def score(rules_id: str, jokers: bool, decks: int, as_json: bool, cards: tuple[s
     if cards:
         hands = [_score_line(rules, list(cards), None)]
     else:
-        hands = [
-            _score_line(rules, line.split(), number)
-            for number, line in enumerate(sys.stdin.read().splitlines(), start=1)
-            if line.strip()
-        ]
+        text = _read_bounded("-", HANDS_MAX_BYTES, "a list of hands can be", "a list of hands")
+        try:
+            lines = text.decode("utf-8").splitlines()
+        except UnicodeDecodeError as error:
+            raise ScoringError(f"standard input: not UTF-8 text (byte {error.start + 1:,})") from None
+        hands = [_score_line(rules, line.split(), number) for number, line in enumerate(lines, start=1) if line.strip()]
     for scored in hands:
         if as_json:
             click.echo(json.dumps(text_output.leftover_json(scored), ensure_ascii=False))
@@ -563,6 +564,9 @@ def _read_names_file(name: str) -> list[str]:
         raise SeatingError(f"{_where(name)}: not a UTF-8 text file of names, one a line", "players") from None
 
 
+#: The most `scorekeeper score` reads from standard input: a hundred thousand hands of a whole
+#: deck's cards each (an endless input is refused here, not read until memory runs out).
+HANDS_MAX_BYTES = 16 * 1024 * 1024
 #: Far more than the largest game record the limits allow (2,000 entries of a few dozen bytes):
 #: a bigger file (or /dev/zero) is refused without being read to its end.
 RECORD_MAX_BYTES = 16 * 1024 * 1024

@@ -22,7 +22,7 @@ from .reports.qr import qr_terminal
 from .scoring.errors import Refusal
 from .storage.club_results import bring_up_to_date
 from .storage.database import connect
-from .web import printer
+from .web import printer, starting
 from .web.app import configured_proxies
 from .web.connection import database_path
 
@@ -205,6 +205,7 @@ def serve(
 
     def post_worker_init(worker: Any) -> None:
         printer.start()
+        starting.start()
         # What the worker holds for its whole life (the app, its templates, the libraries) is
         # kept out of the collector's full passes, which walked all of it and held every thread
         # of the worker meanwhile: the longest pass in 7,500 saves fell from 61 ms to 21 ms.

@@ -21,7 +21,8 @@ from scorekeeper.web.errors import go_back_on_refusal
 
 PACKAGE = Path(scorekeeper.__file__).parent
 #: Exceptions that are not refusals of something a user asked: the command line reports them.
-NOT_REFUSALS = {"BackupError", "BadProxySetting", "Busy", "RenderFailed"}
+#: Start-up errors and the front's own signal that a connection is over: not answers to a user.
+NOT_REFUSALS = {"BackupError", "BadProxySetting", "Busy", "RenderFailed", "PortTaken", "Closed"}
 
 
 def exception_classes():

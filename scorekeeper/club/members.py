@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 from ..scoring import Refusal
 from ..scoring.errors import sentence
+from ..scoring.text import FORMULA_START as TEXT_FORMULA_START
+from ..scoring.text import begins_like_formula
 from ..tournament.seating import COMMA_IN_NAME, NAME_MAX_LENGTH, control_fault, name_key
 
 #: What stands where a removed member's name stood: on every page, sheet, record and history line.
@@ -105,10 +107,10 @@ class MemberRefusal(Refusal):
 #: The longest club name and membership number a member may have.
 CLUB_MAX_LENGTH = 60
 NUMBER_MAX_LENGTH = 30
-#: What a spreadsheet reads as the start of a formula: the same as ``reports.csv_text``'s (a
-#: test holds them equal; club may not import reports). Refused rather than stored, so that no
+#: What a spreadsheet reads as the start of a formula (``scoring.text.begins_like_formula``, which
+#: the CSV writer disarms too, full-width signs and all). Refused rather than stored, so that no
 #: export or copy of the list can ever hand a spreadsheet a formula ("+44" too: a number is text).
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_START = TEXT_FORMULA_START
 #: Each field as a refusal names it, and its longest.
 MEMBER_FIELDS = {
     "name": ("the name", NAME_MAX_LENGTH),
@@ -133,7 +135,7 @@ def field_fault(field: str, text: str) -> str | None:
     text = text.strip()
     if not text:
         return "The name is empty." if field == "name" else None
-    if text.startswith(FORMULA_START):
+    if begins_like_formula(text):
         return sentence(f"{words} begins like a spreadsheet formula (=, +, -, @): remove that character")
     if len(text) > most:
         return sentence(f"{words} is {len(text)} characters long; at most {most} fit")

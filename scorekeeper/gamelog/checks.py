@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from ..scoring import Card, Game, RefereeError, ScoringError
 from ..scoring.errors import sentence
 from ..scoring.replay import check_pressure
+from ..scoring.text import text_fault
 from .entries import (
     CONFIRM,
     FIELD_OF_CHANGE,
@@ -212,6 +213,9 @@ def _check_text(text: str) -> None:
         raise TableError("write the ruling first", "text")
     if len(text) > NOTE_MAX_LENGTH:
         raise TableError(f"a note holds at most {NOTE_MAX_LENGTH} characters", "text")
+    fault = text_fault(text, "a note", lines=True)
+    if fault is not None:
+        raise TableError(fault, "text")
 
 
 def _check_one_card(state: TableState, change: Change) -> None:

@@ -7,8 +7,13 @@ import io
 import re
 from collections.abc import Iterable, Sequence
 
-#: What a spreadsheet reads as the start of a formula (or of a command, in some), at a cell's start.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+from ..scoring.text import FORMULA_START as TEXT_FORMULA_START
+from ..scoring.text import begins_like_formula
+
+#: What a spreadsheet reads as the start of a formula (or of a command, in some), at a cell's
+#: start: the one list every way in refuses a member's fields by (``scoring.text``), whose
+#: ``begins_like_formula`` also counts the full-width and small forms of the signs (＝ ＋ － ＠).
+FORMULA_START = TEXT_FORMULA_START
 _NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
 
 
@@ -19,7 +24,7 @@ def safe_cell(value: object) -> object:
     if isinstance(value, bool | int | float) or value is None:
         return value
     text = str(value)
-    if text.startswith(FORMULA_START) and not _NUMBER.fullmatch(text):
+    if begins_like_formula(text) and not _NUMBER.fullmatch(text):
         return "'" + text
     return text
 

@@ -18,6 +18,7 @@ from .errors import InvalidCard, InvalidRecord
 from .game import Game, Hand
 from .replay import GameScore, score_game
 from .rulesets import configure
+from .text import names_fault, surrogate_fault, text_fault
 
 FORMAT = "scorekeeper-game/1"
 #: The extra key naming the event, round and table a game is filed under.
@@ -116,21 +117,43 @@ def renamed(record: GameRecord, names: Mapping[str, str]) -> GameRecord:
 
 
 def load_record(text: str) -> GameRecord:
-    """Read a record from JSON text."""
-    return parse_record(decode_json(text))
+    """Read a record from JSON text, its text held to the rule of every way in (``check_record_text``)."""
+    record = parse_record(decode_json(text))
+    check_record_text(record)
+    return record
+
+
+def check_record_text(record: GameRecord) -> None:
+    """Refuse a record that came in from outside whose players' names or named options (a dummy's
+    name) break the rule every form holds them to (``scoring.text``), naming the player: a control
+    or invisible character, a lone surrogate, more than ``NAME_MAX_LENGTH`` characters, two names
+    alike ("Cy Lee" and "Cy  Lee"). Not part of ``parse_record``, which also reads back what the
+    app made (a game stored before the rule must still print)."""
+    fault = names_fault(record.game.players)
+    if fault is not None:
+        raise InvalidRecord(fault)
+    for name, value in record.game.rules.options().items():
+        fault = text_fault(value, f"option {name!r}") if isinstance(value, str) else None
+        if fault is not None:
+            raise InvalidRecord(fault, name)
 
 
 def decode_json(text: str) -> object:
     """JSON text decoded, or InvalidRecord saying in one line why it cannot be: also for
-    nesting too deep for the decoder and numbers too long to read."""
+    nesting too deep for the decoder, numbers too long to read, and a lone surrogate in any
+    string ("\\udc80", which ``json.loads`` takes without a word and no page can write out)."""
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as error:
         raise InvalidRecord(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
     except RecursionError:
         raise InvalidRecord("not a game record: its JSON is nested far too deeply") from None
     except ValueError:
         raise InvalidRecord("not a game record: it holds a number thousands of digits long") from None
+    fault = surrogate_fault(data)
+    if fault is not None:
+        raise InvalidRecord(fault)
+    return data
 
 
 def parse_record(data: object) -> GameRecord:
@@ -259,6 +282,7 @@ __all__ = [
     "FiledUnder",
     "GameRecord",
     "dump_record",
+    "check_record_text",
     "load_record",
     "normalise_verification_code",
     "parse_filed_under",

@@ -13,6 +13,8 @@ from typing import Any
 
 from ..gamelog import LEFTOVERS, NOTE, PRESSURE, Change, TableState
 from ..scoring import FILED_UNDER, FiledUnder, GameRecord, InvalidRecord, parse_record
+from ..scoring.record import check_record_text
+from ..scoring.text import check_text
 from .games import StoredGame
 
 
@@ -46,10 +48,38 @@ def _notes(state: TableState, number: int) -> list[str]:
     return [str(entry.data.get("text", "")) for entry in state.notes.get(number, ())]
 
 
-def import_changes(data: Mapping[str, Any]) -> tuple[GameRecord, list[Change]]:
-    """Check a decoded record and list the log entries that rebuild it."""
+#: The longest title a game is given by the start form, and an event's name.
+TITLE_MAX_LENGTH = 60
+EVENT_NAME_MAX_LENGTH = 80
+#: An import takes any title the app gives a game: the longest is an event's table's,
+#: "<event name> · round N · table N" (rounds and tables counted up to 9999).
+IMPORTED_TITLE_MAX_LENGTH = max(TITLE_MAX_LENGTH, EVENT_NAME_MAX_LENGTH + len(" · round 9999 · table 9999"))
+
+
+def import_changes(data: object) -> tuple[GameRecord, list[Change]]:
+    """Check a decoded record and list the log entries that rebuild it (its title is ``imported_title``).
+
+    Every text in it is held to the rule the forms hold theirs to (``scoring.text``): the
+    players' names and a named option (``check_record_text``), the title (no longer than the app's own: a record from
+    elsewhere must not print off the sheet) and the ruling notes (by the game's log, as a note
+    typed at the table)."""
+    if not isinstance(data, dict):
+        raise InvalidRecord("the record must be a JSON object", "text")
+    imported_title(data)
     record = parse_record(data)
+    check_record_text(record)
     return record, list(_changes(record, data))
+
+
+def imported_title(data: object) -> str:
+    """The record's title, refused when it is not text every page and sheet can show."""
+    title = (data.get("title") if isinstance(data, dict) else None) or ""
+    if not isinstance(title, str) or len(title) > IMPORTED_TITLE_MAX_LENGTH:
+        raise InvalidRecord(f"the title must be text of at most {IMPORTED_TITLE_MAX_LENGTH} characters", "text")
+    title = title.strip()
+    if title:
+        check_text(title, "text", "the title")
+    return title
 
 
 def _changes(record: GameRecord, data: Mapping[str, Any]) -> Iterator[Change]:

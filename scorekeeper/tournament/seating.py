@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import random
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 
 from ..scoring import Refusal
 from ..scoring.game import partners_opposite, seated_opposite
+from ..scoring.text import NAME_MAX_LENGTH as NAME_MAX_LENGTH  # every name's longest, kept where events read it
+from ..scoring.text import name_key as name_key  # one key for every name, kept where events read it
+from ..scoring.text import text_fault
 
 ALONE, FIXED, ROTATE = "none", "fixed", "rotate"
 PARTNERSHIP_MODES = (ALONE, FIXED, ROTATE)
@@ -22,8 +24,6 @@ TRIES = 400
 #: The most players an event seats: a generous card club's evening (75 tables of four); a bigger
 #: field is refused where its players are listed, so no page has to seat thousands.
 MAX_EVENT_PLAYERS = 300
-#: The longest name a player may have, at a table or in an event.
-NAME_MAX_LENGTH = 30
 
 
 class SeatingError(Refusal):
@@ -33,8 +33,6 @@ class SeatingError(Refusal):
 #: A table is written with commas between its players ("Table 1: Ann, Bob, Cy, Di"), and the
 #: new-event list with commas between a player's name, club and number.
 COMMA_IN_NAME = "a name cannot hold a comma: the tables are written with commas between names"
-#: Characters that end a line: named so in a refusal, not by their code.
-LINE_BREAKS = frozenset("\n\r\x85\u2028\u2029")
 
 
 def name_fault(name: str) -> str | None:
@@ -53,56 +51,10 @@ def name_fault(name: str) -> str | None:
 
 
 def control_fault(name: str) -> str | None:
-    """What makes a name unreadable, in words, or None: a control character (a tab, a NUL, a
-    line break); an invisible one (a zero-width space, a right-to-left override that prints
-    "Smith" as "htimS", a byte-order mark, a Hangul filler), which lets two names look alike or
-    one look like none; or no visible character at all. What no player's name may hold, an
-    event's or a single game's. An emoji's own joiners stay allowed after an emoji: the
-    zero-width joiner between two (👨‍👩‍👧), a variation selector, a flag's tag characters."""
-    after_emoji = False
-    for index, char in enumerate(name):
-        kind = unicodedata.category(char)
-        if kind in ("Cc", "Zl", "Zp"):
-            what = {"\t": "a tab", "\0": "a NUL"}.get(char) or (
-                "a line break" if char in LINE_BREAKS else f"U+{ord(char):04X}"
-            )
-            return f"a name cannot hold a control character ({what})"
-        if _invisible(char):
-            following = name[index + 1 : index + 2]
-            joins = char != ZERO_WIDTH_JOINER or (following and unicodedata.category(following) == "So")
-            if not (after_emoji and char in EMOJI_JOINERS and joins):
-                return f"a name cannot hold an invisible character (U+{ord(char):04X})"
-            continue
-        after_emoji = kind in ("So", "Sk")
-    if not any(_seen(char) for char in name):
-        return "a name needs a letter, digit or sign that can be seen"
-    return None
-
-
-ZERO_WIDTH_JOINER = "\u200d"
-#: What may follow an emoji inside it: the zero-width joiner, the emoji variation selector, and
-#: the tag characters of a subdivision flag (🏴 and tags: Scotland).
-EMOJI_JOINERS = frozenset([ZERO_WIDTH_JOINER, "\ufe0f", *map(chr, range(0xE0020, 0xE0080))])
-#: Characters that print as nothing though Unicode calls them letters or symbols.
-BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-
-
-def _invisible(char: str) -> bool:
-    """Unicode's default-ignorable characters (format characters, variation selectors, fillers,
-    the combining grapheme joiner) and the blanks: nothing on the page shows them."""
-    code = ord(char)
-    return (
-        unicodedata.category(char) == "Cf"
-        or char in BLANKS
-        or code == 0x034F
-        or 0xFE00 <= code <= 0xFE0F
-        or 0x180B <= code <= 0x180F
-        or 0xE0000 <= code <= 0xE0FFF
-    )
-
-
-def _seen(char: str) -> bool:
-    return not _invisible(char) and unicodedata.category(char)[0] in "LNSP"
+    """What makes a name unreadable, in words, or None: the one rule for every text that comes in
+    (``scoring.text.text_fault``: a lone surrogate, a control or invisible character, nothing
+    visible). What no player's name may hold, an event's or a single game's."""
+    return text_fault(name, "a name")
 
 
 def table_sizes(count: int, partnerships: str = ALONE, size: int = 4) -> list[int]:
@@ -286,12 +238,6 @@ def parse_tables(
     if not tables:
         raise SeatingError("Write at least one table.")
     return tables
-
-
-def name_key(name: str) -> str:
-    """A name as it is told apart from others: any case, any spaces between its words. Two
-    names of one key are one name (refused twice in a list; one player in a seating line)."""
-    return " ".join(name.split()).casefold()
 
 
 def partners_of(seats: Sequence[str], partnerships: str) -> tuple[tuple[str, ...], ...]:

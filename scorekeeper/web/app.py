@@ -14,6 +14,7 @@ from flask_wtf import CSRFProtect
 from werkzeug.routing import IntegerConverter
 
 from ..storage.files import ensure_secret_key
+from .form_text import StrictRequest
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -30,6 +31,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         instance_path=os.environ.get("SCOREKEEPER_INSTANCE") or None,
     )
     app.url_map.converters["int"] = RowNumber
+    app.request_class = StrictRequest
     app.config.from_mapping(
         MAX_CONTENT_LENGTH=256 * 1024,
         SESSION_COOKIE_HTTPONLY=True,

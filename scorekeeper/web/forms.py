@@ -33,44 +33,95 @@ from wtforms.validators import (
     Length,
     NumberRange,
     Optional,
+    StopValidation,
     ValidationError,
 )
 
 from ..club.members import CLUB_MAX_LENGTH, MEMBER_FIELDS, NUMBER_MAX_LENGTH, MemberRefusal, field_fault, read_listed
 from ..gamelog import NOTE_MAX_LENGTH
-from ..scoring import Card, Game, InvalidCard, InvalidOptions, InvalidRecord, InvalidSeating, RuleSet, configure
+from ..scoring import Card, Game, InvalidCard, InvalidOptions, InvalidSeating, RuleSet, configure
 from ..scoring.cards import STANDARD_RANKS, Rank
 from ..scoring.errors import sentence
 from ..scoring.game import blank_table, partners_opposite, with_joiner
 from ..scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec, configure_known
 from ..scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, TARGET, WINNER, HouseRules
+from ..scoring.text import text_fault
 from ..storage.event_roster import REASON_MAX_LENGTH
+from ..storage.exchange import EVENT_NAME_MAX_LENGTH, TITLE_MAX_LENGTH
 from ..tournament.plan import MAX_ROUNDS
-from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, control_fault, name_key
+from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, name_key
 
 MAX_PLAYERS = 10
 #: Player slots shown open on the start form; the rest are behind "More players".
 OPEN_PLAYER_SLOTS = 5
-TITLE_MAX_LENGTH = 60
-EVENT_NAME_MAX_LENGTH = 80
 PAPER_CHOICES = [SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")]
-#: An import takes any title the app gives a game: the longest is an event's table's,
-#: "<event name> · round N · table N" (rounds and tables counted up to 9999).
-IMPORTED_TITLE_MAX_LENGTH = max(TITLE_MAX_LENGTH, EVENT_NAME_MAX_LENGTH + len(" · round 9999 · table 9999"))
 
 
-def check_imported(data: Mapping[str, Any]) -> str:
-    """What an imported record may hold beyond the rules: the start form's limit on names, and a
-    title no longer than the app's own (a record from elsewhere must not print off the sheet).
-    Returns the title."""
-    title = data.get("title") or ""
-    if not isinstance(title, str) or len(title) > IMPORTED_TITLE_MAX_LENGTH:
-        raise InvalidRecord(f"the title must be text of at most {IMPORTED_TITLE_MAX_LENGTH} characters", "text")
-    players = data.get("players")
-    for name in players if isinstance(players, list) else []:
-        if isinstance(name, str) and len(name) > NAME_MAX_LENGTH:
-            raise InvalidRecord(f"the name {name[:NAME_MAX_LENGTH]}… is longer than {NAME_MAX_LENGTH} characters", "text")
-    return title
+#: The most digits a number field reads: far beyond any count, round or score the app takes, and
+#: far below where reading it goes wrong (past ~309 digits WTForms' range check overflows a float;
+#: past 19 SQLite cannot store it).
+NUMBER_MAX_DIGITS = 12
+
+
+def number_fault(typed: object) -> str | None:
+    """Why ``typed`` is too long to be read as a number, or None (a sign and spaces around do not count)."""
+    digits = str(typed).strip().lstrip("+-").lstrip("0")
+    if len(digits) > NUMBER_MAX_DIGITS:
+        return f"A number of at most {NUMBER_MAX_DIGITS} digits: this one has {len(digits):,}."
+    return None
+
+
+def whole_number(typed: object) -> int:
+    """A choice's number as a ``SelectField(coerce=whole_number)`` reads it: bounded like ``WholeNumberField``."""
+    fault = number_fault(typed)
+    if fault is not None:
+        raise ValueError(fault)
+    return int(str(typed))
+
+
+class WholeNumberField(IntegerField):
+    """Every number a form takes: its length is checked before it is read, so that a number of
+    hundreds of digits is refused beside its field (and kept as typed) instead of answering 500."""
+
+    too_long = False
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        self.too_long = bool(valuelist) and number_fault(valuelist[0]) is not None
+        if self.too_long:
+            raise ValueError(number_fault(valuelist[0]))  # the data stays the field's default: nothing is read
+        super().process_formdata(valuelist)
+
+    def pre_validate(self, form: Any) -> None:
+        """A number refused for its length is refused once: no range check runs on nothing (an
+        empty field's own error is left to ``Optional``, which clears it)."""
+        if self.too_long:
+            raise StopValidation()
+
+
+class NoteRule:
+    """A ruling note held to the rule a note is held to wherever it comes in (the game's log,
+    ``gamelog``'s check): the same as ``TextRule``'s, its line breaks and tabs allowed."""
+
+    def __call__(self, form: Form, field: Field) -> None:
+        text = (field.data or "").strip()
+        fault = text_fault(text, "a note", lines=True) if text else None
+        if fault is not None:
+            raise ValidationError(sentence(fault))
+
+
+class TextRule:
+    """A text field held to the one rule for every text that comes in (``scoring.text.text_fault``:
+    no control or invisible character, something visible), refused beside the field in the words
+    every other way in refuses with. ``words`` names the field in the sentence ("the title")."""
+
+    def __init__(self, words: str) -> None:
+        self.words = words
+
+    def __call__(self, form: Form, field: Field) -> None:
+        text = (field.data or "").strip()
+        fault = text_fault(text, self.words) if text else None
+        if fault is not None:
+            raise ValidationError(sentence(fault))
 
 
 def new_idem_key() -> str:
@@ -180,7 +231,7 @@ def _option_field(spec: OptionSpec) -> Field:
         choices = [SelectChoice(str(choice), str(choice)) for choice in spec.choices]
         return SelectField(spec.label, choices=choices, default=str(spec.default), description=spec.help)
     if spec.kind in ("int", "optional_int"):
-        return IntegerField(
+        return WholeNumberField(
             spec.label,
             validators=[Optional(), NumberRange(min=spec.minimum)],
             description=spec.help,
@@ -188,7 +239,7 @@ def _option_field(spec: OptionSpec) -> Field:
     return StringField(
         spec.label,
         default=spec.default,
-        validators=[Optional(), Length(max=NAME_MAX_LENGTH)],
+        validators=[Optional(), Length(max=NAME_MAX_LENGTH), TextRule(spec.label.lower())],
         description=spec.help,
     )
 
@@ -251,9 +302,11 @@ for _name, _spec in RuleOptionsForm.OPTION_SPECS.items():
 class NewGameForm(RuleOptionsForm):
     """Start a game: rule set and options, players in seating order, partnerships, first dealer."""
 
-    title = StringField("Table or game name", validators=[Optional(), Length(max=TITLE_MAX_LENGTH)])
+    title = StringField(
+        "Table or game name", validators=[Optional(), Length(max=TITLE_MAX_LENGTH), TextRule("the title")]
+    )
     players = FieldList(
-        StringField(validators=[Optional(), Length(max=NAME_MAX_LENGTH)]),
+        StringField(validators=[Optional(), Length(max=NAME_MAX_LENGTH), TextRule("a name")]),
         min_entries=MAX_PLAYERS,
         max_entries=MAX_PLAYERS,
     )
@@ -305,14 +358,12 @@ class NewGameForm(RuleOptionsForm):
         return True
 
     def _names_differ(self, names: list[str]) -> bool:
-        """A name typed twice is marked beside the later field only, not on every name; a name
-        with a control character (a tab, a NUL) beside its own field."""
+        """A name typed twice is marked beside the later field only, not on every name (a name
+        the text rule refuses was refused beside its own field already)."""
         seen: set[str] = set()
         for entry, name in zip(self.players.entries, names, strict=True):
             if name and name_key(name) in seen:
                 entry.errors = [f"Another player is already called {name}: give each a different name."]
-            elif name and (fault := control_fault(name)) is not None:
-                entry.errors = [sentence(fault)]
             seen.add(name_key(name))
         return not any(entry.errors for entry in self.players.entries)
 
@@ -399,7 +450,7 @@ class HandLeftoversForm(ChangeForm):
 
 class PressureForm(ChangeForm):
     player = HiddenField(validators=[InputRequired()])
-    hand = IntegerField(validators=[InputRequired()])
+    hand = WholeNumberField(validators=[InputRequired()])
     ends_hand = BooleanField("Both piles empty: the hand ends now")
     again = HiddenField()
 
@@ -410,26 +461,26 @@ class PressureForm(ChangeForm):
 
 
 class NoteForm(ChangeForm):
-    hand = IntegerField(validators=[InputRequired()])
+    hand = WholeNumberField(validators=[InputRequired()])
     text = TextAreaField(
         "Ruling note",
-        validators=[DataRequired(message="Write the ruling first."), Length(max=NOTE_MAX_LENGTH)],
+        validators=[DataRequired(message="Write the ruling first."), Length(max=NOTE_MAX_LENGTH), NoteRule()],
     )
 
 
 class OneCardForm(ChangeForm):
-    hand = IntegerField(validators=[InputRequired()])
+    hand = WholeNumberField(validators=[InputRequired()])
     player = HiddenField(validators=[InputRequired()])
     owes = HiddenField(validators=[AnyOf(["0", "1"], message="Reload the page and tap again.")])
 
 
 class ConfirmForm(ChangeForm):
-    hand = IntegerField(validators=[InputRequired()])
+    hand = WholeNumberField(validators=[InputRequired()])
     player = HiddenField(validators=[InputRequired()])
 
 
 class UndoForm(ChangeForm):
-    target = IntegerField(validators=[InputRequired()])
+    target = WholeNumberField(validators=[InputRequired()])
 
 
 #: The longest game record taken, pasted or as a file (the largest the limits allow is far shorter).
@@ -442,15 +493,23 @@ class ImportForm(Form):
 
     def record_text(self) -> str | None:
         """The record as text, from the file or else the box; None, with the reason beside the
-        file, when the file is longer than a pasted record may be."""
+        file, when the file is longer than a pasted record may be or is not UTF-8 text (never
+        read with its unreadable bytes replaced: a record is refused, not silently changed)."""
         upload = self.file.data
         if not upload:
             return str(self.text.data or "")
-        text = upload.read(4 * IMPORT_MAX_LENGTH + 4).decode("utf-8", "replace")
-        if len(text) > IMPORT_MAX_LENGTH:
+        data: bytes = upload.read(4 * IMPORT_MAX_LENGTH + 1)
+        try:
+            text = data.decode("utf-8") if len(data) <= 4 * IMPORT_MAX_LENGTH else None
+        except UnicodeDecodeError as error:
+            self.file.errors = [
+                f"This file is not UTF-8 text (byte {error.start + 1:,} is not): a game record is UTF-8 JSON."
+            ]
+            return None
+        if text is None or len(text) > IMPORT_MAX_LENGTH:
             self.file.errors = [f"This file is longer than {IMPORT_MAX_LENGTH:,} characters: no game record is that long."]
             return None
-        return str(text)
+        return text
 
 
 class YesNoField(BooleanField):
@@ -528,8 +587,12 @@ class EventForm(RuleOptionsForm):
         default=DEFAULT_RULE_SET,
         description="Standings follow the game: lowest totals for Crates, highest where the winner collects.",
     )
-    name = StringField("Event name", validators=[DataRequired(), Length(max=EVENT_NAME_MAX_LENGTH)])
-    held_on = StringField("Date", validators=[DataRequired(), Length(max=20)], description="For example 2026-11-22.")
+    name = StringField(
+        "Event name", validators=[DataRequired(), Length(max=EVENT_NAME_MAX_LENGTH), TextRule("the event's name")]
+    )
+    held_on = StringField(
+        "Date", validators=[DataRequired(), Length(max=20), TextRule("the date")], description="For example 2026-11-22."
+    )
     scoring = SelectField(
         "Standings by",
         choices=[
@@ -553,7 +616,7 @@ class EventForm(RuleOptionsForm):
         default="a4",
         description="What the score sheets, standings, table cards and booklet print on.",
     )
-    rounds = IntegerField(
+    rounds = WholeNumberField(
         "Rounds",
         validators=[Optional(), NumberRange(min=1, max=MAX_ROUNDS, message=f"From 1 to {MAX_ROUNDS} rounds.")],
         description="Every round is planned at once, so that players meet again as little as possible. "
@@ -636,20 +699,24 @@ class SeatingForm(Form):
 
     tables = TextAreaField("Tables", validators=[DataRequired(), Length(max=SEATING_MAX_LENGTH)])
     #: The round this form seats: submitting it twice must not seat two rounds.
-    number = IntegerField(
+    number = WholeNumberField(
         validators=[InputRequired(message="This page is out of date: reload it."), NumberRange(min=1)]
     )
     #: Seat it although tables of the round before are still playing (asked first).
     anyway = BooleanField("Seat it anyway")
     reason = StringField(
-        "Reason, if you seat otherwise than planned (optional)", validators=[Optional(), Length(max=REASON_MAX_LENGTH)]
+        "Reason, if you seat otherwise than planned (optional)",
+        validators=[Optional(), Length(max=REASON_MAX_LENGTH), TextRule("the reason")],
     )
 
 
 class HistoryReasonForm(Form):
     """A reason given afterwards to a line of an event's history."""
 
-    reason = StringField("Reason", validators=[DataRequired(message="Type the reason."), Length(max=REASON_MAX_LENGTH)])
+    reason = StringField(
+        "Reason",
+        validators=[DataRequired(message="Type the reason."), Length(max=REASON_MAX_LENGTH), TextRule("the reason")],
+    )
 
 
 class MemberRule:
@@ -670,10 +737,12 @@ class MemberRule:
 class RosterChangeForm(Form):
     """What every change to an event's players names: the round it takes effect from, and why."""
 
-    from_round = IntegerField(
+    from_round = WholeNumberField(
         "From round", validators=[InputRequired(message="Which round?"), NumberRange(min=1, max=MAX_ROUNDS)]
     )
-    reason = StringField("Reason (optional)", validators=[Optional(), Length(max=REASON_MAX_LENGTH)])
+    reason = StringField(
+        "Reason (optional)", validators=[Optional(), Length(max=REASON_MAX_LENGTH), TextRule("the reason")]
+    )
 
 
 class WithdrawPlayerForm(RosterChangeForm):
@@ -706,8 +775,8 @@ class KeyedForm(Form):
     idem = HiddenField(validators=[DataRequired(message="This page is out of date: reload it."), Length(max=100)])
 
 
-def _value_field(rank: Rank) -> IntegerField:
-    return IntegerField(
+def _value_field(rank: Rank) -> WholeNumberField:
+    return WholeNumberField(
         rank.value,
         default=FACE_VALUES[rank],
         validators=[InputRequired(message="Points for every rank."), NumberRange(min=-1000, max=1000)],
@@ -733,8 +802,11 @@ DEFINITION_FIELDS = (
 class HouseRulesForm(Form):
     """Define a house game: card values, who scores, the end, pressures. Checked by the engine."""
 
-    name = StringField("Name of the game", validators=[DataRequired(message="Give the game a name."), Length(max=40)])
-    joker = IntegerField(
+    name = StringField(
+        "Name of the game",
+        validators=[DataRequired(message="Give the game a name."), Length(max=40), TextRule("the game's name")],
+    )
+    joker = WholeNumberField(
         "Joker",
         validators=[Optional(), NumberRange(min=-1000, max=1000)],
         description="Points for a joker left in hand; blank: no jokers (two a deck when used).",
@@ -766,13 +838,13 @@ class HouseRulesForm(Form):
         validators=[DataRequired(message="How many cards are dealt?"), Length(max=200)],
         description="Fixed hands: the cards in each hand, e.g. 8 7 6 5 4 3 2 1. Otherwise one number.",
     )
-    limit = IntegerField(
+    limit = WholeNumberField(
         "Target or loss line",
         validators=[Optional()],
         description="A target ends the game when someone reaches it; at a loss line, all but one past it.",
     )
     pressures = BooleanField("Pressures", description="Crates' pressures: 5, then doubling, per side.")
-    pressure_cap = IntegerField(
+    pressure_cap = WholeNumberField(
         "Pressure increase cap",
         validators=[Optional(), NumberRange(min=1)],
         description="Blank: each pressure doubles. 20: 5, 10, 20, 40, 60, …",

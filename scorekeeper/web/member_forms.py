@@ -11,7 +11,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, Optional
 
 from ..club.roster import MAX_ROSTER_BYTES, MAX_ROSTER_ROWS
 from ..club.roster_plan import FILE_NAME_MAX_LENGTH
-from .forms import Form, MemberRule
+from .forms import Form, MemberRule, whole_number
 
 #: The longest file a confirmation carries back, as base64 (4 characters for each 3 bytes).
 ROSTER_CONTENT_MAX_LENGTH = 4 * ((MAX_ROSTER_BYTES + 2) // 3)
@@ -78,7 +78,7 @@ class MergeForm(Form):
 
     absorb = SelectField(
         "Merge this entry into this one",
-        coerce=int,
+        coerce=whole_number,
         validate_choice=False,  # an entry merged or removed meanwhile is refused by the list, in words
         validators=[InputRequired(message="Choose the entry to merge into this one.")],
         description="Its evenings become this member's; its name is no longer on the list. Undo it from the history.",

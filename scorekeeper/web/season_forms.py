@@ -9,7 +9,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, ValidationEr
 
 from ..club.ladder import BEST, LADDER_RULES
 from ..storage.seasons import MAX_BEST, RULE_NAMES, SEASON_NAME_MAX_LENGTH
-from .forms import PAPER_CHOICES, Form, SubmissionKeyField, new_idem_key
+from .forms import PAPER_CHOICES, Form, SubmissionKeyField, TextRule, new_idem_key, whole_number
 
 #: How long a number of evenings may be typed (the largest allowed has three digits).
 BEST_MAX_LENGTH = 6
@@ -21,7 +21,11 @@ class SeasonForm(Form):
 
     name = StringField(
         "Name",
-        validators=[DataRequired(message="Type the season's name."), Length(max=SEASON_NAME_MAX_LENGTH)],
+        validators=[
+            DataRequired(message="Type the season's name."),
+            Length(max=SEASON_NAME_MAX_LENGTH),
+            TextRule("the season's name"),
+        ],
         description="For example Winter 2026.",
     )
     rule = SelectField(
@@ -65,7 +69,7 @@ class SeasonEventForm(Form):
 
     event = SelectField(
         "Add an event",
-        coerce=int,
+        coerce=whole_number,
         choices=[],
         validate_choice=False,
         validators=[InputRequired(message="Choose an event.")],

@@ -31,12 +31,11 @@ from flask import Flask, current_app
 from ..scoring import Refusal, ScoringError, decode_json
 from ..scoring.errors import sentence
 from ..storage.database import connect
-from ..storage.exchange import import_changes
+from ..storage.exchange import import_changes, imported_title
 from ..storage.game_starts import IMPORTED, STARTED, StartLimits, reserve_start
 from ..storage.games import import_game, sweep_unopened_imports
 from .connection import database_path, get_db
 from .devices import client_address, guesser_key
-from .forms import check_imported
 
 #: Game records checked at once in one worker process.
 IMPORTS_AT_ONCE = 1
@@ -134,7 +133,7 @@ def _import_here(database: str, text: str) -> tuple[str, str]:
         data = decode_json(text)
         if not isinstance(data, dict):
             raise ScoringError("the record must be a JSON object")
-        title = check_imported(data)
+        title = imported_title(data)
         record, changes = import_changes(data)
         stored = import_game(_connection(database), record.game, changes, "import", title)
     except Refusal as error:
@@ -172,17 +171,20 @@ class _Checker:
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
 
+    def executor(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._executor is None:
+                self._executor = ProcessPoolExecutor(
+                    max_workers=1,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_checker_start,
+                    initargs=(os.getpid(),),
+                )
+            return self._executor
+
     def run(self, database: str, text: str) -> tuple[str, str]:
         for attempt in range(2):
-            with self._lock:
-                if self._executor is None:
-                    self._executor = ProcessPoolExecutor(
-                        max_workers=1,
-                        mp_context=multiprocessing.get_context("spawn"),
-                        initializer=_checker_start,
-                        initargs=(os.getpid(),),
-                    )
-                executor = self._executor
+            executor = self.executor()
             try:
                 return executor.submit(_import_here, database, text).result(IMPORT_TIMEOUT)
             except BrokenProcessPool:
@@ -209,6 +211,16 @@ def _checker() -> _Checker:
     """This process's import process (one inherited across a fork is not reused)."""
     with _CHECKERS_GUARD:
         return _CHECKERS.setdefault(os.getpid(), _Checker())
+
+
+def _ready() -> None:
+    """Nothing: sent to a new import process so that it starts (and imports the app's modules)."""
+
+
+def start() -> None:
+    """Start this worker's import process now, with the worker, not at the first import (a spawned
+    process takes seconds to import the app's modules on a busy laptop)."""
+    _checker().executor().submit(_ready)
 
 
 def _shutdown() -> None:

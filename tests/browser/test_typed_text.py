@@ -124,3 +124,20 @@ def test_a_note_sent_while_offline_is_not_typed_back_once_delivered(server, phon
     if not ann.locator("#text").is_visible():
         ann.click("summary:has-text('Ruling note')")
     expect(ann.locator("#text")).to_have_value("")
+
+
+def test_a_note_the_text_rule_refuses_is_refused_beside_it_and_kept(server, phone):
+    """A right-to-left override in a ruling note (it would print "no" as "on") goes through the
+    outbox and comes back refused beside the note, the note kept to be corrected."""
+    ann = phone()
+    start_game(ann, server, ["Ann", "Bob"])
+    ann.click("summary:has-text('Ruling note')")
+    typed = "Bob led \u202eout of turn"
+    ann.fill("#text", typed)
+    ann.click("button:has-text('Save note')")
+    refusal = ann.locator(".field:has(#text) .error")
+    expect(refusal).to_have_text("A note cannot hold an invisible character (U+202E).", timeout=10_000)
+    expect(ann.locator("#text")).to_have_value(typed)
+    ann.fill("#text", "Bob led out of turn")
+    ann.click("button:has-text('Save note')")
+    expect(ann.locator(".notes, main")).to_contain_text("Bob led out of turn", timeout=10_000)
