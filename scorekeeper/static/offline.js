@@ -438,7 +438,7 @@ function historyPage(table) {
   const lines = table.entries.slice().reverse().map((entry) => {
     const [title, detail] = what(entry);
     return h("li", { class: table.voided.has(entry.id) ? "undone" : "" },
-      h("div", { class: "what" }, h("strong", {}, words(title)), table.voided.has(entry.id) ? [" ", h("span", { class: "badge" }, "undone")] : null,
+      h("div", { class: "what" }, h("strong", {}, title), table.voided.has(entry.id) ? [" ", h("span", { class: "badge" }, "undone")] : null,
         entry.queued ? [" ", h("span", { class: "badge" }, "waiting to be sent")] : null),
       detail ? h("div", { class: "change" }, detail) : null,
       h("div", { class: "meta muted small" }, entry.queued ? "on this phone" : "#" + entry.seq));

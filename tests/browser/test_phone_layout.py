@@ -259,13 +259,13 @@ def test_every_pressure_button_is_on_the_first_screen(server, phone, viewport, g
     assert min(min(box["width"], box["height"]) for box in boxes) >= MIN_TAP
 
 
-#: Every word of these elements' text on one line (a word's characters in one line box), and any box
-#: whose content is cut shows it with an ellipsis.
+#: Every word of these elements' text on one line (a word's characters in one line box; a break after a
+#: hyphen, "Vanderbilt-|Okonkwo", is between words), and any box whose content is cut shows an ellipsis.
 BROKEN_WORDS = """els => els.flatMap(el => {
     const found = [];
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const match of node.data.matchAll(/\\S+/g)) {
+      for (const match of node.data.matchAll(/[^\\s-]+-*/g)) {
         const range = document.createRange();
         range.setStart(node, match.index);
         range.setEnd(node, match.index + match[0].length);
