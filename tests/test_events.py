@@ -704,8 +704,9 @@ def test_clearing_the_cookie_does_not_make_the_phone_that_changed_a_hand_another
     phone_b.post("/confirm", hand=1, player="Bob")
     assert "To confirm" not in phone_b.page("/")
     history = phone_b.page("/history")
-    line = re.search(r"<strong>Hand 1 · confirmed</strong>.*?</li>", history, re.S).group(0)
-    changed = re.search(r"<strong>Hand 1 · \w+&#39;s leftovers</strong>.*?</li>", history, re.S).group(0)
+    lines = [re.sub(r"<[^>]+>", "", line) for line in re.findall(r"<li.*?</li>", history, re.S)]
+    line = next(line for line in lines if "Hand 1 · confirmed" in line)
+    changed = next(line for line in lines if re.search(r"Hand 1 · \w+&#39;s leftovers\s", line))
     assert (
         "by Bob" in line and "from 192.168.1.11" in line and "Bob&#39;s phone" in line
     )  # named by who confirmed on it

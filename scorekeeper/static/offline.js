@@ -122,7 +122,7 @@ function undoButton(entry, text = "Undo", back = "hand") {
 
 const swatch = (index) => h("span", { class: "swatch s" + index, "aria-hidden": "true" });
 const plural = (count, word) => count + " " + word + (count === 1 ? "" : "s");
-const words = (name) => name.split(" ").flatMap((word, i) => (i ? [" ", h("span", {}, word)] : [h("span", {}, word)]));
+const words = (name) => name.split(" ").flatMap((word, i) => (i ? [" ", h("span", { class: "word" }, word)] : [h("span", { class: "word" }, word)]));
 const cardsText = (entry) => entry.data.cards.map((t) => label(parseCard(t))).join(" ") || "went out";
 
 function banner(table) {
@@ -140,7 +140,7 @@ function totals(table) {
     score.sides.map((side, i) => {
       const leads = begun && score.leader.includes(side.name);
       return h("tr", { class: leads ? "leads" : "" },
-        h("th", { scope: "row" }, swatch(i), side.name),
+        h("th", { scope: "row" }, swatch(i), words(side.name)),
         table.book.end.columns ? h("td", { class: "num" }, plural(side.gamesWon, "game")) : null,
         h("td", { class: "num big" }, String(side.total)),
         h("td", { class: "lead-mark" }, leads ? (finished ? "★ winner" : "▲ leads") : ""));
@@ -169,7 +169,7 @@ function handPage(table) {
     h("section", { class: "handhead", "aria-label": "This hand" },
       h("h1", {}, "Hand " + number, copy.max_hands ? h("span", { class: "of" }, " of " + copy.max_hands) : null,
         " · " + plural(deal.cards, "card") + " each"),
-      h("p", { class: "deal" }, "Dealer: ", h("strong", {}, deal.dealer), " · ", h("strong", {}, deal.first), " plays first")),
+      h("p", { class: "deal" }, "Dealer: ", h("strong", {}, words(deal.dealer)), " · ", h("strong", {}, words(deal.first)), " plays first")),
   ];
   const entered = Object.keys(table.handLeftovers(number));
   parts.push(h("a", { class: "button wide endhand", href: pathOf({ page: "pad", hand: number, seat: table.nextSeatToEnter(number) || 0 }) },
@@ -178,10 +178,9 @@ function handPage(table) {
     parts.push(h("p", { class: "entered muted small" }, "Leftovers entered: " + entered.join(", ") + ". Waiting for: " +
       book.players.filter((p) => !entered.includes(p)).join(", ") + "."));
   }
-  parts.push(totals(table));
   if (copy.has.pressures) {
     const sides = book.sides.map((side, i) => h("div", { class: "side-block", "data-ask-here": true },
-      h("h2", { class: "side-name" }, h("span", {}, swatch(i), side.name), " ", h("span", { class: "next" }, "next: ", h("strong", {}, String(next[side.name])))),
+      h("h2", { class: "side-name" + (copy.partnerships ? "" : " visually-hidden") }, h("span", {}, swatch(i), side.name), " ", h("span", { class: "next" }, "next: ", h("strong", {}, String(next[side.name])))),
       h("div", { class: "pressure-row" }, side.members.map((member) => {
         const taker = copy.takers[member], cost = String(next[book.sides.find((s) => s.members.includes(taker)).name]);
         const fields = { hand: number, player: taker, again: "", waited: "0" };
@@ -201,6 +200,7 @@ function handPage(table) {
         entry.queued ? h("span", { class: "muted small" }, " · waiting") : null), " ", undoButton(entry)))) : null;
     parts.push(h("section", { class: "pressures" + (copy.partnerships ? "" : " solo"), "aria-label": "Pressures" }, sides, list));
   }
+  parts.push(totals(table));
   if (copy.has.count) {
     const token = base.split("/")[2];
     parts.push(h("section", { class: "count", "data-count-key": token + "-" + number, hidden: true, "aria-label": "The count" },
@@ -219,7 +219,7 @@ function handPage(table) {
       h("div", { class: "toggle-row" }, book.players.map((player) => {
         const owes = owing.includes(player);
         return changeButton("one-card", "One card: " + player, { hand: number, player, owes: owes ? "0" : "1" },
-          [player, owes ? " · owes 2" : ""], { class: "toggle" + (owes ? " on" : ""), pressed: owes });
+          h("span", { class: "words" }, words(player), owes ? " · owes 2" : ""), { class: "toggle" + (owes ? " on" : ""), pressed: owes });
       }))));
   }
   if (copy.has.pressures) { parts.push(shufflePanel(table, number)); }
@@ -267,7 +267,7 @@ function padPage(table, number, seat) {
       "aria-current": i === seat ? "page" : null, "data-seat": i, "data-player": p,
       "data-entry": recorded ? (recorded.queued ? recorded.target || "" : recorded.id) : null,
       "data-recorded": recorded ? recorded.data.cards.join(" ") : null },
-    p, h("span", { "data-tab-mark": true }, recorded ? [" ✓", h("span", { class: "visually-hidden" }, " entered")] : ""));
+    h("span", { class: "words" }, words(p)), h("span", { "data-tab-mark": true }, recorded ? [" ✓", h("span", { class: "visually-hidden" }, " entered")] : ""));
   };
   const terms = book.leftovers;
   const suitRanks = terms.suits === "all" ? "all" : Object.keys(terms.special).map((k) => k.slice(0, -1).toUpperCase()).join(" ");
@@ -277,23 +277,23 @@ function padPage(table, number, seat) {
     "data-hand-url": base + "hand/" + number + "/leftovers", "data-hand": number, "data-seat": seat,
     "data-follow": base, "data-open": table.nextSeatToEnter(number) !== null },
     keys(), h("input", { type: "hidden", name: "replaces", value: target === null ? "" : target }),
-    h("div", { class: "who-row" }, h("h2", { class: "player-name" }, h("span", { "data-player-name": true }, player),
+    h("div", { class: "who-row" }, h("h2", { class: "player-name" }, h("span", { "data-player-name": true }, h("span", { class: "words" }, words(player))),
       existing ? h("span", { class: "muted small", "data-correcting": true }, " (correcting: " + cardsText(existing) + ")") : null),
     h("p", { class: "live", "data-live": true, "aria-live": "polite" })),
     h("div", { class: "chips", "data-chips": true, "aria-live": "polite" }),
     h("div", { class: "field-cards" }, h("div", { class: "field" }, h("label", { for: "cards" }, "Cards left"),
       h("input", { id: "cards", name: "cards", type: "text", value: fields.out ? "" : fields.cards, autocomplete: "off" }))),
-    copy.has.suits ? h("div", { class: "pad suits", "data-suits": true, "data-suit-ranks": suitRanks, hidden: true },
-      h("p", { class: "hint small" }, "Suits count in this game: tap the rank, then its suit."),
-      [["s", "♠", "spades"], ["h", "♥", "hearts"], ["d", "♦", "diamonds"], ["c", "♣", "clubs"]].map(([letter, symbol, name]) =>
-        h("button", { type: "button", class: "hd".includes(letter) ? "red" : "", "data-suit": letter, "aria-label": name }, symbol + " ", h("span", { class: "letter", "aria-hidden": "true" }, letter.toUpperCase())))) : null,
+    copy.has.suits ? h("p", { class: "hint small", "data-suits-hint": true, hidden: true }, "Suits count in this game: tap the rank, then its suit.") : null,
     h("div", { class: "pad", "data-pad": true, hidden: true },
       ranks.map(([rank, spoken]) => h("button", { type: "button", "data-card": rank, "aria-label": spoken }, rank)),
       copy.has.jokers ? h("button", { type: "button", "data-card": "JK", "aria-label": "Joker" }, "JK") : null,
-      h("button", { type: "button", class: "out", "data-out": true, "aria-label": "Out: no cards left" }, "OUT")),
+      h("button", { type: "button", class: "out", "data-out": true, "aria-label": "Out: no cards left" }, "OUT"),
+      copy.has.suits ? h("div", { class: "suits", "data-suits": true, "data-suit-ranks": suitRanks, hidden: true },
+        [["s", "♠", "spades"], ["h", "♥", "hearts"], ["d", "♦", "diamonds"], ["c", "♣", "clubs"]].map(([letter, symbol, name]) =>
+          h("button", { type: "button", class: "hd".includes(letter) ? "red" : "", "data-suit": letter, "aria-label": name }, symbol + " ", h("span", { class: "letter", "aria-hidden": "true" }, letter.toUpperCase())))) : null),
     h("div", { "data-no-pad": true }, h("div", { class: "field" }, h("label", { class: "check" },
       h("input", { type: "checkbox", id: "went_out", name: "went_out", value: "y", checked: fields.out }), " ", h("span", {}, "Went out (no cards left)")))),
-    h("button", { class: "wide", type: "submit", "data-save": true }, "Save " + player + "'s leftovers"));
+    h("button", { class: "wide", type: "submit", "data-save": true }, h("span", { class: "words" }, words("Save " + player + "'s leftovers"))));
   const neighbours = h("nav", { class: "prevnext", "data-no-pad": true },
     seat > 0 ? h("a", { class: "button secondary", href: pathOf({ page: "pad", hand: number, seat: seat - 1 }) }, "← " + book.players[seat - 1]) : h("span"),
     seat + 1 < book.players.length ? h("a", { class: "button secondary", href: pathOf({ page: "pad", hand: number, seat: seat + 1 }) }, book.players[seat + 1] + " →") : null);
@@ -322,10 +322,10 @@ function scoresPage(table) {
     })));
   }
   const head = h("tr", {}, h("th", { scope: "col" }, "Hand"), sides.map((side, i) => h("th", { scope: "col", class: "num", title: side.name }, swatch(i),
-    crowded && side.name.length > 4 ? [h("span", { class: "short", "aria-hidden": "true" }, side.name.slice(0, 3) + "…"), h("span", { class: "visually-hidden" }, side.name)] : side.name)));
+    crowded && side.name.length > 4 ? [h("span", { class: "short", "aria-hidden": "true" }, side.name.slice(0, 3) + "…"), h("span", { class: "visually-hidden" }, side.name)] : words(side.name))));
   const withStart = sides.some((side) => side.start !== 0n), withBonus = sides.some((side) => side.bonus !== 0n);
   const grid = h("div", { class: "scroll", role: "region", tabindex: "0", "aria-label": "Every hand" },
-    h("table", { class: "grid provisional" + (crowded ? " crowded" : "") }, h("thead", {}, head),
+    h("table", { class: "grid hands provisional" + (crowded ? " crowded" : "") }, h("thead", {}, head),
       h("tbody", {}, withStart ? h("tr", { class: "start" }, h("th", { scope: "row" }, "Start"), sides.map((side) => h("td", { class: "num" }, String(side.start)))) : null, rows),
       h("tfoot", {},
         withBonus ? h("tr", { class: "bonus" }, h("th", { scope: "row" }, "Bonus"),

@@ -16,6 +16,19 @@ function label(token) {
 
 const drop = (root, selector) => root.querySelectorAll(selector).forEach((node) => node.remove());
 
+/* A label that breaks between its words only, a word too long shortened (the words macro). */
+function sayInWords(node, text) {
+  const box = document.createElement("span");
+  box.className = "words";
+  text.split(" ").forEach((word, index) => {
+    const span = document.createElement("span");
+    span.className = "word";
+    span.textContent = word;
+    box.append(index ? " " : "", span);
+  });
+  node.replaceChildren(box);
+}
+
 /* Scores what is tapped on the phone, from the game's rule book, once offline.js holds it:
    tokens → {total, covering} or {error}; null while it has no book. */
 let scorer = null;
@@ -93,13 +106,29 @@ class Pad {
 
   waitingRank(list) { return list.length && this.needsSuit(list[list.length - 1]) ? list[list.length - 1] : null; }
 
-  /* The tabs show what waits to be saved; the one Save says whose entries it saves. */
+  /* The tabs show what waits to be saved; the one Save says whose entries it saves, and names
+     the player shown when it saves others' only and that player has nothing recorded yet (as
+     after OUT, which moves on to the next player). */
   showState() {
-    const list = this.seats.waiting();
-    this.seats.mark();
+    const list = this.seats.waiting(), { seats, seat } = this;
+    seats.mark();
     if (list.length) { this.form.setAttribute("data-dirty", ""); } else { this.form.removeAttribute("data-dirty"); }
-    this.$("[data-save]").textContent = list.length > 1 ? "Save " + list.length + " players' leftovers"
-      : "Save " + this.seats.player(list.length ? list[0] : this.seat) + "'s leftovers";
+    const saved = list.length > 1 ? list.length + " players'" : seats.player(list.length ? list[0] : seat) + "'s";
+    const without = list.length && !list.includes(seat) && !seats.recorded(seat).entry ? ", without " + seats.player(seat) + "'s" : "";
+    sayInWords(this.$("[data-save]"), "Save " + saved + " leftovers" + without);
+  }
+
+  /* The suits sit in the pad under the row of the rank that waits for one (hidden while none
+     waits), so the finger that tapped the rank finds its suit beside it. */
+  placeSuits(rank) {
+    const { suits, keys } = this;
+    if (!suits) { return; }
+    const key = rank && keys.querySelector("button[data-card='" + rank.toUpperCase().replace(/^T$/, "10") + "']");
+    suits.hidden = !key;
+    if (!key) { return; }
+    const top = key.getBoundingClientRect().top;
+    const row = [...keys.querySelectorAll(":scope > button")].filter((button) => Math.abs(button.getBoundingClientRect().top - top) < 2);
+    row[row.length - 1].after(suits);
   }
 
   render() {
@@ -129,6 +158,7 @@ class Pad {
     });
     this.seats.keep();
     this.showState();
+    this.placeSuits(this.waitingRank(list));
     if (this.waitingRank(list)) {
       this.line.say("live", "Now the suit of " + this.waitingRank(list) + ".");
     } else if (list.length) {
@@ -195,7 +225,7 @@ class Pad {
     form.setAttribute("data-seat", this.seat);
     form.setAttribute("action", tab.href);
     form.setAttribute("data-outbox", "Leftovers: " + seats.player(this.seat) + ", hand " + this.hand);
-    this.$("[data-player-name]").textContent = seats.player(this.seat);
+    sayInWords(this.$("[data-player-name]"), seats.player(this.seat));
     drop(form, "[data-correcting], .error");
     seats.tabs.forEach((other) => {
       other.classList.toggle("current", other === tab);
@@ -317,7 +347,7 @@ class Pad {
       button.addEventListener("click", () => this.tapCard(button.getAttribute("data-card")));
     });
     if (suits) {
-      suits.hidden = false;
+      this.$("[data-suits-hint]").hidden = false;
       suits.querySelectorAll("button[data-suit]").forEach((button) => {
         button.addEventListener("click", () => this.tapSuit(button.getAttribute("data-suit")));
       });

@@ -5,7 +5,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import SHOTS, as_director, assert_fits, enter_hand, running_server, submit
+from scorekeeper.web.forms import NAME_MAX_LENGTH
+
+from .conftest import MIN_TAP, SHOTS, as_director, assert_fits, enter_hand, running_server, submit
 from .conftest import start_game as start_any_game
 from .pages import EVENT_PLAYERS, LONG_NAME, LONG_WORD, main_pages, sideways
 
@@ -182,15 +184,29 @@ def test_a_partnership_hand_shows_every_pressure_and_the_end_of_the_hand_without
     assert outside == [], outside
 
 
-def test_the_250_pads_suits_sit_by_the_rank_that_waits_for_one(server, phone):
-    """Seen on a first evening: the suits were below the whole rank pad, far from the rank waiting."""
-    page = phone(viewport={"width": 360, "height": 740})
+SIZES = [pytest.param({"width": 360, "height": 740}, id="360x740"), pytest.param({"width": 390, "height": 844}, id="390x844")]
+
+
+@pytest.mark.parametrize("viewport", SIZES)
+@pytest.mark.parametrize("rank", ["A", "Q"])
+def test_the_250_pads_suits_sit_under_the_rank_that_waits_for_one(server, phone, shot, viewport, rank):
+    """Seen on two evenings: the suits sat ~190 px above the rank waiting for one (below the whole
+    pad before that). Now they are the pad's row under that rank's, in view, and gone once it has its suit."""
+    page = phone(viewport=viewport)
     record_url = start_any_game(page, server, ["Ann", "Bob", "Cy", "Di"], rules="two-fifty")
     page.goto(record_url + "hand/1/seat/0")
-    page.click(".pad button[data-card='Q']")
-    chip, suits, ranks = (page.locator(css).bounding_box() for css in (".chip.waiting", "[data-suits]", "[data-pad]"))
-    assert chip["y"] < suits["y"] < ranks["y"], (chip, suits, ranks)
-    assert suits["y"] + suits["height"] <= 740  # the suit is in view when its rank waits
+    suits = page.locator("[data-suits]")
+    expect(suits).to_be_hidden()  # nothing waits for a suit yet
+    page.click(f".pad button[data-card='{rank}']")
+    expect(suits).to_be_visible()
+    key, row = page.locator(f".pad button[data-card='{rank}']").bounding_box(), suits.bounding_box()
+    gap = row["y"] - (key["y"] + key["height"])
+    assert 0 <= gap <= 12, f"the suits are {gap} px from the {rank} that waits for one: {key} {row}"
+    assert row["y"] + row["height"] <= viewport["height"]  # the suit is in view when its rank waits
+    shot(page, f"pad-250-{viewport['width']}-{rank}-waits")
+    page.click("[data-suits] button[aria-label='diamonds']")
+    expect(page.locator("[data-chips]")).to_have_text(f"{rank}\u2666")
+    expect(suits).to_be_hidden()
 
 
 def test_a_30_letter_word_breaks_in_the_saved_line_and_the_hands_pressures_at_360(server, phone, shot):
@@ -213,3 +229,106 @@ def test_a_30_letter_word_breaks_in_the_saved_line_and_the_hands_pressures_at_36
     expect(page.locator(".pending li").last).to_contain_text("waiting")
     shot(page, "hand-360-long-word-offline")
     assert sideways(page) is None, "the hand page drawn offline scrolls sideways"
+
+
+#: Four names of 30 characters, the most a name may hold (one a single word), in partnerships.
+THIRTY = ["Wolfeschlegelsteinhausenberger", "Maximiliana Vanderbilt-Okonkwo", "Konstantinopolskaya Alexandrov", "Christopherson Featherstonehau"]
+FIRST_SCREEN_GAMES = {
+    "five players": (["Annabelle", "Bartholomew", "Cyrus", "Dimitra", "Edwina"], False),
+    "five long names": (FIVE_LONG, False),
+    "four 30-letter names in partnerships": (THIRTY, True),
+}
+
+
+@pytest.mark.parametrize("viewport", SIZES)
+@pytest.mark.parametrize("game", list(FIRST_SCREEN_GAMES))
+def test_every_pressure_button_is_on_the_first_screen(server, phone, viewport, game):
+    """Issue 29: at 360 x 740 a five-player hand showed 2 of its 5 PRESSURE buttons before scrolling,
+    four 30-letter names in partnerships none. Every one is on the first screen now, a big target."""
+    players, partnerships = FIRST_SCREEN_GAMES[game]
+    assert all(len(name) <= NAME_MAX_LENGTH for name in players)
+    page = phone(viewport=viewport)
+    start_any_game(page, server, players, partnerships=partnerships)
+    page.screenshot(path=str(SHOTS / f"hand-first-screen-{viewport['width']}-{game.replace(' ', '-')}.png"))
+    assert page.evaluate("scrollY") == 0
+    boxes = [button.bounding_box() for button in page.locator("button.pressure").all()]
+    assert len(boxes) == len(players)
+    outside = [box for box in boxes if box["y"] < 0 or box["y"] + box["height"] > viewport["height"]
+               or box["x"] < 0 or box["x"] + box["width"] > viewport["width"]]
+    assert outside == [], f"{len(outside)} of {len(boxes)} PRESSURE buttons off the first screen: {outside}"
+    assert min(min(box["width"], box["height"]) for box in boxes) >= MIN_TAP
+
+
+#: Every word of these elements' text on one line (a word's characters in one line box; a break after a
+#: hyphen, "Vanderbilt-|Okonkwo", is between words), and any box whose content is cut shows an ellipsis.
+BROKEN_WORDS = """els => els.flatMap(el => {
+    const found = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/[^\\s-]+-*/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.bottom)));
+        if (lines.size > 1) { found.push(`${el.tagName}.${el.className}: "${match[0]}" over ${lines.size} lines`); }
+      }
+    }
+    for (const box of [el, ...el.querySelectorAll("*")]) {
+      const style = getComputedStyle(box);
+      if (box.closest(".visually-hidden") || style.display.startsWith("inline") && style.display !== "inline-block") { continue; }
+      if (box.scrollWidth > box.clientWidth + 1 && style.textOverflow !== "ellipsis") {
+        found.push(`${box.tagName}.${box.className}: "${box.textContent.trim()}" cut without an ellipsis`);
+      }
+    }
+    return found;
+})"""
+#: Where a name shows, page by page (the record link's path).
+NAMED = {
+    "": [".deal", "table.totals th", "section[aria-label='One card owed'] button"],
+    "scores": ["table.totals th", "[aria-label='Every hand'] thead th"],
+    "hand/2/seat/0": [".seat-tab", "[data-player-name]", "[data-save]"],
+    "history": [".history .what"],
+}
+
+
+@pytest.mark.parametrize("viewport", SIZES)
+def test_a_long_name_breaks_between_words_and_a_long_word_ends_in_an_ellipsis(server, phone, shot, viewport):
+    """Issue 29: "Konstantinop|olskaya" in the Scores headers, the dealer line, the one-card buttons,
+    the pad's tabs and the History. A name breaks between its words; a word too long is shortened
+    with "…", as on the PRESSURE buttons."""
+    page = phone(viewport=viewport)
+    record_url = start_any_game(page, server, THIRTY, partnerships=True)
+    enter_hand(page, record_url, 1, ["K 3 8", "A 2", "Q Q 9", ""])
+    broken = {}
+    for path, selectors in NAMED.items():
+        page.goto(record_url + path)
+        if "seat" in path:
+            page.click(".pad button[data-out]")  # a tab marked "(out)" beside its name, the Save naming two
+        found = [problem for css in selectors for problem in page.locator(f"main {css}").evaluate_all(BROKEN_WORDS)]
+        assert page.locator(f"main {selectors[0]}").count(), f"nothing matches {selectors[0]} on {path!r}"
+        if found:
+            broken[path] = found
+        assert sideways(page) is None, path
+        shot(page, f"names-{viewport['width']}-{path.replace('/', '-') or 'hand'}")
+    assert broken == {}
+
+
+def test_after_out_the_save_button_names_the_player_the_pad_shows(server, phone):
+    """Issue 29: after OUT the pad showed Bob, its button still "Save Ann's leftovers". It names Bob
+    now, and says what a tap saves: Ann's OUT without Bob's, until Bob's cards are tapped too."""
+    page = phone(viewport={"width": 360, "height": 740})
+    record_url = start_any_game(page, server, ["Ann", "Bob", "Cy", "Di"])
+    page.goto(record_url + "hand/1/seat/0")
+    save = page.locator("[data-save]")
+    expect(save).to_have_text("Save Ann's leftovers")
+    page.click(".pad button[data-out]")
+    expect(page.locator("[data-player-name]")).to_have_text("Bob")
+    expect(save).to_have_text("Save Ann's leftovers, without Bob's")
+    page.click(".pad button[data-card='K']")
+    expect(save).to_have_text("Save 2 players' leftovers")
+    page.locator("[data-chips] button").first.click()  # Bob's K taken back
+    expect(save).to_have_text("Save Ann's leftovers, without Bob's")
+    submit(page, "[data-save]")
+    page.goto(record_url + "hand/1/seat/2")
+    entries = {tab.get_attribute("data-player"): tab.get_attribute("data-entry") for tab in page.locator(".seat-tab").all()}
+    assert entries["Ann"] and not entries["Bob"], entries  # the tap saved what its button said

@@ -69,11 +69,13 @@ class Phone:
         self.wait_until(present, f"{css} with text {text!r}")
         return found[0]
 
+    # innerText throughout: a name's words are inline-blocks that clip their overflow (shortened with
+    # "…"), and WebKit's driver leaves them out of an element's visible text though they show.
     def text(self, css: str) -> str:
-        return self.find(css).text
+        return str(self.find(css).get_property("innerText"))
 
     def texts(self, css: str) -> list[str]:
-        return [el.text for el in self.driver.find_elements(By.CSS_SELECTOR, css)]
+        return [str(el.get_property("innerText")) for el in self.driver.find_elements(By.CSS_SELECTOR, css)]
 
     def value(self, css: str) -> str:
         return self.find(css).get_attribute("value") or ""
@@ -127,7 +129,7 @@ class Phone:
 
     def wait_text(self, css: str, text: str, timeout: float = WAIT) -> None:
         self.wait_until(
-            lambda: any(text in el.text for el in self.driver.find_elements(By.CSS_SELECTOR, css)),
+            lambda: any(text in el.get_property("innerText") for el in self.driver.find_elements(By.CSS_SELECTOR, css)),
             f"{css} to contain {text!r}",
             timeout,
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..conftest import DIRECTOR_PASSWORD, running_server
 from ..pages import EVENT_PLAYERS, LONG_NAME, LONG_WORD, main_pages, sideways
+from ..test_phone_layout import BROKEN_WORDS, FIRST_SCREEN_GAMES
 from .test_webkit_game import save_leftovers, start_game
 
 
@@ -66,3 +67,39 @@ def test_selects_and_number_fields_are_drawn_by_the_app_not_by_webkit(server, we
     assert select[0] == "none" and number[0] == "textfield"
     assert select[1:] == number[1:] == text[1:]  # the app's background and border, as a text field has
     phone.shot("new-game-fields")
+
+
+def _words_broken(phone, css: str) -> list[str]:
+    return phone.evaluate(f"({BROKEN_WORDS})([...document.querySelectorAll({css!r})])")
+
+
+def test_pressure_buttons_on_the_first_screen_names_whole_and_suits_under_their_rank(server, webkit):
+    """Issue 29 in WebKit at 390 x 844: every PRESSURE button before any scrolling (five players, and four
+    30-letter names in partnerships), no name broken inside a word, the 250 pad's suits under the rank
+    that waits for one."""
+    phone = webkit()
+    for players, partnerships in (FIRST_SCREEN_GAMES["five players"], FIRST_SCREEN_GAMES["four 30-letter names in partnerships"]):
+        _, _, record_url = start_game(phone, server, players, partnerships=partnerships)
+        outside = phone.evaluate(
+            """[innerHeight, Array.from(document.querySelectorAll('button.pressure')).filter(b => {
+                const r = b.getBoundingClientRect(); return r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth;
+            }).map(b => b.innerText.replace(/\\s+/g, ' '))]"""
+        )
+        phone.shot(f"hand-first-screen-{len(players)}{'-pairs' if partnerships else ''}")
+        assert outside[1] == [], f"off the first screen of {outside[0]} px: {outside[1]}"
+        assert _words_broken(phone, "main .deal, main table.totals th, main section[aria-label='One card owed'] button") == []
+        phone.goto(record_url + "hand/1/seat/0")
+        phone.click("[data-out]")
+        assert _words_broken(phone, "main .seat-tab, main [data-player-name], main [data-save]") == []
+        assert sideways(phone) is None
+
+    _, _, suited_url = start_game(phone, server, ["Ann", "Bob", "Cy", "Di"], rules="two-fifty")
+    phone.goto(suited_url + "hand/1/seat/0")
+    phone.click("[data-pad] button[data-card='Q']")
+    phone.wait_until(lambda: phone.evaluate("!document.querySelector('[data-suits]').hidden"), "the suits to show")
+    gap = phone.evaluate(
+        """(() => { const key = document.querySelector("[data-pad] button[data-card='Q']").getBoundingClientRect();
+            return document.querySelector('[data-suits]').getBoundingClientRect().top - key.bottom; })()"""
+    )
+    phone.shot("pad-250-q-waits")
+    assert 0 <= gap <= 12, gap
