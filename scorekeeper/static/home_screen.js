@@ -4,6 +4,7 @@
    games this phone holds (offline.js keeps them), each of which can be forgotten here, and a
    notice while the server cannot be reached, where the app opened from there starts. */
 
+import { forgetTaps } from "./ask.js";
 import { dismissRefused, pending, refused, withdraw } from "./outbox.js";
 import { local, session } from "./storage.js";
 
@@ -29,7 +30,7 @@ function el(tag, className, text) {
 const inGame = (base, url) => !!url && new URL(url, location.href).pathname.startsWith(base);
 
 /* Everything this phone keeps of a game, each holding its record link: the copy, the count and the
-   pad's drafts, its changes not yet sent and those refused, what this tab kept typed, and the
+   pad's drafts, its changes not yet sent and those refused, what this tab kept typed and tapped, and the
    game's pages the service worker kept. */
 async function forget(base) {
   const token = base.split("/")[2];
@@ -37,6 +38,7 @@ async function forget(base) {
   local.keys("drafts:" + base).forEach((key) => local.forget(key));
   local.keys("count:" + token + "-").forEach((key) => local.forget(key));
   session.keys("scorekeeper:typed:" + base).forEach((key) => session.forget(key));
+  forgetTaps(base);
   pending(base).forEach((item) => withdraw(item.id));
   refused().map((item, index) => [item, index]).reverse().forEach(([item, index]) => {
     if (inGame(base, item.reapply) || inGame(base, item.again && item.again.url)) { dismissRefused(index); }
