@@ -147,8 +147,9 @@ def hand(token: str) -> str | Response:
     """The hand in play: the referee companion. After the last hand, the final standings."""
     stored = recording_game(token)
     state = _state(stored)
-    if state.current_hand is None:
-        return redirect(url_for("play.scores", token=token))
+    if state.current_hand is None:  # the confirmation of the change that got here goes on with it
+        said = urlencode([(name, request.args[name]) for name in ("saved", "said") if name in request.args])
+        return redirect(url_for("play.scores", token=token) + (f"?{said}" if said else ""))
     return render_template("play/hand.html", **_hand_context(stored, state), note_form=NoteForm())
 
 
