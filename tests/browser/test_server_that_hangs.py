@@ -146,12 +146,16 @@ def test_a_link_tapped_as_the_server_hangs_opens_from_the_copy_every_time(insecu
         record_url = _game(page, port)
         page.evaluate("() => { window.sameDocument = true; }")
         took: list[float] = []
-        for link, heading, address in (
-            ("Scores", "Scores", "scores"),
-            ("History", "History", "history"),
-            ("Hand", "Hand 1", ""),
+        # At once after the server was last heard (the browser goes, watched), and 2 s later (the
+        # page asks first), before the phone's own check could notice.
+        for link, heading, address, wait in (
+            ("Scores", "Scores", "scores", 0),
+            ("History", "History", "history", 0),
+            ("Hand", "Hand 1", "", 0),
+            ("Scores", "Scores", "scores", 2.1),
         ):
             with frozen(port):
+                time.sleep(wait)
                 started = time.monotonic()
                 page.click(f".gamenav a:has-text('{link}')", no_wait_after=True)
                 expect(page.locator("main[data-offline] h1")).to_contain_text(heading, timeout=7_000)
