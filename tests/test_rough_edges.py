@@ -102,7 +102,26 @@ def test_undo_through_the_outbox_says_what_it_undid_on_the_next_page(table_game)
         table.base + "/undo", data={"csrf_token": token, "idem": "u1", "target": target}, headers=OUTBOX
     )
     assert response.get_json()["message"] == "Undone: Hand 1 · pressure (Bob)."
-    assert "Undone: Hand 1 · pressure (Bob)." in table.page("/")
+    next_page = table.client.get(response.get_json()["redirect"]).get_data(as_text=True)
+    assert '<p class="flash ok" role="status">Undone: Hand 1 · pressure (Bob).</p>' in next_page
+
+
+def test_an_undo_through_the_outbox_writes_no_cookie_and_is_said_on_its_next_page_only(table_game):
+    """Seen at a table: an undo's words, kept in the session (a cookie), showed again on a later,
+    unrelated page. As a save's, they go in the next page's address, which the page takes out."""
+    table = table_game
+    table.pressure("Bob", 1)
+    target = re.search(r'name="target" value="(\d+)"', table.page("/")).group(1)
+    token = csrf_token(table.client, table.base + "/")
+    response = table.client.post(
+        table.base + "/undo", data={"csrf_token": token, "idem": "u1", "target": target}, headers=OUTBOX
+    )
+    assert response.status_code == 200
+    assert response.headers.getlist("Set-Cookie") == []
+    assert "said=" in response.get_json()["redirect"] and "saved=" not in response.get_json()["redirect"]
+    assert "Undone: Hand 1 · pressure (Bob)." in table.client.get(response.get_json()["redirect"]).get_data(as_text=True)
+    assert "Undone:" not in table.page("/scores")
+    assert "Undone:" not in table.page("/")
 
 
 def test_history_shows_an_undo_as_one_line_on_the_change_it_undid(table_game):

@@ -126,5 +126,34 @@ def test_an_undone_pressure_does_not_count(client):
     assert pressures(table) == ["Bob"]
 
 
+def undone_through_the_outbox(table: Table, entry: int) -> None:
+    data = {"csrf_token": _token(table), "idem": f"undo-{entry}", "target": entry}
+    assert table.client.post(f"{table.base}/undo", data=data, headers=OUTBOX).status_code == 200
+
+
+def test_tap_undo_tap_within_seconds_records_the_second_tap_without_a_question(client):
+    """Cy, Undo, Cy again within five seconds, all through the outbox: the undone pressure is not
+    "one moments ago", so the tap is recorded at once (and the phone asks nothing either: the
+    browser tests in tests/browser/test_double_taps.py)."""
+    table = start(client, ["Ann", "Bob", "Cy"])
+    first = sent_from_outbox(table, "Cy", "first").get_json()["entry"]
+    undone_through_the_outbox(table, first)
+    response = sent_from_outbox(table, "Cy", "again")
+    assert response.status_code == 200 and "ask" not in response.get_json()
+    assert pressures(table) == ["Cy"]
+
+
+def test_a_second_pressure_undone_leaves_the_first_to_ask_about(client):
+    """What still stands counts: Cy, yes a second Cy, the second undone, Cy again is asked about."""
+    table = start(client, ["Ann", "Bob", "Cy"])
+    sent_from_outbox(table, "Cy", "first")
+    second = sent_from_outbox(table, "Cy", "second", again="1").get_json()["entry"]
+    undone_through_the_outbox(table, second)
+    response = sent_from_outbox(table, "Cy", "third")
+    assert response.status_code == 409
+    assert response.get_json()["ask"] == "Another pressure on Cy? One was recorded moments ago."
+    assert pressures(table) == ["Cy"]
+
+
 def _token(table: Table) -> str:
     return csrf_token(table.client, table.base + "/")

@@ -163,8 +163,8 @@ def test_undo_right_after_a_save(table):
     table.pressure("Bob", 1)
     page = table.page("/")
     target = re.search(r'name="target" value="(\d+)"', page).group(1)
-    table.post("/undo", target=target)
-    page = table.page("/")
+    undone = table.post("/undo", target=target)
+    page = table.client.get(undone.headers["Location"]).get_data(as_text=True)
     assert "Undone: Hand 1 · pressure (Bob)" in page
     assert "Pressure: <strong>Bob</strong>" not in page
     table.post("/undo", target=target)

@@ -1,7 +1,11 @@
 /* A slip of the finger: a tap that may repeat the one before (the same pressure twice within
    seconds) is asked about first, one tap either way; the server asks the same when the first
-   came from another phone. */
+   came from another phone. Only a change that still stands counts as "one moments ago": one
+   waiting in the outbox, or saved and not undone since; one undone (or taken out of the outbox
+   before it was sent, refused, or never sent because the answer was "No, the same one") does not,
+   as on the server (views/play.py's second-pressure guard counts the pressures that stand). */
 
+import { queued } from "./outbox.js";
 import { session } from "./storage.js";
 
 const TAPS = "scorekeeper:taps";
@@ -15,17 +19,57 @@ function el(tag, className, text) {
   return node;
 }
 
-/* True when the same change was tapped moments ago on this phone (kept over the reload after a save).
-   Every recent tap is kept, not only the last: Bob, Cy, Bob within seconds asks about Bob. */
+/* The changes tapped here in the last seconds, as kept over the reload after a save (this tab's
+   storage): [{key, at, id, entry}] (id: the change's idempotency key; entry: the server's entry,
+   once saved). Every recent tap is kept, not only the last: Bob, Cy, Bob within seconds asks about Bob. */
+function recentTaps(now) {
+  const taps = session.read(TAPS, []);
+  return Array.isArray(taps) ? taps.filter((tap) => tap && typeof tap.key === "string" && now - tap.at <= SAME_TAP_MS) : [];
+}
+
+const keyOf = (form) => {
+  const data = new FormData(form);
+  return form.action + "|" + data.get("hand") + "|" + data.get("player");
+};
+
+/* Still stands: waiting to be sent (or on its way), or saved (and not undone, which forgets it). */
+function stands(tap) {
+  return tap.entry !== undefined || queued().some((item) => item.id === tap.id);
+}
+
+/* True when the same change was tapped moments ago on this phone and still stands. */
 export function tappedJustNow(form) {
-  const now = Date.now(), data = new FormData(form);
-  const key = form.action + "|" + data.get("hand") + "|" + data.get("player");
-  const taps = {};
-  Object.entries(session.read(TAPS, {})).forEach(([other, at]) => { if (now - at <= SAME_TAP_MS) { taps[other] = at; } });
-  const before = taps[key];
-  taps[key] = now;
+  const now = Date.now(), key = keyOf(form);
+  return recentTaps(now).some((tap) => tap.key === key && stands(tap));
+}
+
+/* A change this page put in the outbox: a tap that may be asked about is kept; an undo forgets
+   the tap of the entry it undoes. */
+export function noteChange(form, item) {
+  const now = Date.now();
+  let taps = recentTaps(now);
+  const target = /\/undo$/.test(new URL(form.action, location.href).pathname) && new FormData(form).get("target");
+  if (target) { taps = taps.filter((tap) => String(tap.entry) !== String(target)); }
+  if (form.hasAttribute("data-ask")) { taps.push({ key: keyOf(form), at: now, id: item.id }); }
   session.write(TAPS, taps);
-  return before !== undefined && now - before <= SAME_TAP_MS;
+}
+
+/* Saved: the tap knows its entry (which an Undo names). */
+document.addEventListener("scorekeeper:delivered", (event) => {
+  const { item, result } = event.detail;
+  const taps = recentTaps(Date.now());
+  const tap = taps.find((found) => found.id === item.id);
+  if (!tap || !result || result.entry === undefined) { return; }
+  tap.entry = result.entry;
+  session.write(TAPS, taps);
+});
+
+/* Forget this game: its taps go too (each names the game's address). */
+export function forgetTaps(base) {
+  const taps = session.read(TAPS, []);
+  if (!Array.isArray(taps)) { session.forget(TAPS); return; }
+  const inGame = (tap) => tap && typeof tap.key === "string" && new URL(tap.key.split("|")[0], location.href).pathname.startsWith(base);
+  session.write(TAPS, taps.filter((tap) => !inGame(tap)));
 }
 
 /* The question beside the form (or its [data-ask-here]): yes() for a second one, no() for the same one. */

@@ -8,14 +8,19 @@
 
    The connection's state (outbox.js keeps it): live while the stream is open or the poll is
    answered; offline only when both fail. A failed poll while the stream is open only has the
-   stream opened again, to learn whether it still holds. */
+   stream opened again, to learn whether it still holds. A poll not answered within its time limit
+   (net.js) is a server that hangs (a laptop asleep, or off the Wi-Fi): its stream is silent too,
+   whatever its state says, so the phone goes offline at once. The poll goes on while the stream is
+   open, every few seconds, for that: the stream's heartbeat is a comment no page can hear. */
 
+import { fetchWithin, timedOut } from "./net.js";
 import { afterRound, connection, flush, leaving, queued, sending, setConnection } from "./outbox.js";
 import { retype, typed } from "./typing.js";
 
 const POLL_MS = 2000;
-/* With the live stream open, the poll only checks now and then that nothing was missed. */
-const STREAM_POLL_MS = 5000;
+/* With the live stream open, the poll checks that nothing was missed and that the server still
+   answers: a server that hangs is noticed within this and the time limit of a request. */
+const STREAM_POLL_MS = 3000;
 const STREAM_RETRY_CAP_MS = 60000;
 const body = document.body;
 let etag = null;
@@ -44,7 +49,7 @@ function busy() {
    (detail: the new <main>), for the page's scripts to set it up. */
 function swapIn(url, forced) {
   const asked = location.href;
-  fetch(url, { credentials: "same-origin", cache: "no-store" }).then((response) => {
+  fetchWithin(url, { credentials: "same-origin", cache: "no-store" }).then((response) => {
     if (!response.ok) { return null; }
     return response.text().then((html) => ({ html, at: response.url }));
   }).then((answer) => {
@@ -95,8 +100,14 @@ export function bindStale(root) {
   if (show) { show.addEventListener("click", () => followChange(true)); }
 }
 
+/* When the server was last heard from (Date.now()): the page itself came from it, a version, a save. */
+let lastHeard = Date.now();
+export const heardAt = () => lastHeard;
+document.addEventListener("scorekeeper:delivered", () => { lastHeard = Date.now(); });
+
 /* Heard from the server: what waits is sent (or all is well). */
 function heard() {
+  lastHeard = Date.now();
   if (queued().length) { flush(); } else { setConnection("live"); }
 }
 
@@ -112,16 +123,24 @@ function unanswered() {
   if (streamOpen()) { closeStream(); openStream(); } else { setConnection("offline"); }
 }
 
+/* No answer in time: the server hangs. Its stream is closed (and tried again later) and the phone
+   plays on offline, polling, until the server answers again. */
+function gone() {
+  if (stream) { closeStream(); retryStream(); }
+  pollEvery(POLL_MS);
+  setConnection("offline");
+}
+
 function poll() {
   const url = body.getAttribute("data-version-url");
   if (!url) { return; }
   const headers = etag ? { "If-None-Match": etag } : {};
-  fetch(url, { credentials: "same-origin", headers, cache: "no-store" }).then((response) => {
+  fetchWithin(url, { credentials: "same-origin", headers, cache: "no-store" }).then((response) => {
     heard();
     if (response.status === 304) { return; }
     etag = response.headers.get("ETag");
     return response.json().then((data) => followVersion(data.version));
-  }, unanswered);
+  }, (error) => { if (timedOut(error)) { gone(); } else { unanswered(); } }).catch(() => { /* a body cut short: the next poll asks again */ });
 }
 
 function pollEvery(ms) {
@@ -145,10 +164,14 @@ function openStream() {
     closeStream();
     pollEvery(POLL_MS);
     poll();
-    streamFailures += 1;
-    const cap = Math.min(STREAM_RETRY_CAP_MS, 1000 * 2 ** streamFailures);
-    streamRetry = setTimeout(openStream, Math.random() * cap);
+    retryStream();
   });
+}
+
+function retryStream() {
+  streamFailures += 1;
+  const cap = Math.min(STREAM_RETRY_CAP_MS, 1000 * 2 ** streamFailures);
+  streamRetry = setTimeout(openStream, Math.random() * cap);
 }
 
 function closeStream() {

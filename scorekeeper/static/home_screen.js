@@ -4,6 +4,8 @@
    games this phone holds (offline.js keeps them), each of which can be forgotten here, and a
    notice while the server cannot be reached, where the app opened from there starts. */
 
+import { forgetTaps } from "./ask.js";
+import { fetchWithin } from "./net.js";
 import { dismissRefused, pending, refused, withdraw } from "./outbox.js";
 import { local, session } from "./storage.js";
 
@@ -29,7 +31,7 @@ function el(tag, className, text) {
 const inGame = (base, url) => !!url && new URL(url, location.href).pathname.startsWith(base);
 
 /* Everything this phone keeps of a game, each holding its record link: the copy, the count and the
-   pad's drafts, its changes not yet sent and those refused, what this tab kept typed, and the
+   pad's drafts, its changes not yet sent and those refused, what this tab kept typed and tapped, and the
    game's pages the service worker kept. */
 async function forget(base) {
   const token = base.split("/")[2];
@@ -37,6 +39,7 @@ async function forget(base) {
   local.keys("drafts:" + base).forEach((key) => local.forget(key));
   local.keys("count:" + token + "-").forEach((key) => local.forget(key));
   session.keys("scorekeeper:typed:" + base).forEach((key) => session.forget(key));
+  forgetTaps(base);
   pending(base).forEach((item) => withdraw(item.id));
   refused().map((item, index) => [item, index]).reverse().forEach(([item, index]) => {
     if (inGame(base, item.reapply) || inGame(base, item.again && item.again.url)) { dismissRefused(index); }
@@ -123,9 +126,10 @@ export function noticeOffline() {
   };
   function check() {
     if (!navigator.onLine) { show(true); return; }
-    fetch(location.pathname, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
+    fetchWithin(location.pathname, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
       .then((response) => show(!response.ok), () => show(true));
   }
+  needsServer(show);
   window.addEventListener("offline", () => show(true));
   window.addEventListener("online", check);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) { check(); } });
@@ -133,4 +137,31 @@ export function noticeOffline() {
     if (event.detail === "offline") { show(true); } else if (event.detail === "live") { show(false); }
   });
   check();
+}
+
+/* The home page's links to pages only the server makes (Start a game, Join with a code, …) are not
+   handed to the browser blind: the server is asked first, within the time limit of a request.
+   No answer, and the page says so beside the link, as Share and Print do on a game's pages,
+   instead of the browser's error page (an app opened from the home screen has no Back button).
+   A game's own link (/t/…) opens as ever: the service worker keeps its pages where it can. */
+function needsServer(show) {
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest("main a[href]");
+    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey ||
+      link.target || link.hasAttribute("download")) { return; }
+    const url = new URL(link.href, location.href);
+    if (url.origin !== location.origin || url.pathname.startsWith("/t/") || (url.pathname === location.pathname && url.hash)) { return; }
+    event.preventDefault();
+    document.querySelectorAll("[data-needs-server]").forEach((node) => node.remove());
+    fetchWithin(location.pathname, { method: "HEAD", cache: "no-store", credentials: "same-origin" }).then((response) => {
+      if (!response.ok) { throw new Error("the server answered " + response.status); }
+      location.assign(link.href);
+    }).catch(() => {
+      show(true);
+      const said = el("p", "error", "“" + link.textContent.trim() + "” needs the server, which cannot be reached: try again once it is back.");
+      said.setAttribute("role", "alert");
+      said.setAttribute("data-needs-server", "");
+      (link.closest("p, li, .actions") || link).after(said);
+    });
+  });
 }

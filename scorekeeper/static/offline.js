@@ -6,9 +6,10 @@
    show are provisional until the server has the changes. */
 
 import { FORMAT, fold, merge, record } from "./copy.js";
-import { showAddressedPage } from "./follow.js";
+import { heardAt, showAddressedPage } from "./follow.js";
+import { LIMIT_MS, fetchWithin } from "./net.js";
 import { Refused, checkLeftovers, label, parseCard, scoreLeftovers } from "./rules.js";
-import { newKey, pending as queuedFor, waitingCount, withdraw } from "./outbox.js";
+import { newKey, pending as queuedFor, setConnection, waitingCount, withdraw } from "./outbox.js";
 import { scoreHere } from "./pad.js";
 import { said, undone } from "./said.js";
 import { local } from "./storage.js";
@@ -37,8 +38,9 @@ async function refresh() {
   } catch (error) { /* unreachable: the copy held stands */ }
 }
 
+/* The copy may be long (a long game's first copy): a longer limit than a ping's, but a limit. */
 async function fetchJson(url) {
-  const response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
+  const response = await fetchWithin(url, { credentials: "same-origin", cache: "no-store" }, 4 * LIMIT_MS);
   if (response.status === 304) { return null; }
   if (!response.ok) { throw new Error("copy " + response.status); }
   return response.json();
@@ -579,16 +581,74 @@ document.addEventListener("scorekeeper:connection", (event) => {
 });
 
 /* The game's own links: opened from the copy while the server cannot be reached (the live
-   stream and the poll find that out within a second or two of losing it); the site's other
+   stream and the poll find that out within a few seconds of losing it); the site's other
    links open a page saying they need the server, instead of the browser's error page. */
+const plainClick = (event) => event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 document.addEventListener("click", (event) => {
   const link = event.target.closest && event.target.closest("a[href]");
-  if (!offline || !link || !held || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) { return; }
+  if (!offline || !link || !held || event.defaultPrevented || !plainClick(event)) { return; }
   const route = routeOf(link.href) || awayRoute(link);
   if (!route) { return; }
   event.preventDefault();
   draw(route, true);
 }, true);
+
+/* Online, the same links are never handed to the browser blind: the server may have gone a moment
+   ago, before the page noticed, and the browser would show its error page (a server down) or wait
+   for minutes (a server that hangs, as a laptop asleep). Unless the server was heard from in the
+   last FRESH_MS (the page itself, a version, a save), it is asked first (the game's version, within
+   the time limit of a request), and the link opens only once it answers. Either way the browser's
+   way there is watched: a page that has not begun to come within ARRIVE_MS is stopped. No answer,
+   or no page, and the link opens as it does offline: from the copy, or a page saying it needs the
+   server. A download (a file's name: the sheet's PDF, the export) never replaces the page, so it
+   is not watched. Heard after the page's own handlers (the pad's tabs switch players in place). */
+const FRESH_MS = LIMIT_MS;
+const ARRIVE_MS = 2 * LIMIT_MS;
+let opening = null;  /* {timer}: a link on its way */
+
+function openOffline(route) {
+  opening = null;
+  setConnection("offline");
+  draw(route, true);
+}
+
+/* The browser is on its way to a link of the game: watched. */
+function watch(route) {
+  const going = { timer: null };
+  opening = going;
+  going.timer = setTimeout(() => {
+    if (opening !== going) { return; }
+    window.stop();
+    openOffline(route);
+  }, ARRIVE_MS);
+}
+
+document.addEventListener("click", (event) => {
+  const link = event.target.closest && event.target.closest("a[href]");
+  if (offline || !link || !held || event.defaultPrevented || !plainClick(event) || link.target) { return; }
+  const route = routeOf(link.href) || awayRoute(link);
+  const ping = body.getAttribute("data-version-url");
+  if (!route || !ping) { return; }
+  const href = link.href, download = /\.[a-z0-9]+$/i.test(new URL(href).pathname);
+  if (opening) { event.preventDefault(); return; }  /* one link at a time: a second tap waits for the first */
+  if (Date.now() - heardAt() < FRESH_MS) {
+    if (!download) { watch(route); }
+    return;
+  }
+  event.preventDefault();
+  opening = { timer: null };
+  fetchWithin(ping, { credentials: "same-origin", cache: "no-store" }).then(() => {
+    opening = null;
+    location.assign(href);
+    if (!download) { watch(route); }
+  }, () => { if (!offline) { openOffline(route); } else { opening = null; draw(route, true); } });
+});
+
+/* The page left (or kept for Back, bfcache): the link it was opening is no longer watched. */
+window.addEventListener("pagehide", () => {
+  if (opening && opening.timer) { clearTimeout(opening.timer); }
+  opening = null;
+});
 
 /* Back and forward over the pages drawn here: drawn again while offline; online, the server's
    page for the address is swapped in (a reload would drop a link tapped meanwhile). */

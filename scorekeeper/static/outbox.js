@@ -10,6 +10,7 @@
      scorekeeper:delivered   detail: {item, result}; the server accepted an item
      scorekeeper:connection  detail: "live" | "reconnecting" | "offline" | "failing"; when it changes */
 
+import { fetchWithin, timedOut } from "./net.js";
 import { refusedLeftovers } from "./pad_seats.js";
 import { local } from "./storage.js";
 
@@ -142,30 +143,33 @@ export function sendAgain(item) {
 }
 
 async function freshCsrf() {
-  const response = await fetch(document.body.getAttribute("data-csrf-url"), { credentials: "same-origin", cache: "no-store" });
+  const response = await fetchWithin(document.body.getAttribute("data-csrf-url"), { credentials: "same-origin", cache: "no-store" });
   return (await response.json()).token;
 }
 
-/* Send one item: the server's answer, or "later" (a server error) or "offline" (no answer). Every
-   change says how long it waited here, so the server stamps it with the time it was made. */
+/* Send one item: the server's answer, or "later" (a server error), "offline" (no connection) or
+   "timeout" (no answer within the time limit: a server that hangs is as gone as one that is down).
+   Every change says how long it waited here, so the server stamps it with the time it was made.
+   One that timed out may still be saved when the server wakes: its key makes the retry count once. */
 async function send(item, retried = false) {
   const params = new URLSearchParams(item.body);
   params.set("waited", String(Math.max(0, Date.now() - (item.at || 0))));
   item.body = params.toString();
-  let response;
+  let response, data;
   try {
-    response = await fetch(item.url, {
+    response = await fetchWithin(item.url, {
       method: "POST",
       credentials: "same-origin",
       headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json", "X-Requested-With": "outbox" },
       body: item.body,
     });
-  } catch {
-    return "offline";
+    data = await response.json().catch((error) => { if (timedOut(error)) { throw error; } return {}; });
+  } catch (error) {
+    return timedOut(error) ? "timeout" : "offline";
   }
-  let data = await response.json().catch(() => ({}));
   if (response.status === 400 && data.csrf && !retried) {
-    const token = await freshCsrf();
+    let token;
+    try { token = await freshCsrf(); } catch (error) { return timedOut(error) ? "timeout" : "offline"; }
     const fresh = new URLSearchParams(item.body);
     fresh.set("csrf_token", token);
     item.body = fresh.toString();
@@ -207,9 +211,9 @@ async function round(justSent, refusedHere) {
     inFlight = item.id;
     let result = await send(item);
     inFlight = null;
-    if (result === "offline") {
+    if (result === "offline" || result === "timeout") {
       outcome.unreachable = true;
-      setConnection(navigator.onLine ? "reconnecting" : "offline");
+      setConnection(navigator.onLine && result !== "timeout" ? "reconnecting" : "offline");
       return outcome;
     }
     if (result === "later") {

@@ -2,13 +2,14 @@
    posting, one tap one change (its button held until the change is stored, refused or kept in the
    outbox); a refusal of it is shown beside its field. Without JavaScript they post as plain forms. */
 
-import { ask, tappedJustNow } from "./ask.js";
+import { ask, noteChange, tappedJustNow } from "./ask.js";
 import { followChange } from "./follow.js";
 import { afterRound, enqueue, flush } from "./outbox.js";
 import { sentWasRefused } from "./typing.js";
 
 function submitChange(form, button) {
   const item = enqueue(form);
+  noteChange(form, item);
   form.removeAttribute("data-dirty");
   form.querySelectorAll("textarea, input:not([type=hidden])").forEach((field) => { field.defaultValue = field.value; });
   if (button) { button.disabled = true; button.setAttribute("data-busy", ""); }

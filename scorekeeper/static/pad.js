@@ -3,6 +3,7 @@
    so one phone may tap in the whole hand and save it once (each player still gets an entry of
    their own), or each phone only its own player. Without JavaScript the cards are typed. */
 
+import { fetchWithin } from "./net.js";
 import { settleRefused } from "./outbox.js";
 import { Seats, shown } from "./pad_seats.js";
 
@@ -57,7 +58,7 @@ function liveLine(live, url, cards) {
   };
   const preview = () => {
     const asked = said;
-    fetch(url + "?cards=" + encodeURIComponent(cards()), { credentials: "same-origin" })
+    fetchWithin(url + "?cards=" + encodeURIComponent(cards()), { credentials: "same-origin" })
       .then((response) => response.json())
       .then((data) => { if (asked === said) { show(data); } })
       .catch(() => { if (asked === said) { say("live", "Score shown after saving (offline)."); } });

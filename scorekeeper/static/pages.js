@@ -2,6 +2,8 @@
    chosen, times in the phone's own time zone, a job's progress followed in place, and a PDF
    refused as busy asked for again. */
 
+import { fetchWithin } from "./net.js";
+
 function dealerNames() {
   const select = document.getElementById("first_dealer");
   if (!select) { return; }
@@ -45,7 +47,7 @@ function followJob() {
   const every = Number.parseFloat(document.body.getAttribute("data-refresh-every"));
   if (!every) { return; }
   setTimeout(() => {
-    fetch(location.href, { credentials: "same-origin", cache: "no-store" }).then((response) => response.text()).then((html) => {
+    fetchWithin(location.href, { credentials: "same-origin", cache: "no-store" }).then((response) => response.text()).then((html) => {
       const fresh = new DOMParser().parseFromString(html, "text/html");
       const main = fresh.querySelector("main");
       document.querySelector("main").replaceWith(main);

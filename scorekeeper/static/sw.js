@@ -64,7 +64,7 @@ async function staticFile(request) {
   const cache = await caches.open(STATIC);
   const kept = await cache.match(request);
   if (kept) { return kept; }
-  const response = await fetch(request);
+  const response = await network(request);
   if (response.ok) { await cache.put(request, response.clone()); }
   return response;
 }

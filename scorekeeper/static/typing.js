@@ -1,7 +1,7 @@
 /* Kept typing: what the player typed and has not sent survives a swap of the page's content
    (follow.js) and a reload (kept for this page in this tab). A form sent is forgotten once the
    next page shows no refusal; a refused one keeps what was typed. And a save's confirmation in
-   the address (?saved=&said=) is shown once, then taken out. */
+   the address (?saved=&said=, or an undo's ?said=) is shown once, then taken out. */
 
 import { session } from "./storage.js";
 
@@ -77,7 +77,7 @@ export function restoreTyped() {
 }
 
 export function forgetConfirmation() {
-  if (!/[?&]saved=/.test(location.search) || !window.URLSearchParams || !history.replaceState) { return; }
+  if (!/[?&]said=/.test(location.search) || !window.URLSearchParams || !history.replaceState) { return; }
   const params = new URLSearchParams(location.search);
   params.delete("saved");
   params.delete("said");

@@ -130,14 +130,17 @@ class RowNumber(IntegerConverter):
 
 def _saved_message() -> dict[str, object]:
     """The confirmation of this phone's last save (with its Undo), in the address it was sent on to
-    (``?saved=<entry>&said=<sentence>``): only a holder of the record link can be sent there, and
-    the page's script takes it out of the address once shown, so a reload does not show it again."""
+    (``?saved=<entry>&said=<sentence>``; an undo's, which has no Undo, ``?said=<sentence>``): only a
+    holder of the record link can be sent there, and the page's script takes it out of the address
+    once shown, so a reload does not show it again."""
     from flask import request
 
     entry, said = request.args.get("saved", ""), request.args.get("said", "")
-    if request.method == "GET" and entry.isdigit() and len(entry) < 19 and said and (request.view_args or {}).get("token"):
-        return {"saved": {"text": said[:SAID_MAX_LENGTH], "undo": int(entry)}}
-    return {"saved": None}
+    if request.method != "GET" or not said or not (request.view_args or {}).get("token"):
+        return {"saved": None, "said": None}
+    if entry.isdigit() and len(entry) < 19:
+        return {"saved": {"text": said[:SAID_MAX_LENGTH], "undo": int(entry)}, "said": None}
+    return {"saved": None, "said": None if entry else said[:SAID_MAX_LENGTH]}
 
 
 #: The longest confirmation shown from an address (the longest the app writes is well under it).

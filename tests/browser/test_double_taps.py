@@ -6,12 +6,12 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from .conftest import start_game
+from .conftest import start_game, submit
 
 
 def recorded_pressures(record_url: str) -> list[str]:
     with urllib.request.urlopen(record_url + "export.json") as response:
-        return json.loads(response.read())["in_play"]["pressures"]
+        return json.loads(response.read()).get("in_play", {}).get("pressures", [])  # none in play: no in_play
 
 
 def asked_again(page, server: str) -> str:
@@ -105,3 +105,55 @@ def test_offline_bob_then_cy_then_bob_within_seconds_asks_about_bob(server, phon
     ann.locator(".ask").get_by_role("button", name="No, the same one").click()
     expect(ann.locator(".ask")).to_have_count(0)
     expect(ann.locator(".pending li")).to_have_count(2)
+
+
+def test_tap_undo_tap_again_records_the_second_tap_without_a_question(server, phone):
+    """Seen at a table: Cy, Undo, Cy again within five seconds asked "Another pressure on Cy?", and
+    "No, the same one" left no pressure at all. An undone pressure is not "one moments ago"."""
+    ann = phone()
+    record_url = start_game(ann, server, ["Ann", "Bob", "Cy"])
+    submit(ann, "button.pressure:has-text('Cy')")
+    submit(ann, ".saved button:has-text('Undo')")
+    expect(ann.locator(".flash")).to_contain_text("Undone: Hand 1 · pressure (Cy)")
+    assert recorded_pressures(record_url) == []
+    submit(ann, "button.pressure:has-text('Cy')")
+    expect(ann.locator(".saved")).to_contain_text("Pressure to Cy")
+    expect(ann.locator(".ask")).to_have_count(0)
+    assert recorded_pressures(record_url) == ["Cy"]
+
+
+def test_offline_tap_undo_tap_again_keeps_the_second_tap_without_a_question(server, phone):
+    ann = phone()
+    record_url = start_game(ann, server, ["Ann", "Bob", "Cy"])
+    base = record_url[len(server) :]
+    ann.wait_for_function(f"() => localStorage.getItem('scorekeeper:copy:{base}') !== null")
+    ann.context.set_offline(True)
+    expect(ann.locator(".offline-banner")).to_be_visible()
+    ann.click("button.pressure:has-text('Cy')")
+    expect(ann.locator(".pending")).to_contain_text("Pressure: Cy")
+    ann.locator(".pending li", has_text="Cy").get_by_role("button", name="Undo").click()
+    expect(ann.locator(".pending li")).to_have_count(0)
+    ann.click("button.pressure:has-text('Cy')")
+    expect(ann.locator(".pending li")).to_have_count(1)
+    expect(ann.locator(".ask")).to_have_count(0)
+    ann.context.set_offline(False)
+    ann.wait_for_function("() => JSON.parse(localStorage.getItem('scorekeeper:outbox') || '[]').length === 0")
+    assert recorded_pressures(record_url) == ["Cy"]
+
+
+def test_forget_this_game_forgets_its_taps_too(server, phone):
+    """Forget this game left the record link in the tab's session storage (its taps)."""
+    ann = phone()
+    record_url = start_game(ann, server, ["Ann", "Bob", "Cy"])
+    base = record_url[len(server) :]
+    ann.wait_for_function(f"() => localStorage.getItem('scorekeeper:copy:{base}') !== null")
+    submit(ann, "button.pressure:has-text('Cy')")
+    assert base.strip("/").split("/")[1] in (ann.evaluate("() => sessionStorage.getItem('scorekeeper:taps')") or "")
+    ann.goto(server + "/")
+    item = ann.locator("[data-my-games] li", has_text="Ann, Bob, Cy")
+    item.get_by_role("button", name="Forget this game").click()
+    item.get_by_role("button", name="Yes, forget it").click()
+    expect(ann.locator("[data-my-games] li", has_text="Ann, Bob, Cy")).to_have_count(0)
+    token = base.strip("/").split("/")[1]
+    kept = ann.evaluate("() => Object.keys(sessionStorage).map((key) => key + '=' + sessionStorage.getItem(key)).join(' ')")
+    assert token not in kept

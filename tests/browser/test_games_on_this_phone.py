@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ARGS, CHROMIUM, PHONE, running_server, start_game
+from .conftest import ARGS, CHROMIUM, PHONE, _free_port, running_server, start_game
 from .test_accessibility import axe_violations
 
 NOTICE = "Offline: games on this phone still open; new games need the server."
@@ -113,6 +113,32 @@ def test_the_home_page_from_the_workers_copy_says_the_server_is_gone_and_its_gam
     expect(page.locator("[data-my-games]")).to_be_hidden()
     assert page.evaluate("() => JSON.parse(localStorage.getItem('scorekeeper:outbox') || '[]')") == []
     assert page.evaluate(KEPT_PAGES, base) == []
+
+
+def test_start_and_join_say_they_need_the_server_instead_of_the_browsers_error_page(phone, tmp_path, shot):
+    """At a secure origin, the home page from the worker's copy led Start a game and Join with a code
+    to the browser's error page, and an app opened from the home screen has no Back button."""
+    page = phone()
+    port = _free_port()
+    with running_server(tmp_path, port) as server:
+        record_url = start_game(page, server, ["Ann", "Bob", "Cy"])
+        open_through_the_worker(page, record_url)
+        page.goto(server + "/")
+        page.evaluate("() => { window.sameDocument = true; }")
+    for link in ("Start a game", "Join with a code"):
+        page.get_by_role("link", name=link).click()
+        expect(page.locator("[data-needs-server]")).to_have_text(
+            f"“{link}” needs the server, which cannot be reached: try again once it is back."
+        )
+        expect(page.locator("[data-offline-notice]")).to_have_text(NOTICE)
+        assert page.url == server + "/"
+        assert page.evaluate("() => window.sameDocument === true"), "the page was left"
+    shot(page, "home-needs-server")
+    assert axe_violations(page) == []
+    with running_server(tmp_path, port):  # back: the link is a link again
+        with page.expect_navigation():
+            page.get_by_role("link", name="Start a game").click()
+        assert page.url == server + "/new"
 
 
 def test_at_a_plain_http_address_the_home_page_does_not_promise_what_it_cannot_open(plain_http_phone, server):

@@ -75,10 +75,10 @@ def _back_url(token: str, hand: int | None = None) -> str:
 
 def _done(token: str, appended: Appended, message: str, next_url: str, undoable: bool = True) -> Response:
     """A change committed: the outbox gets JSON, a plain form a redirect; both go on to the next
-    page with the confirmation and its Undo in its address (``saved_confirmation``), not in the
-    session: a save writes no cookie."""
-    if undoable:
-        next_url += ("&" if "?" in next_url else "?") + urlencode({"saved": appended.entry.id, "said": message})
+    page with the confirmation (and its Undo, unless it is an undo) in its address
+    (``app._saved_message``), not in the session: a save writes no cookie."""
+    said = {"saved": appended.entry.id, "said": message} if undoable else {"said": message}
+    next_url += ("&" if "?" in next_url else "?") + urlencode(said)
     if wants_json():
         return jsonify(
             {
@@ -147,8 +147,9 @@ def hand(token: str) -> str | Response:
     """The hand in play: the referee companion. After the last hand, the final standings."""
     stored = recording_game(token)
     state = _state(stored)
-    if state.current_hand is None:
-        return redirect(url_for("play.scores", token=token))
+    if state.current_hand is None:  # the confirmation of the change that got here goes on with it
+        said = urlencode([(name, request.args[name]) for name in ("saved", "said") if name in request.args])
+        return redirect(url_for("play.scores", token=token) + (f"?{said}" if said else ""))
     return render_template("play/hand.html", **_hand_context(stored, state), note_form=NoteForm())
 
 
@@ -262,7 +263,6 @@ def undo(token: str) -> Response:
     appended = _append(stored, Change(VOID, target=form.target.data), form)
     what, old, _ = describe(appended.entry, appended.state)
     message = f"{what}{f' ({old})' if old else ''}."
-    flash(message, "ok")
     return _done(token, appended, message, _back_url(token, hand_number), undoable=False)
 
 
