@@ -28,6 +28,8 @@ let pollTimer = null;
 let stream = null;
 let streamFailures = 0;
 let streamRetry = null;
+/* A page asked for and not brought in (no answer in time): asked for again at the next news. */
+let missed = false;
 
 const here = () => location.pathname + location.search;
 /* The address the <main> shown belongs to: a swap here or a page drawn offline (offline.js) moves it. */
@@ -74,7 +76,7 @@ function swapIn(url, forced) {
     if (answer.at && answer.at !== asked.split("#")[0]) { history.replaceState(null, "", answer.at); }
     document.title = fresh.title;
     document.dispatchEvent(new CustomEvent("scorekeeper:content", { detail: freshMain }));
-  }).catch(() => { /* the next poll tries again */ });
+  }).catch(() => { missed = true; /* no page in time: the next version heard, even the same, tries again */ });
 }
 
 /* Bring in what changed. */
@@ -112,7 +114,7 @@ function heard() {
 }
 
 function followVersion(version) {
-  if (String(version) !== body.getAttribute("data-version")) { followChange(); }
+  if (String(version) !== body.getAttribute("data-version") || missed) { missed = false; followChange(); }
 }
 
 const streamOpen = () => stream !== null && stream.readyState === EventSource.OPEN;
@@ -137,7 +139,7 @@ function poll() {
   const headers = etag ? { "If-None-Match": etag } : {};
   fetchWithin(url, { credentials: "same-origin", headers, cache: "no-store" }).then((response) => {
     heard();
-    if (response.status === 304) { return; }
+    if (response.status === 304) { if (missed) { missed = false; followChange(); } return; }
     etag = response.headers.get("ETag");
     return response.json().then((data) => followVersion(data.version));
   }, (error) => { if (timedOut(error)) { gone(); } else { unanswered(); } }).catch(() => { /* a body cut short: the next poll asks again */ });
