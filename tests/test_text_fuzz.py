@@ -246,7 +246,10 @@ def cli(command: str) -> Callable[..., bool]:
 def site(tmp_path_factory):
     """One app for every way and example (a refusal leaves nothing behind), its director logged in."""
     folder = tmp_path_factory.mktemp("text-fuzz")
-    app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "DATABASE": str(folder / "fuzz.db"), "PLAN_SECONDS": 1})
+    unlimited = {"START_LIMIT_PER_NETWORK": 10**6, "START_LIMIT_STARTED": 10**6, "START_LIMIT_IMPORTED": 10**6}
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "fuzz", "DATABASE": str(folder / "fuzz.db"), "PLAN_SECONDS": 1, **unlimited}
+    )
     client = app.test_client()
     set_up_director(client)
     return client

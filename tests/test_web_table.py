@@ -4,6 +4,7 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -26,11 +27,12 @@ def play_hand(table: Table, hand: int, leftovers: list[str]) -> None:
 
 def scores(table: Table) -> dict:
     record = table.client.get(f"{table.base}/export.json").get_json()
-    path = Path(table.client.application.instance_path) / "export-for-replay.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(record))
     script = Path(sys.executable).parent / "scorekeeper"
-    result = subprocess.run([str(script), "replay", "--json", str(path)], capture_output=True, text=True)
+    # A file of this test's own: the instance folder may be shared by the suite's workers.
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-replay-") as folder:
+        path = Path(folder) / "export-for-replay.json"
+        path.write_text(json.dumps(record))
+        result = subprocess.run([str(script), "replay", "--json", str(path)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 

@@ -526,17 +526,18 @@ def import_game(
         return replace(stored, unopened=True)
 
 
-#: Games this process has seen opened: each is marked once, not at every page.
+#: Games this process has seen opened: each is marked once, not at every page. Known by record
+#: token, which no two games share in any database (a row number is only one database's).
 _OPENED: Memo[bool] = Memo(4096)
 
 
 def mark_opened(db: sqlite_utils.Database, stored: StoredGame) -> None:
     """An imported game's link was used: it is kept (``sweep_unopened_imports`` leaves it)."""
-    if not stored.unopened or _OPENED.lookup(stored.id):
+    if not stored.unopened or _OPENED.lookup(stored.record_token):
         return
     with immediate(db):
         db.conn.execute("UPDATE games SET unopened_import = 0 WHERE id = ?", [stored.id])
-    _OPENED.put(stored.id, True)
+    _OPENED.put(stored.record_token, True)
 
 
 def sweep_unopened_imports(db: sqlite_utils.Database, older_than: float, at: float | None = None) -> int:
