@@ -47,8 +47,9 @@ HEAD_SECONDS = 10.0
 #: A body may take this long, plus a second for every ``BODY_RATE`` bytes it declares.
 BODY_SECONDS = 10.0
 BODY_RATE = 1024
-#: A TLS handshake must be finished within this long.
+#: A TLS handshake must be finished within this long; a TLS close is waited for this long.
 HANDSHAKE_SECONDS = 10.0
+SHUTDOWN_SECONDS = 2.0
 #: The workers must answer within this long (a printout waits at most 30 s for its renderer).
 UPSTREAM_SECONDS = 120.0
 #: An answer must be taken by the phone within this long, plus a second per ``BODY_RATE`` bytes.
@@ -150,7 +151,11 @@ async def _streams(
     protocol = asyncio.StreamReaderProtocol(reader, loop=loop)
     transport, _ = await asyncio.wait_for(
         loop.connect_accepted_socket(
-            lambda: protocol, sock, ssl=context, ssl_handshake_timeout=None if context is None else HANDSHAKE_SECONDS
+            lambda: protocol,
+            sock,
+            ssl=context,
+            ssl_handshake_timeout=None if context is None else HANDSHAKE_SECONDS,
+            ssl_shutdown_timeout=None if context is None else SHUTDOWN_SECONDS,
         ),
         HANDSHAKE_SECONDS + 1,
     )
@@ -167,6 +172,8 @@ async def meet(front: Front, sock: socket.socket, address: str) -> None:
     writer: asyncio.StreamWriter | None = None
     try:
         sock.setblocking(False)
+        # Small answers go at once (asyncio sets this only on sockets it made itself).
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         context = front.tls
         if context is not None:  # plain http to the https port is answered with a redirect
             await _readable(sock, IDLE_SECONDS)
@@ -293,10 +300,11 @@ async def answer(
         listed.append((b"connection", b"close"))
     if not head_only:
         listed.append((b"content-length", str(len(given.body)).encode()))
-    writer.write(conn.send(h11.Response(status_code=given.status, headers=listed, reason=given.reason)) or b"")
+    parts = [conn.send(h11.Response(status_code=given.status, headers=listed, reason=given.reason))]
     if given.body and not head_only:
-        writer.write(conn.send(h11.Data(data=given.body)) or b"")
-    writer.write(conn.send(h11.EndOfMessage()) or b"")
+        parts.append(conn.send(h11.Data(data=given.body)))
+    parts.append(conn.send(h11.EndOfMessage()))
+    writer.write(b"".join(part for part in parts if part))  # one write: one TLS record, no waiting on an ACK
     await asyncio.wait_for(writer.drain(), WRITE_SECONDS + len(given.body) / BODY_RATE)
 
 
