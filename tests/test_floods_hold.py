@@ -34,7 +34,8 @@ def test_sixteen_networks_importing_get_no_more_than_the_servers_budget(tmp_path
     (token,) = prepare(tmp_path, games=1, lifted=False)
     with app_server(tmp_path) as server:
         flood = saves_while(server.base, token, SECONDS / 3, IMPORTERS)
-    assert 0 < flood.imports[302] <= StartLimits.imported_everyone, flood.imports
+    # The server's budget, and past it only the few a network new to the hour always gets.
+    assert 0 < flood.imports[302] <= StartLimits.imported_everyone + IMPORTERS * StartLimits.always, flood.imports
     assert set(flood.imports) <= {302, 429}, flood.imports
     print(f"saves: {len(flood.saves)}, p99 {flood.p99():.3f} s, imports {dict(flood.imports)}")
     assert flood.p99() <= 1.0, (flood.p99(), sorted(flood.saves)[-5:])

@@ -216,20 +216,61 @@ def test_a_body_larger_than_the_front_takes_is_refused_before_it_is_read(served)
     assert served.workers.heard == []
 
 
-def test_bodies_together_take_no_more_memory_than_the_front_allows(served, monkeypatch):
+def from_address(port: int, source: str) -> socket.socket:
+    sock = socket.socket()
+    sock.bind((source, 0))
+    sock.connect(("127.0.0.1", port))
+    return sock
+
+
+def test_large_bodies_take_no_more_memory_than_the_front_allows_and_small_ones_always_come_in(served, monkeypatch):
+    monkeypatch.setattr(front_module, "SMALL_BODY", 100)
     monkeypatch.setattr(front_module, "BUFFERED_BYTES", 1500)
-    first, second = connect(served.port), connect(served.port)
+    first, second = connect(served.port), from_address(served.port, "127.0.0.3")
     with first, second:
         first.sendall(b"POST /a HTTP/1.1\r\nHost: a\r\nContent-Length: 900\r\n\r\n" + b"a" * 800)
         time.sleep(0.1)
         second.sendall(b"POST /b HTTP/1.1\r\nHost: a\r\nContent-Length: 900\r\n\r\n" + b"b" * 800)
         refused = read_answer(second)
+        with connect(served.port) as small:
+            small.sendall(b"POST /save HTTP/1.1\r\nHost: a\r\nContent-Length: 50\r\n\r\n" + b"s" * 50)
+            assert read_answer(small).startswith(b"HTTP/1.1 200")
         first.sendall(b"a" * 100)
         taken = read_answer(first)
     assert refused.startswith(b"HTTP/1.1 503") and b"try again in a moment" in refused
     assert taken.startswith(b"HTTP/1.1 200")
-    assert [handed.split(b" ")[1] for handed in served.workers.heard] == [b"/a"]
-    assert served.front.buffered == 0
+    assert sorted(handed.split(b" ")[1] for handed in served.workers.heard) == [b"/a", b"/save"]
+    assert served.front.buffered == 0 and served.front.buffered_by == {}
+
+
+def test_one_network_takes_no_more_than_its_share_of_the_memory_for_bodies(served, monkeypatch):
+    monkeypatch.setattr(front_module, "SMALL_BODY", 100)
+    monkeypatch.setattr(front_module, "NETWORK_BUFFERED_BYTES", 1000)
+    first, second, other = connect(served.port), connect(served.port), from_address(served.port, "127.0.0.4")
+    with first, second, other:
+        first.sendall(b"POST /a HTTP/1.1\r\nHost: a\r\nContent-Length: 900\r\n\r\n" + b"a" * 800)
+        time.sleep(0.1)
+        second.sendall(b"POST /b HTTP/1.1\r\nHost: a\r\nContent-Length: 900\r\n\r\n" + b"b" * 800)
+        assert read_answer(second).startswith(b"HTTP/1.1 503")
+        other.sendall(b"POST /c HTTP/1.1\r\nHost: a\r\nContent-Length: 900\r\n\r\n" + b"c" * 900)
+        assert read_answer(other).startswith(b"HTTP/1.1 200")
+
+
+def test_when_every_connection_is_held_the_one_idle_longest_makes_room(tmp_path, shortened, monkeypatch):
+    monkeypatch.setattr(front_module, "IDLE_SECONDS", 30.0)
+    for running in _running(tmp_path):
+        running.front.max_connections = 3
+        held = [from_address(running.port, f"127.0.0.{5 + n}") for n in range(3)]
+        try:
+            time.sleep(0.2)
+            with from_address(running.port, "127.0.0.9") as phone:
+                phone.sendall(b"GET /save HTTP/1.1\r\nHost: a\r\n\r\n")
+                assert read_answer(phone).startswith(b"HTTP/1.1 200")
+            assert closed_within(held[0], 1.0)
+            assert not closed_within(held[2], 0.2)
+        finally:
+            for sock in held:
+                sock.close()
 
 
 def test_a_phone_waiting_for_100_continue_is_told_to_go_on(served):

@@ -80,12 +80,25 @@ def test_a_network_past_its_games_an_hour_is_refused_until_the_first_leaves_the_
 
 
 def test_imports_have_a_budget_of_their_own_for_the_whole_server(door_db):
-    limits = StartLimits(per_network=10, started_everyone=100, imported_everyone=4, window_seconds=3600)
+    limits = StartLimits(per_network=10, started_everyone=100, imported_everyone=4, window_seconds=3600, always=1)
     for n in range(4):
         assert reserve_start(door_db, f"10.0.1.{n}", IMPORTED, limits, at=2000 + n) is None
-    refused = reserve_start(door_db, "10.0.2.1", IMPORTED, limits, at=2010)
+    refused = reserve_start(door_db, "10.0.1.0", IMPORTED, limits, at=2010)
     assert refused is not None and refused.who == "everyone" and refused.retry_after == 3590
-    assert reserve_start(door_db, "10.0.2.1", STARTED, limits, at=2010) is None  # starting a game still goes
+    assert reserve_start(door_db, "10.0.1.0", STARTED, limits, at=2010) is None  # starting a game still goes
+
+
+def test_past_the_budget_of_everyone_a_network_new_to_the_hour_still_gets_its_few(door_db):
+    """A brake on a flood from many addresses, not a lock on the club: 25 addresses used up the
+    hour's 500 new games in a second, and then no table could start its evening's game."""
+    limits = StartLimits(per_network=20, started_everyone=6, imported_everyone=4, window_seconds=3600, always=2)
+    for n in range(6):
+        assert reserve_start(door_db, f"10.9.0.{n % 3}", STARTED, limits, at=100 + n) is None
+    assert reserve_start(door_db, "10.9.0.0", STARTED, limits, at=200) is not None  # a flooder waits
+    assert reserve_start(door_db, "10.9.9.9", STARTED, limits, at=200) is None
+    assert reserve_start(door_db, "10.9.9.9", STARTED, limits, at=201) is None
+    refused = reserve_start(door_db, "10.9.9.9", STARTED, limits, at=202)
+    assert refused is not None and refused.who == "everyone"
 
 
 def test_refused_starts_are_not_counted(door_db):
@@ -121,13 +134,15 @@ def test_an_ipv6_network_is_counted_by_its_64(tmp_path):
     assert start_from(phone_at(app, "2001:db8:5:8::1"), "g").status_code == 302
 
 
-def test_the_server_wide_budget_refuses_a_new_network_too(tmp_path):
+def test_past_the_server_wide_budget_a_network_that_started_games_waits_and_a_new_table_starts(tmp_path):
     app = limited_app(tmp_path, per_network=5, started=3)
-    for n in range(3):
-        assert start_from(phone_at(app, f"10.1.0.{n}"), "g").status_code == 302
-    refused = start_from(phone_at(app, "10.1.0.99"), "g")
+    flooder = phone_at(app, "10.1.0.1")
+    for _ in range(3):
+        assert start_from(flooder, "g").status_code == 302
+    refused = start_from(flooder, "g")
     assert refused.status_code == 429
     assert "Too many games have been started on this server in the last hour" in refused.get_data(as_text=True)
+    assert start_from(phone_at(app, "10.1.0.99"), "g").status_code == 302
 
 
 def test_the_import_past_the_budget_says_so_beside_the_record_keeping_it(tmp_path):

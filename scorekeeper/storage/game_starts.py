@@ -24,6 +24,10 @@ class StartLimits:
     started_everyone: int = 500
     imported_everyone: int = 40
     window_seconds: float = 3600.0
+    #: Past the budget of everyone, a network that has started or imported fewer than this in
+    #: the hour still may: a brake on a flood from many addresses, never a lock on a table that
+    #: starts its evening's game.
+    always: int = 3
 
 
 @dataclass(frozen=True)
@@ -68,7 +72,7 @@ def _refused(db: sqlite_utils.Database, network: str, kind: str, limits: StartLi
     total, first = db.conn.execute(
         "SELECT COUNT(*), MIN(at) FROM game_starts WHERE kind = ? AND at > ?", [kind, since]
     ).fetchone()
-    if total >= budget:
+    if total >= budget and mine >= limits.always:
         return StartRefused("everyone", _wait(first, limits, at))
     return None
 

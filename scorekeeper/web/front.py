@@ -44,9 +44,11 @@ _log = logging.getLogger(__name__)
 IDLE_SECONDS = 15.0
 #: A request head must arrive whole within this long of its first byte.
 HEAD_SECONDS = 10.0
-#: A body may take this long, plus a second for every ``BODY_RATE`` bytes it declares.
+#: A body may take this long, plus a second for every ``BODY_RATE`` bytes it declares, and
+#: never more than ``BODY_MAX_SECONDS`` in all.
 BODY_SECONDS = 10.0
 BODY_RATE = 1024
+BODY_MAX_SECONDS = 120.0
 #: A TLS handshake must be finished within this long; a TLS close is waited for this long.
 HANDSHAKE_SECONDS = 10.0
 SHUTDOWN_SECONDS = 2.0
@@ -57,13 +59,22 @@ WRITE_SECONDS = 30.0
 #: A request head may hold this many bytes; a body this many (the app refuses smaller ones itself).
 HEAD_BYTES = 32 * 1024
 BODY_BYTES = 4 * 1024 * 1024
-#: Bodies being read, all connections together, take at most this much memory; past it a body
-#: is refused as "busy" (many phones each sending the largest body at once).
+#: Large bodies being read (an import, a roster: more than ``SMALL_BODY``) take at most this much
+#: memory, all connections together, and from one network; past it a large body is refused as
+#: "busy". A small body (a save, a join, a login) is never refused for memory: all of them
+#: together take at most ``MAX_CONNECTIONS`` × ``SMALL_BODY``.
+SMALL_BODY = 64 * 1024
 BUFFERED_BYTES = 64 * 1024 * 1024
+NETWORK_BUFFERED_BYTES = 8 * 1024 * 1024
 #: Connections held at once, and from one network (an address, an IPv6 /64) that is not a proxy
 #: the server was told to trust: a phone opens a handful; a hall's phones each have their own.
-MAX_CONNECTIONS = 8000
-MAX_PER_NETWORK = 256
+#: When all are held, the one that has waited longest for a request of its own is closed to
+#: make room: connections that send nothing cannot keep a phone out.
+MAX_CONNECTIONS = 2000
+MAX_PER_NETWORK = 64
+#: Requests one network (not a trusted proxy) has with the workers at once; the rest wait in the
+#: front, so that one address cannot take every worker thread with an expensive page.
+IN_FLIGHT_PER_NETWORK = 4
 
 #: Headers a phone may not send on to the workers: the connection's own (hop by hop), the framing
 #: the front sets again, and the ones only the front writes.
@@ -94,11 +105,50 @@ class Front:
     max_connections: int = MAX_CONNECTIONS
     max_per_network: int = MAX_PER_NETWORK
     held: dict[str, int] = field(default_factory=dict)
-    #: Bytes of bodies read and not yet handed on, all connections together.
+    #: Bytes of large bodies read and not yet handed on, all connections together and by network.
     buffered: int = 0
+    buffered_by: dict[str, int] = field(default_factory=dict)
+    #: Connections waiting for (or reading) a request, since when (the loop's clock).
+    waiting: dict[asyncio.Task[None], float] = field(default_factory=dict)
+    turns: dict[str, asyncio.Semaphore] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.proxy_networks = [ip_network(proxy, strict=False) for proxy in self.proxies]
+
+    def wait(self, waiting: bool) -> None:
+        """The connection being served by this task waits for a request (or no longer does)."""
+        task = asyncio.current_task()
+        if task is None:
+            return
+        if waiting:
+            self.waiting.setdefault(task, asyncio.get_running_loop().time())
+        else:
+            self.waiting.pop(task, None)
+
+    def turn(self, network: str) -> asyncio.Semaphore:
+        """A network's turns with the workers (a trusted proxy's clients are many: it has one per
+        connection it may hold)."""
+        if network not in self.turns:
+            many = self.max_per_network if network.startswith("proxy ") else IN_FLIGHT_PER_NETWORK
+            self.turns[network] = asyncio.Semaphore(many)
+        return self.turns[network]
+
+    def take(self, network: str, size: int) -> bool:
+        """Count ``size`` more bytes of a large body from ``network``, if there is room."""
+        mine = self.buffered_by.get(network, 0) + size
+        if self.buffered + size > BUFFERED_BYTES or mine > NETWORK_BUFFERED_BYTES:
+            return False
+        self.buffered += size
+        self.buffered_by[network] = mine
+        return True
+
+    def give_back(self, network: str, size: int) -> None:
+        self.buffered -= size
+        left = self.buffered_by.get(network, 0) - size
+        if left > 0:
+            self.buffered_by[network] = left
+        else:
+            self.buffered_by.pop(network, None)
 
     def is_proxy(self, address: str) -> bool:
         try:
@@ -110,12 +160,18 @@ class Front:
         return any(parsed in network for network in self.proxy_networks)
 
     def admit(self, address: str) -> str | None:
-        """The network the connection is counted against, or None if it must be closed at once."""
-        network = guesser_key(address)
+        """The network the connection is counted against, or None if it must be closed at once.
+        All held: the connection that has waited longest for a request of its own is closed."""
+        proxy = self.is_proxy(address)
+        network = f"proxy {address}" if proxy else guesser_key(address)
+        if not proxy and self.held.get(network, 0) >= self.max_per_network:
+            return None
         if sum(self.held.values()) >= self.max_connections:
-            return None
-        if not self.is_proxy(address) and self.held.get(network, 0) >= self.max_per_network:
-            return None
+            if not self.waiting:
+                return None
+            longest = min(self.waiting, key=self.waiting.__getitem__)
+            del self.waiting[longest]
+            longest.cancel()
         self.held[network] = self.held.get(network, 0) + 1
         return network
 
@@ -125,6 +181,9 @@ class Front:
             self.held[network] = left
         else:
             self.held.pop(network, None)
+            turn = self.turns.get(network)
+            if turn is not None and not turn.locked():
+                del self.turns[network]
 
 
 async def _readable(sock: socket.socket, timeout: float) -> None:
@@ -169,6 +228,7 @@ async def meet(front: Front, sock: socket.socket, address: str) -> None:
     if network is None:
         sock.close()
         return
+    front.wait(True)
     writer: asyncio.StreamWriter | None = None
     try:
         sock.setblocking(False)
@@ -184,14 +244,15 @@ async def meet(front: Front, sock: socket.socket, address: str) -> None:
                 context = None
         reader, writer = await _streams(sock, context)
         if front.tls is not None and context is None:
-            await redirect(front, reader, writer)
+            await redirect(front, network, reader, writer)
         else:
-            await serve(front, reader, writer, address, b"http" if context is None else b"https")
-    except (Closed, TimeoutError, ConnectionError, OSError, ssl.SSLError, h11.ProtocolError):
+            await serve(front, reader, writer, address, network, b"http" if context is None else b"https")
+    except (Closed, TimeoutError, ConnectionError, OSError, ssl.SSLError, h11.ProtocolError, asyncio.CancelledError):
         pass
     except Exception:  # a connection's trouble is never the front's
         _log.exception("the front: a connection failed")
     finally:
+        front.wait(False)
         front.release(network)
         if writer is None:
             sock.close()
@@ -235,7 +296,7 @@ class Answer:
 
 
 async def read_request(
-    front: Front, conn: h11.Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    front: Front, network: str, conn: h11.Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
 ) -> Request:
     """One whole request, or ``Closed``: the first byte within ``IDLE_SECONDS``, the head within
     ``HEAD_SECONDS`` of it, the body within ``BODY_SECONDS`` plus a second per ``BODY_RATE`` bytes."""
@@ -257,23 +318,29 @@ async def read_request(
         raise Closed
     if conn.they_are_waiting_for_100_continue:
         writer.write(conn.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
-    deadline = loop.time() + BODY_SECONDS + max(size, 0) / BODY_RATE
+    deadline = loop.time() + min(BODY_SECONDS + size / BODY_RATE, BODY_MAX_SECONDS)
     body = bytearray()
+    counted = 0  # bytes of a large body counted against the budgets
     try:
         while True:
             event = await _event(conn, reader, deadline)
             if isinstance(event, h11.Data):
                 body += event.data
-                front.buffered += len(event.data)
-                if len(body) > BODY_BYTES or front.buffered > BUFFERED_BYTES:
-                    await answer(conn, writer, TOO_LARGE if len(body) > BODY_BYTES else BUSY, close=True)
+                if len(body) > BODY_BYTES:
+                    await answer(conn, writer, TOO_LARGE, close=True)
                     raise Closed
+                if len(body) > SMALL_BODY:
+                    if not front.take(network, len(body) - counted):
+                        await answer(conn, writer, BUSY, close=True)
+                        raise Closed
+                    counted = len(body)
             elif isinstance(event, h11.EndOfMessage):
                 return Request(head.method, head.target, list(head.headers), bytes(body))
             else:
                 raise Closed
     finally:
-        front.buffered -= len(body)
+        if counted:
+            front.give_back(network, counted)
 
 
 def said(status: int, text: bytes, headers: Iterable[tuple[bytes, bytes]] = ()) -> Answer:
@@ -309,18 +376,21 @@ async def answer(
 
 
 async def serve(
-    front: Front, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, address: str, scheme: bytes
+    front: Front, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, address: str, network: str, scheme: bytes
 ) -> None:
     """Requests one after another on a kept-alive connection, each handed whole to the workers."""
     conn = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_BYTES)
     while True:
+        front.wait(True)
         try:
-            request = await read_request(front, conn, reader, writer)
+            request = await read_request(front, network, conn, reader, writer)
         except h11.RemoteProtocolError:
             if conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
                 await answer(conn, writer, NOT_HTTP, close=True)
             return
-        given = await forward(front.upstream, request, address, scheme)
+        front.wait(False)
+        async with front.turn(network):
+            given = await forward(front.upstream, request, address, scheme)
         await answer(conn, writer, given, head_only=request.method == b"HEAD")
         if conn.our_state is not h11.DONE or conn.their_state is not h11.DONE:
             return
@@ -371,11 +441,11 @@ async def forward(upstream: str, request: Request, address: str, scheme: bytes) 
         writer.close()
 
 
-async def redirect(front: Front, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+async def redirect(front: Front, network: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     """Plain http sent to the https port: told where the same page is over https."""
     conn = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_BYTES)
     try:
-        request = await read_request(front, conn, reader, writer)
+        request = await read_request(front, network, conn, reader, writer)
     except h11.RemoteProtocolError:
         return
     host = dict(request.headers).get(b"host", b"")
@@ -389,7 +459,7 @@ async def redirect(front: Front, reader: asyncio.StreamReader, writer: asyncio.S
     await answer(conn, writer, said(status, text, [(b"location", location)]), close=True)
 
 
-def _more_files() -> int:
+def more_files() -> int:
     """Raise this process's limit of open files to what the system allows: each connection is one."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
@@ -408,7 +478,7 @@ def listen(host: str, port: int) -> socket.socket:
 async def run(front: Front, listener: socket.socket, stop: asyncio.Event, parent: int = 0) -> None:
     """Accept connections until ``stop`` is set or the server that started us is gone."""
     loop = asyncio.get_running_loop()
-    open_files = _more_files()
+    open_files = more_files()
     front.max_connections = min(front.max_connections, max(open_files - 64, 16))
     tasks: set[asyncio.Task[None]] = set()
 

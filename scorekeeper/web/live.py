@@ -38,6 +38,7 @@ from ..storage import events as event_store
 from ..storage.database import connect, data_version
 from ..storage.games import game_version
 from .devices import guesser_key
+from .front import more_files
 
 _log = logging.getLogger(__name__)
 
@@ -296,6 +297,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--keyfile")
     options = parser.parse_args(argv)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's: it stops us
+    more_files()  # each stream is an open file: a laptop's default of 1,024 is soon reached
     settings = (options.parent, options.max_streams, options.heartbeat)
     tls = tls_context(options.certfile, options.keyfile) if options.certfile else None
     try:
