@@ -31,6 +31,7 @@ class Workers:
 
     path: str
     heard: list[bytes] = field(default_factory=list)
+    when: list[float] = field(default_factory=list)
 
     async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         head = await reader.readuntil(b"\r\n\r\n")
@@ -39,6 +40,9 @@ class Workers:
         )
         body = await reader.readexactly(length)
         self.heard.append(head + body)
+        self.when.append(time.monotonic())
+        if head.startswith(b"GET /slow"):
+            await asyncio.sleep(SHORT / 2)
         answer = head + body
         writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(answer) + answer)
         await writer.drain()
@@ -206,6 +210,21 @@ def test_while_many_connections_trickle_another_request_is_answered_at_once(serv
         for sock in held:
             sock.close()
     assert [handed.split(b" ")[1] for handed in served.workers.heard] == [b"/save"]
+
+
+def test_one_network_has_only_its_turns_with_the_workers_and_another_goes_at_once(served, monkeypatch):
+    monkeypatch.setattr(front_module, "IN_FLIGHT_PER_NETWORK", 1)
+    first, second, other = connect(served.port), connect(served.port), from_address(served.port, "127.0.0.8")
+    with first, second, other:
+        first.sendall(b"GET /slow/1 HTTP/1.1\r\nHost: a\r\n\r\n")
+        time.sleep(0.05)
+        second.sendall(b"GET /slow/2 HTTP/1.1\r\nHost: a\r\n\r\n")
+        other.sendall(b"GET /other HTTP/1.1\r\nHost: a\r\n\r\n")
+        for sock in (first, second, other):
+            assert read_answer(sock).startswith(b"HTTP/1.1 200")
+    handed = dict(zip((h.split(b" ")[1] for h in served.workers.heard), served.workers.when, strict=True))
+    assert handed[b"/slow/2"] - handed[b"/slow/1"] >= SHORT / 2 * 0.9  # its turn came when the first was answered
+    assert handed[b"/other"] < handed[b"/slow/2"]
 
 
 def test_a_body_larger_than_the_front_takes_is_refused_before_it_is_read(served):
