@@ -6,8 +6,8 @@ Four kinds, ``--each`` of each, reopened as soon as the server closes one, for `
 - slow head: a TLS connection whose request head comes one byte every ``--every`` seconds;
 - slow body: a TLS connection whose head is whole but whose body comes one byte at a time;
 - half handshake: a TLS handshake begun (part of a ClientHello) and never finished.
-Each kind comes from loopback addresses of its own (127.0.K.1 and 127.0.K.2), as from a few
-phones, since the server counts connections by network. Prints a JSON line a second with the
+Each kind comes from loopback addresses of its own (127.0.K.1 to 127.0.K.8), as from a few
+phones, since the server holds at most 64 connections from one network. Prints a JSON line a second with the
 connections of each kind open, then one with the totals opened.
 """
 
@@ -23,6 +23,7 @@ import sys
 import time
 
 KINDS = ("idle", "slow head", "slow body", "half handshake")
+SOURCES = 8
 #: The first bytes of a TLS 1.2 ClientHello record: the server waits for the rest.
 CLIENT_HELLO_START = bytes.fromhex("16030100f4010000f00303") + bytes(20)
 
@@ -42,7 +43,7 @@ class Attack:
         self.context = _client_tls()
 
     def source(self, kind: str, index: int) -> str:
-        return f"127.0.{KINDS.index(kind) + 1}.{index % 2 + 1}"
+        return f"127.0.{KINDS.index(kind) + 1}.{index % SOURCES + 1}"
 
     async def connect(self, kind: str, index: int, secure: bool) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         return await asyncio.wait_for(
@@ -66,6 +67,7 @@ class Attack:
                 continue
             self.open[kind] += 1
             self.opened[kind] += 1
+            began = time.monotonic()
             try:
                 await self.trickle(kind, reader, writer, stop)
             except (OSError, ssl.SSLError):
@@ -73,6 +75,8 @@ class Attack:
             finally:
                 self.open[kind] -= 1
                 writer.transport.abort()
+            if time.monotonic() - began < 1:  # closed at once (refused): not a tight loop
+                await asyncio.sleep(0.5)
 
     async def trickle(
         self, kind: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, stop: asyncio.Event
