@@ -268,6 +268,26 @@ def test_the_command_line_refuses_a_record_whose_names_the_forms_refuse():
         load_record(json.dumps(record(players=["Ann", "Cy\0Lee"], hands=[])))
 
 
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"title": "\u202eTable one"},
+        {"hands": [{"leftovers": {"Ann": [], "Bob": ["K"]}, "pressures": [], "notes": ["Ruled\0"]}]},
+        {"hands": [], "in_play": {"hand": 1, "pressures": [], "notes": ["Ruled\u200b"]}},
+    ],
+    ids=["title RLO", "note NUL", "note in play ZWSP"],
+)
+def test_replay_and_report_refuse_a_title_or_note_the_import_page_refuses(tmp_path, capsys, extra):
+    """Found by an attack from a fresh clone: the import page refused these, the command line took them."""
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record(**extra)))
+    for command in (["replay", str(path)], ["report", str(path), "-o", str(tmp_path / "sheet.pdf")]):
+        assert main(command) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "cannot hold" in err
+    assert not (tmp_path / "sheet.pdf").exists()
+
+
 # The club's CSV: a roster read, and every CSV written
 
 

@@ -118,9 +118,31 @@ def renamed(record: GameRecord, names: Mapping[str, str]) -> GameRecord:
 
 def load_record(text: str) -> GameRecord:
     """Read a record from JSON text, its text held to the rule of every way in (``check_record_text``)."""
-    record = parse_record(decode_json(text))
+    data = decode_json(text)
+    record = parse_record(data)
     check_record_text(record)
+    check_record_words(data)
     return record
+
+
+def check_record_words(data: object) -> None:
+    """The title and the ruling notes of a record read from outside (``replay``, ``report``) held to
+    the same rule as the import page holds them: what no page or sheet can show is refused."""
+    if not isinstance(data, dict):
+        return
+    title = data.get("title")
+    fault = text_fault(title.strip(), "the title") if isinstance(title, str) and title.strip() else None
+    if fault is not None:
+        raise InvalidRecord(fault, "title")
+    listed = data.get("hands")
+    hands: list[object] = listed if isinstance(listed, list) else []
+    in_play = data.get("in_play")
+    for hand in [*hands, in_play]:
+        notes = hand.get("notes") if isinstance(hand, dict) else None
+        for note in notes if isinstance(notes, list) else []:
+            fault = text_fault(note, "a note", lines=True) if isinstance(note, str) else None
+            if fault is not None:
+                raise InvalidRecord(fault, "notes")
 
 
 def check_record_text(record: GameRecord) -> None:
