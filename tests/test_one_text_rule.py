@@ -288,6 +288,21 @@ def test_replay_and_report_refuse_a_title_or_note_the_import_page_refuses(tmp_pa
     assert not (tmp_path / "sheet.pdf").exists()
 
 
+@pytest.mark.parametrize(
+    "extra",
+    [{"options": {"pressure_increase_cap": 10**400}}, {"hands": [], "in_play": {"hand": 10**400, "pressures": []}}],
+    ids=["an option", "the hand in play"],
+)
+def test_a_number_longer_than_any_form_takes_is_refused_in_a_record(client, app, extra):
+    """Found by an attack from a fresh clone: a 400-digit option was imported and exported again."""
+    response = post_import(client, record(**extra))
+    assert response.status_code == 422
+    assert "more than 12 digits" in response.get_data(as_text=True)
+    assert games_stored(app) == 0
+    with pytest.raises(InvalidRecord, match="more than 12 digits"):
+        load_record(json.dumps(record(**extra)))
+
+
 # The club's CSV: a roster read, and every CSV written
 
 

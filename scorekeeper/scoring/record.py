@@ -172,10 +172,30 @@ def decode_json(text: str) -> object:
         raise InvalidRecord("not a game record: its JSON is nested far too deeply") from None
     except ValueError:
         raise InvalidRecord("not a game record: it holds a number thousands of digits long") from None
-    fault = surrogate_fault(data)
+    fault = surrogate_fault(data) or _long_number(data)
     if fault is not None:
         raise InvalidRecord(fault)
     return data
+
+
+#: The most digits a number may have, in a record and in every number field of the forms: far
+#: beyond any count, round or score the app takes, and far below where reading it goes wrong (past
+#: ~309 digits WTForms' range check overflows a float; past 19 SQLite cannot store it).
+NUMBER_MAX_DIGITS = 12
+
+
+def _long_number(data: object) -> str | None:
+    """A number longer than any form takes (an option of 400 digits), in words, or None."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, int) and not isinstance(item, bool) and abs(item) >= 10**NUMBER_MAX_DIGITS:
+            return f"not a game record: it holds a number of more than {NUMBER_MAX_DIGITS} digits"
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
 
 
 def parse_record(data: object) -> GameRecord:

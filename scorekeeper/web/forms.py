@@ -43,6 +43,7 @@ from ..scoring import Card, Game, InvalidCard, InvalidOptions, InvalidSeating, R
 from ..scoring.cards import STANDARD_RANKS, Rank
 from ..scoring.errors import sentence
 from ..scoring.game import blank_table, partners_opposite, with_joiner
+from ..scoring.record import NUMBER_MAX_DIGITS
 from ..scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, OptionSpec, configure_known
 from ..scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, TARGET, WINNER, HouseRules
 from ..scoring.text import text_fault
@@ -57,10 +58,6 @@ OPEN_PLAYER_SLOTS = 5
 PAPER_CHOICES = [SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")]
 
 
-#: The most digits a number field reads: far beyond any count, round or score the app takes, and
-#: far below where reading it goes wrong (past ~309 digits WTForms' range check overflows a float;
-#: past 19 SQLite cannot store it).
-NUMBER_MAX_DIGITS = 12
 
 
 def number_fault(typed: object) -> str | None:
