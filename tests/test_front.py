@@ -308,6 +308,23 @@ def test_what_is_not_http_is_told_so_in_a_sentence(served):
     assert answer.startswith(b"HTTP/1.1 400") and b"not a request the server understands" in answer
 
 
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: a\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost: a\r\n" + b"".join(b"X-%d: 1\r\n" % n for n in range(120)) + b"\r\n",
+        b"GET / HTTP/1.1\r\nHost: a\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n",
+    ],
+    ids=["a long address", "many headers", "a long header"],
+)
+def test_a_head_the_workers_would_refuse_is_refused_by_the_front_in_a_sentence(served, head):
+    with connect(served.port) as sock:
+        sock.sendall(head)
+        answer = read_answer(sock)
+    assert answer.startswith(b"HTTP/1.1 400") and b"not a request the server understands" in answer
+    assert served.workers.heard == []
+
+
 def test_when_the_workers_cannot_be_reached_the_phone_is_told_to_try_again(served):
     Path(served.workers.path).unlink()
     with connect(served.port) as sock:

@@ -58,6 +58,10 @@ UPSTREAM_SECONDS = 120.0
 WRITE_SECONDS = 30.0
 #: A request head may hold this many bytes; a body this many (the app refuses smaller ones itself).
 HEAD_BYTES = 32 * 1024
+#: What a request head may hold that the workers take: an address, headers, one header's value.
+TARGET_BYTES = 4000
+HEADERS = 90
+HEADER_BYTES = 8000
 BODY_BYTES = 4 * 1024 * 1024
 #: Large bodies being read (an import, a roster: more than ``SMALL_BODY``) take at most this much
 #: memory, all connections together, and from one network; past it a large body is refused as
@@ -310,6 +314,11 @@ async def read_request(
         conn.receive_data(first)
         head = await _event(conn, reader, loop.time() + HEAD_SECONDS)
     if not isinstance(head, h11.Request):
+        raise Closed
+    if len(head.target) > TARGET_BYTES or len(head.headers) > HEADERS or any(
+        len(value) > HEADER_BYTES for _, value in head.headers
+    ):  # what gunicorn would refuse with a bare page (and a line in its log each time)
+        await answer(conn, writer, NOT_HTTP, close=True)
         raise Closed
     declared = dict(head.headers).get(b"content-length")
     size = int(declared) if declared is not None else 0
