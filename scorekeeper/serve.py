@@ -130,7 +130,7 @@ class Certificate:
 
     def check(self) -> None:
         """Refused with one sentence when the files cannot be read or do not make a pair."""
-        from .web.live import tls_context
+        from .web.sockets import tls_context
 
         try:
             tls_context(self.certfile, self.keyfile)
@@ -175,14 +175,14 @@ def serve(
     requests wait for a PDF at once, so ``threads`` are always left for the phones. Its
     render process starts (and loads WeasyPrint) with the worker, after the fork.
     """
+    if tls is not None:
+        tls.check()
     live_port = (port + 1 if port < 65535 else 0) if live_port is None else live_port
     if not port_is_free(host, port):
         raise PortTaken(f"port {port} is taken: is another server running there? (--port chooses another)")
     if live_port and not port_is_free(host, live_port):
         print(f"Port {live_port} is taken: live updates are off (pages follow changes by polling).", flush=True)
         live_port = 0
-    if tls is not None:
-        tls.check()
     scheme = "https" if tls is not None else "http"
     os.environ["SCOREKEEPER_LIVE_PORT"] = str(live_port)  # the workers' pages open their streams there
     os.environ["SCOREKEEPER_LIVE_SCHEME"] = scheme

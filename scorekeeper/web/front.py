@@ -26,7 +26,6 @@ import contextlib
 import logging
 import os
 import re
-import resource
 import signal
 import socket
 import ssl
@@ -37,6 +36,7 @@ from ipaddress import IPv6Address, ip_address, ip_network
 import h11
 
 from .devices import guesser_key
+from .sockets import more_files, tls_context
 
 _log = logging.getLogger(__name__)
 
@@ -315,8 +315,10 @@ async def read_request(
         head = await _event(conn, reader, loop.time() + HEAD_SECONDS)
     if not isinstance(head, h11.Request):
         raise Closed
-    if len(head.target) > TARGET_BYTES or len(head.headers) > HEADERS or any(
-        len(value) > HEADER_BYTES for _, value in head.headers
+    if (
+        len(head.target) > TARGET_BYTES
+        or len(head.headers) > HEADERS
+        or any(len(value) > HEADER_BYTES for _, value in head.headers)
     ):  # what gunicorn would refuse with a bare page (and a line in its log each time)
         await answer(conn, writer, NOT_HTTP, close=True)
         raise Closed
@@ -468,15 +470,6 @@ async def redirect(front: Front, network: str, reader: asyncio.StreamReader, wri
     await answer(conn, writer, said(status, text, [(b"location", location)]), close=True)
 
 
-def more_files() -> int:
-    """Raise this process's limit of open files to what the system allows: each connection is one."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    with contextlib.suppress(ValueError, OSError):
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-        soft = hard
-    return soft
-
-
 def listen(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.create_server((host, port), family=family, backlog=4096)
@@ -536,8 +529,6 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-per-network", type=int, default=MAX_PER_NETWORK)
     options = parser.parse_args(argv)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's: it stops us
-    from .live import tls_context
-
     tls = tls_context(options.certfile, options.keyfile) if options.certfile else None
     proxies = tuple(part.strip() for part in options.proxy.split(",") if part.strip())
     front = Front(options.upstream, tls, proxies, max_per_network=options.max_per_network)

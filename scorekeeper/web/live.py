@@ -38,7 +38,7 @@ from ..storage import events as event_store
 from ..storage.database import connect, data_version
 from ..storage.games import game_version
 from .devices import guesser_key
-from .front import more_files
+from .sockets import more_files, tls_context
 
 _log = logging.getLogger(__name__)
 
@@ -315,14 +315,6 @@ def main(argv: list[str] | None = None) -> None:
             proxies=proxies,
         )
     )
-
-
-def tls_context(certfile: str, keyfile: str | None) -> ssl.SSLContext:
-    """The server side of TLS with this certificate and key (as gunicorn serves the pages)."""
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(certfile, keyfile)
-    return context
-
 
 if __name__ == "__main__":
     main()
