@@ -13,15 +13,21 @@ from .test_webkit_game import record_of, start_game
 LIVE = "● Live"
 
 
+def game_kept_and_followed(phone, server: str) -> str:
+    """A game started, its copy kept on the phone and the live stream open: its record link."""
+    _, _, record_url = start_game(phone, server, ["Ann", "Bob", "Cy"])
+    base = record_url[len(server) :]
+    phone.wait_until(lambda: phone.evaluate(f"localStorage.getItem('scorekeeper:copy:{base}') !== null"), "the copy")
+    phone.wait_text("[data-live-status]", LIVE)
+    time.sleep(0.5)
+    return record_url
+
+
 def test_webkit_notices_a_server_that_hangs_plays_on_and_comes_back(webkit, tmp_path):
     phone = webkit()
     port = _free_port()
     with running_server(tmp_path, port=port) as server:
-        _, _, record_url = start_game(phone, server, ["Ann", "Bob", "Cy"])
-        base = record_url[len(server) :]
-        phone.wait_until(lambda: phone.evaluate(f"localStorage.getItem('scorekeeper:copy:{base}') !== null"), "the copy")
-        phone.wait_text("[data-live-status]", LIVE)
-        time.sleep(0.5)
+        record_url = game_kept_and_followed(phone, server)
         phone.evaluate("(window.sameDocument = true)")
         with frozen(port):
             started = time.monotonic()
@@ -53,11 +59,7 @@ def test_webkit_link_tapped_as_the_server_hangs_opens_from_the_copy(webkit, tmp_
     phone = webkit()
     port = _free_port()
     with running_server(tmp_path, port=port) as server:
-        _, _, record_url = start_game(phone, server, ["Ann", "Bob", "Cy"])
-        base = record_url[len(server) :]
-        phone.wait_until(lambda: phone.evaluate(f"localStorage.getItem('scorekeeper:copy:{base}') !== null"), "the copy")
-        phone.wait_text("[data-live-status]", LIVE)
-        time.sleep(0.5)
+        game_kept_and_followed(phone, server)
         for link, heading in (("History", "History"), ("Scores", "Scores")):
             with frozen(port):
                 started = time.monotonic()
