@@ -72,8 +72,8 @@ BUFFERED_BYTES = 64 * 1024 * 1024
 NETWORK_BUFFERED_BYTES = 8 * 1024 * 1024
 #: Connections held at once, and from one network (an address, an IPv6 /64) that is not a proxy
 #: the server was told to trust: a phone opens a handful; a hall's phones each have their own.
-#: When all are held, the one that has waited longest for a request of its own is closed to
-#: make room: connections that send nothing cannot keep a phone out.
+#: When a network's or all are held, a connection that is not with the workers is closed to make
+#: room: the oldest of that network, or of the network holding the most connections.
 MAX_CONNECTIONS = 2000
 MAX_PER_NETWORK = 64
 #: Requests one network (not a trusted proxy) has with the workers at once; the rest wait in the
@@ -112,22 +112,45 @@ class Front:
     #: Bytes of large bodies read and not yet handed on, all connections together and by network.
     buffered: int = 0
     buffered_by: dict[str, int] = field(default_factory=dict)
-    #: Connections waiting for (or reading) a request, since when (the loop's clock).
-    waiting: dict[asyncio.Task[None], float] = field(default_factory=dict)
+    #: By network, the connections not with the workers (waiting for a request, reading one, or
+    #: waiting for their network's turn), oldest first: the ones that may be closed to make room.
+    waiting: dict[str, dict[asyncio.Task[None], str]] = field(default_factory=dict)
     turns: dict[str, asyncio.Semaphore] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.proxy_networks = [ip_network(proxy, strict=False) for proxy in self.proxies]
 
-    def wait(self, waiting: bool) -> None:
-        """The connection being served by this task waits for a request (or no longer does)."""
+    def wait(self, network: str, waiting: bool) -> None:
+        """The connection served by this task is not with the workers (or is again)."""
         task = asyncio.current_task()
         if task is None:
             return
+        mine = self.waiting.setdefault(network, {})
         if waiting:
-            self.waiting.setdefault(task, asyncio.get_running_loop().time())
+            mine.setdefault(task, network)
         else:
-            self.waiting.pop(task, None)
+            mine.pop(task, None)
+        if not mine:
+            del self.waiting[network]
+
+    def make_room(self, network: str | None) -> bool:
+        """Close the oldest connection not with the workers, of ``network`` or else of the network
+        holding the most connections (a trusted proxy's last): whoever floods the front loses
+        their own connections first, and a phone that holds a few keeps them."""
+        if network is None:
+            candidates = [held for held in self.waiting if not held.startswith("proxy ")] or list(self.waiting)
+            if not candidates:
+                return False
+            network = max(candidates, key=lambda held: self.held.get(held, 0))
+        mine = self.waiting.get(network)
+        if not mine:
+            return False
+        oldest = next(iter(mine))
+        del mine[oldest]
+        if not mine:
+            del self.waiting[network]
+        oldest.cancel()
+        return True
 
     def turn(self, network: str) -> asyncio.Semaphore:
         """A network's turns with the workers (a trusted proxy's clients are many: it has one per
@@ -165,17 +188,14 @@ class Front:
 
     def admit(self, address: str) -> str | None:
         """The network the connection is counted against, or None if it must be closed at once.
-        All held: the connection that has waited longest for a request of its own is closed."""
+        Its network's connections all held: its oldest not with the workers makes room; all the
+        front's held: the oldest of the network holding the most (``make_room``)."""
         proxy = self.is_proxy(address)
         network = f"proxy {address}" if proxy else guesser_key(address)
-        if not proxy and self.held.get(network, 0) >= self.max_per_network:
+        if not proxy and self.held.get(network, 0) >= self.max_per_network and not self.make_room(network):
             return None
-        if sum(self.held.values()) >= self.max_connections:
-            if not self.waiting:
-                return None
-            longest = min(self.waiting, key=self.waiting.__getitem__)
-            del self.waiting[longest]
-            longest.cancel()
+        if sum(self.held.values()) >= self.max_connections and not self.make_room(None):
+            return None
         self.held[network] = self.held.get(network, 0) + 1
         return network
 
@@ -232,7 +252,7 @@ async def meet(front: Front, sock: socket.socket, address: str) -> None:
     if network is None:
         sock.close()
         return
-    front.wait(True)
+    front.wait(network, True)
     writer: asyncio.StreamWriter | None = None
     try:
         sock.setblocking(False)
@@ -256,7 +276,7 @@ async def meet(front: Front, sock: socket.socket, address: str) -> None:
     except Exception:  # a connection's trouble is never the front's
         _log.exception("the front: a connection failed")
     finally:
-        front.wait(False)
+        front.wait(network, False)
         front.release(network)
         if writer is None:
             sock.close()
@@ -392,15 +412,15 @@ async def serve(
     """Requests one after another on a kept-alive connection, each handed whole to the workers."""
     conn = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_BYTES)
     while True:
-        front.wait(True)
+        front.wait(network, True)
         try:
             request = await read_request(front, network, conn, reader, writer)
         except h11.RemoteProtocolError:
             if conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
                 await answer(conn, writer, NOT_HTTP, close=True)
             return
-        front.wait(False)
         async with front.turn(network):
+            front.wait(network, False)  # with the workers: never closed to make room
             given = await forward(front.upstream, request, address, scheme)
         await answer(conn, writer, given, head_only=request.method == b"HEAD")
         if conn.our_state is not h11.DONE or conn.their_state is not h11.DONE:
