@@ -376,6 +376,32 @@ def test_when_every_connection_is_held_the_network_holding_the_most_makes_room(t
                 sock.close()
 
 
+def test_while_the_front_is_nearly_full_a_network_opens_only_so_many_connections_a_second(
+    tmp_path, shortened, monkeypatch
+):
+    """Seen in an attack: 40 addresses reopening their connections as fast as the front closed them
+    kept its one core busy with TLS handshakes, and a new phone waited 1.8 s at the median."""
+    monkeypatch.setattr(front_module, "IDLE_SECONDS", 10 * SHORT)
+    monkeypatch.setattr(front_module, "OPENINGS", 2)
+    monkeypatch.setattr(front_module, "OPENINGS_PER_SECOND", 0.1)
+    for running in _running(tmp_path):
+        running.front.max_connections = 6
+        held = [from_address(running.port, "127.0.0.30") for _ in range(6)]
+        try:
+            time.sleep(0.1)  # the front is full
+            churner = [from_address(running.port, "127.0.0.31") for _ in range(3)]
+            time.sleep(0.1)
+            assert [closed_within(sock, 0.2) for sock in churner] == [False, False, True]
+            with from_address(running.port, "127.0.0.32") as phone:
+                phone.sendall(b"GET /phone HTTP/1.1\r\nHost: a\r\n\r\n")
+                assert read_answer(phone).startswith(b"HTTP/1.1 200")
+            for sock in churner:
+                sock.close()
+        finally:
+            for sock in held:
+                sock.close()
+
+
 @pytest.fixture
 def served_tls(tmp_path: Path, shortened: None) -> Iterator[Running]:
     cert, key = self_signed(tmp_path)

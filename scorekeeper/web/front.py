@@ -76,6 +76,14 @@ NETWORK_BUFFERED_BYTES = 8 * 1024 * 1024
 #: room: the oldest of that network, or of the network holding the most connections.
 MAX_CONNECTIONS = 2000
 MAX_PER_NETWORK = 64
+#: While the front holds more than ``PRESSED`` of its connections, a network (not a trusted proxy)
+#: may open a burst of ``OPENINGS`` new ones, then ``OPENINGS_PER_SECOND``: the rest are closed at
+#: once, before any TLS work, so that reopening connections as fast as they are closed cannot take
+#: the front's time (a phone opens a handful; a page load or test client far from the front's
+#: limit is never counted).
+PRESSED = 0.9
+OPENINGS = 30
+OPENINGS_PER_SECOND = 5.0
 #: Requests one network (not a trusted proxy) has with the workers at once; the rest wait in the
 #: front, so that one address cannot take every worker thread with an expensive page.
 IN_FLIGHT_PER_NETWORK = 4
@@ -116,6 +124,8 @@ class Front:
     #: waiting for their network's turn), oldest first: the ones that may be closed to make room.
     waiting: dict[str, dict[asyncio.Task[None], str]] = field(default_factory=dict)
     turns: dict[str, asyncio.Semaphore] = field(default_factory=dict)
+    #: By network, the openings left and when they were last counted (the loop's clock).
+    openings: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.proxy_networks = [ip_network(proxy, strict=False) for proxy in self.proxies]
@@ -192,12 +202,34 @@ class Front:
         front's held: the oldest of the network holding the most (``make_room``)."""
         proxy = self.is_proxy(address)
         network = f"proxy {address}" if proxy else guesser_key(address)
+        if not proxy and not self.may_open(network):
+            return None
         if not proxy and self.held.get(network, 0) >= self.max_per_network and not self.make_room(network):
             return None
         if sum(self.held.values()) >= self.max_connections and not self.make_room(None):
             return None
         self.held[network] = self.held.get(network, 0) + 1
         return network
+
+    def may_open(self, network: str) -> bool:
+        """Whether ``network`` may open a connection now: always while the front holds at most
+        ``PRESSED`` of its connections; past that, while its bucket (``OPENINGS``, refilled at
+        ``OPENINGS_PER_SECOND``) holds an opening, which it takes."""
+        now = asyncio.get_running_loop().time()
+        left, then = self.openings.get(network, (float(OPENINGS), now))
+        left = min(float(OPENINGS), left + (now - then) * OPENINGS_PER_SECOND)
+        pressed = sum(self.held.values()) > PRESSED * self.max_connections
+        if pressed and left < 1:
+            self.openings[network] = (left, now)
+            return False
+        self.openings[network] = (left - 1 if pressed else left, now)
+        if len(self.openings) > 4 * self.max_connections:  # forget buckets that are full again
+            self.openings = {
+                held: (count, at)
+                for held, (count, at) in self.openings.items()
+                if count + (now - at) * OPENINGS_PER_SECOND < OPENINGS
+            }
+        return True
 
     def release(self, network: str) -> None:
         left = self.held.get(network, 1) - 1
