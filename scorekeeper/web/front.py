@@ -73,7 +73,8 @@ NETWORK_BUFFERED_BYTES = 8 * 1024 * 1024
 #: Connections held at once, and from one network (an address, an IPv6 /64) that is not a proxy
 #: the server was told to trust: a phone opens a handful; a hall's phones each have their own.
 #: When a network's or all are held, a connection that is not with the workers is closed to make
-#: room: the oldest of that network, or of the network holding the most connections.
+#: room: the oldest of that network; or, when all are held, the oldest that has not yet sent a
+#: byte of a request, else the oldest of the network holding the most connections.
 MAX_CONNECTIONS = 2000
 MAX_PER_NETWORK = 64
 #: While the front holds more than ``PRESSED`` of its connections, a network (not a trusted proxy)
@@ -84,6 +85,14 @@ MAX_PER_NETWORK = 64
 PRESSED = 0.9
 OPENINGS = 30
 OPENINGS_PER_SECOND = 5.0
+#: While pressed, networks the workers have not answered within ``KNOWN_SECONDS`` ("strangers":
+#: not a phone already at the table) share one bucket of openings, so that hundreds of addresses
+#: reopening connections cannot keep the front busy with TLS handshakes; a phone the front knows
+#: is never counted against it. The front remembers at most ``KNOWN_NETWORKS`` networks.
+STRANGER_OPENINGS = 50
+STRANGER_OPENINGS_PER_SECOND = 50.0
+KNOWN_SECONDS = 3600.0
+KNOWN_NETWORKS = 20000
 #: Requests one network (not a trusted proxy) has with the workers at once; the rest wait in the
 #: front, so that one address cannot take every worker thread with an expensive page.
 IN_FLIGHT_PER_NETWORK = 4
@@ -117,6 +126,8 @@ class Front:
     max_connections: int = MAX_CONNECTIONS
     max_per_network: int = MAX_PER_NETWORK
     held: dict[str, int] = field(default_factory=dict)
+    #: Connections held, all networks together.
+    holding: int = 0
     #: Bytes of large bodies read and not yet handed on, all connections together and by network.
     buffered: int = 0
     buffered_by: dict[str, int] = field(default_factory=dict)
@@ -124,8 +135,14 @@ class Front:
     #: waiting for their network's turn), oldest first: the ones that may be closed to make room.
     waiting: dict[str, dict[asyncio.Task[None], str]] = field(default_factory=dict)
     turns: dict[str, asyncio.Semaphore] = field(default_factory=dict)
-    #: By network, the openings left and when they were last counted (the loop's clock).
+    #: Connections that have not yet sent a byte of a request, oldest first: the first to make room.
+    fresh: dict[asyncio.Task[None], str] = field(default_factory=dict)
+    #: By network, the openings left and when they were last counted (the loop's clock); and the
+    #: strangers' together.
     openings: dict[str, tuple[float, float]] = field(default_factory=dict)
+    strangers: tuple[float, float] | None = None
+    #: When the workers last answered each network (the loop's clock), the longest ago first.
+    known: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.proxy_networks = [ip_network(proxy, strict=False) for proxy in self.proxies]
@@ -140,13 +157,39 @@ class Front:
             mine.setdefault(task, network)
         else:
             mine.pop(task, None)
+            self.fresh.pop(task, None)
         if not mine:
             del self.waiting[network]
 
+    def opened(self, network: str, fresh: bool) -> None:
+        """The connection served by this task has opened (``fresh``) or sent its first byte."""
+        task = asyncio.current_task()
+        if task is None:
+            return
+        if fresh:
+            self.fresh[task] = network
+        else:
+            self.fresh.pop(task, None)
+
+    def answered(self, network: str) -> None:
+        """The workers have answered ``network``: it is no stranger for ``KNOWN_SECONDS``."""
+        self.known.pop(network, None)
+        self.known[network] = asyncio.get_running_loop().time()
+        while len(self.known) > KNOWN_NETWORKS:
+            del self.known[next(iter(self.known))]
+
+    def is_known(self, network: str) -> bool:
+        at = self.known.get(network)
+        return at is not None and asyncio.get_running_loop().time() - at < KNOWN_SECONDS
+
     def make_room(self, network: str | None) -> bool:
-        """Close the oldest connection not with the workers, of ``network`` or else of the network
-        holding the most connections (a trusted proxy's last): whoever floods the front loses
-        their own connections first, and a phone that holds a few keeps them."""
+        """Close the oldest connection not with the workers, of ``network``; or else the oldest
+        that has not sent a byte yet; or else the oldest of the network holding the most
+        connections (a trusted proxy's last): whoever floods the front loses their own
+        connections first, and a phone that holds a few keeps them."""
+        if network is None and self.fresh:
+            oldest, network = next(iter(self.fresh.items()))
+            return self._close(network, oldest)
         if network is None:
             candidates = [held for held in self.waiting if not held.startswith("proxy ")] or list(self.waiting)
             if not candidates:
@@ -155,11 +198,15 @@ class Front:
         mine = self.waiting.get(network)
         if not mine:
             return False
-        oldest = next(iter(mine))
-        del mine[oldest]
+        return self._close(network, next(iter(mine)))
+
+    def _close(self, network: str, task: asyncio.Task[None]) -> bool:
+        mine = self.waiting[network]
+        del mine[task]
         if not mine:
             del self.waiting[network]
-        oldest.cancel()
+        self.fresh.pop(task, None)
+        task.cancel()
         return True
 
     def turn(self, network: str) -> asyncio.Semaphore:
@@ -206,32 +253,37 @@ class Front:
             return None
         if not proxy and self.held.get(network, 0) >= self.max_per_network and not self.make_room(network):
             return None
-        if sum(self.held.values()) >= self.max_connections and not self.make_room(None):
+        if self.holding >= self.max_connections and not self.make_room(None):
             return None
         self.held[network] = self.held.get(network, 0) + 1
+        self.holding += 1
         return network
 
     def may_open(self, network: str) -> bool:
         """Whether ``network`` may open a connection now: always while the front holds at most
         ``PRESSED`` of its connections; past that, while its bucket (``OPENINGS``, refilled at
-        ``OPENINGS_PER_SECOND``) holds an opening, which it takes."""
+        ``OPENINGS_PER_SECOND``) holds an opening, and, for a stranger, the strangers' bucket
+        too (``STRANGER_OPENINGS``, refilled at ``STRANGER_OPENINGS_PER_SECOND``)."""
         now = asyncio.get_running_loop().time()
         left, then = self.openings.get(network, (float(OPENINGS), now))
         left = min(float(OPENINGS), left + (now - then) * OPENINGS_PER_SECOND)
-        pressed = sum(self.held.values()) > PRESSED * self.max_connections
-        if pressed and left < 1:
-            self.openings[network] = (left, now)
-            return False
-        self.openings[network] = (left - 1 if pressed else left, now)
+        pressed = self.holding > PRESSED * self.max_connections
+        shared, since = self.strangers or (float(STRANGER_OPENINGS), now)
+        shared = min(float(STRANGER_OPENINGS), shared + (now - since) * STRANGER_OPENINGS_PER_SECOND)
+        stranger = pressed and not self.is_known(network)
+        allowed = not pressed or (left >= 1 and (not stranger or shared >= 1))
+        self.openings[network] = (left - 1 if pressed and allowed else left, now)
+        self.strangers = (shared - 1 if stranger and allowed else shared, now)
         if len(self.openings) > 4 * self.max_connections:  # forget buckets that are full again
             self.openings = {
                 held: (count, at)
                 for held, (count, at) in self.openings.items()
                 if count + (now - at) * OPENINGS_PER_SECOND < OPENINGS
             }
-        return True
+        return allowed
 
     def release(self, network: str) -> None:
+        self.holding -= 1
         left = self.held.get(network, 1) - 1
         if left:
             self.held[network] = left
@@ -285,6 +337,7 @@ async def meet(front: Front, sock: socket.socket, address: str) -> None:
         sock.close()
         return
     front.wait(network, True)
+    front.opened(network, fresh=True)
     writer: asyncio.StreamWriter | None = None
     try:
         sock.setblocking(False)
@@ -363,6 +416,7 @@ async def read_request(
             first = await asyncio.wait_for(reader.read(64 * 1024), IDLE_SECONDS)
         except TimeoutError:
             raise Closed from None
+        front.opened(network, fresh=False)
         conn.receive_data(first)
         head = await _event(conn, reader, loop.time() + HEAD_SECONDS)
     if not isinstance(head, h11.Request):
@@ -454,6 +508,7 @@ async def serve(
         async with front.turn(network):
             front.wait(network, False)  # with the workers: never closed to make room
             given = await forward(front.upstream, request, address, scheme)
+        front.answered(network)
         await answer(conn, writer, given, head_only=request.method == b"HEAD")
         if conn.our_state is not h11.DONE or conn.their_state is not h11.DONE:
             return
