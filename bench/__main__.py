@@ -27,6 +27,7 @@ from . import (
     scaled,
     seating,
     slow_clients,
+    tls_memory,
 )
 from .games import full_game_record, played_to_the_end
 
@@ -100,6 +101,7 @@ def main() -> None:
     event_page.main()
     live.main()
     slow_clients.main()
+    tls_memory.main()
     pdf_load.main()
     pad.main()
     seating.main()
