@@ -75,7 +75,8 @@ NETWORK_BUFFERED_BYTES = 8 * 1024 * 1024
 #: the server was told to trust: a phone opens a handful; a hall's phones each have their own.
 #: When a network's or all are held, a connection that is not with the workers is closed to make
 #: room: the oldest of that network; or, when all are held, the oldest that has not yet sent a
-#: byte of a request, else the oldest of the network holding the most connections.
+#: whole request, else the oldest of the network holding the most connections (a connection
+#: whose answer the phone does not take included).
 MAX_CONNECTIONS = 2000
 MAX_PER_NETWORK = 64
 #: While the front holds more than ``PRESSED`` of its connections, a network (not a trusted proxy)
@@ -86,6 +87,12 @@ MAX_PER_NETWORK = 64
 PRESSED = 0.9
 OPENINGS = 30
 OPENINGS_PER_SECOND = 5.0
+#: At any time, a network (not a trusted proxy, nor the server's own machine at 127.0.0.1 or ::1)
+#: opens a burst of ``QUIET_OPENINGS``, then ``QUIET_OPENINGS_PER_SECOND``: a phone opens a handful
+#: a minute, and one address cannot keep the front busy with TLS handshakes it closes at once.
+QUIET_OPENINGS = 60
+QUIET_OPENINGS_PER_SECOND = 20.0
+THIS_MACHINE = frozenset({"127.0.0.1", "::1/128", "::1"})
 #: While pressed, networks the workers have not answered within ``KNOWN_SECONDS`` ("strangers":
 #: not a phone already at the table) share one bucket of openings, so that hundreds of addresses
 #: reopening connections cannot keep the front busy with TLS handshakes; a phone the front knows
@@ -140,7 +147,7 @@ class Front:
     #: waiting for their network's turn), oldest first: the ones that may be closed to make room.
     waiting: dict[str, dict[asyncio.Task[None], str]] = field(default_factory=dict)
     turns: dict[str, asyncio.Semaphore] = field(default_factory=dict)
-    #: Connections that have not yet sent a byte of a request, oldest first: the first to make room.
+    #: Connections that have not yet sent a whole request, oldest first: the first to make room.
     fresh: dict[asyncio.Task[None], str] = field(default_factory=dict)
     #: By network, the openings left and when they were last counted (the loop's clock); and the
     #: strangers' together.
@@ -167,7 +174,7 @@ class Front:
             del self.waiting[network]
 
     def opened(self, network: str, fresh: bool) -> None:
-        """The connection served by this task has opened (``fresh``) or sent its first byte."""
+        """The connection served by this task has opened (``fresh``) or sent a whole request."""
         task = asyncio.current_task()
         if task is None:
             return
@@ -189,7 +196,7 @@ class Front:
 
     def make_room(self, network: str | None) -> bool:
         """Close the oldest connection not with the workers, of ``network``; or else the oldest
-        that has not sent a byte yet; or else the oldest of the network holding the most
+        that has not sent a whole request yet; or else the oldest of the network holding the most
         connections (a trusted proxy's last): whoever floods the front loses their own
         connections first, and a phone that holds a few keeps them."""
         if network is None and self.fresh:
@@ -265,19 +272,23 @@ class Front:
         return network
 
     def may_open(self, network: str) -> bool:
-        """Whether ``network`` may open a connection now: always while the front holds at most
-        ``PRESSED`` of its connections; past that, while its bucket (``OPENINGS``, refilled at
-        ``OPENINGS_PER_SECOND``) holds an opening, and, for a stranger, the strangers' bucket
-        too (``STRANGER_OPENINGS``, refilled at ``STRANGER_OPENINGS_PER_SECOND``)."""
+        """Whether ``network`` may open a connection now: while its bucket holds an opening
+        (``QUIET_OPENINGS``, refilled at ``QUIET_OPENINGS_PER_SECOND``; while the front holds more
+        than ``PRESSED`` of its connections, ``OPENINGS`` and ``OPENINGS_PER_SECOND``) and, for
+        a stranger while pressed, the strangers' bucket too (``STRANGER_OPENINGS``, refilled at
+        ``STRANGER_OPENINGS_PER_SECOND``). The server's own machine is never counted."""
+        if network in THIS_MACHINE:
+            return True
         now = asyncio.get_running_loop().time()
-        left, then = self.openings.get(network, (float(OPENINGS), now))
-        left = min(float(OPENINGS), left + (now - then) * OPENINGS_PER_SECOND)
         pressed = self.holding > PRESSED * self.max_connections
+        burst, rate = (OPENINGS, OPENINGS_PER_SECOND) if pressed else (QUIET_OPENINGS, QUIET_OPENINGS_PER_SECOND)
+        left, then = self.openings.get(network, (float(burst), now))
+        left = min(float(burst), left + (now - then) * rate)
         shared, since = self.strangers or (float(STRANGER_OPENINGS), now)
         shared = min(float(STRANGER_OPENINGS), shared + (now - since) * STRANGER_OPENINGS_PER_SECOND)
         stranger = pressed and not self.is_known(network)
-        allowed = not pressed or (left >= 1 and (not stranger or shared >= 1))
-        self.openings[network] = (left - 1 if pressed and allowed else left, now)
+        allowed = left >= 1 and (not stranger or shared >= 1)
+        self.openings[network] = (left - 1 if allowed else left, now)
         self.strangers = (shared - 1 if stranger and allowed else shared, now)
         if len(self.openings) > 4 * self.max_connections:  # forget buckets that are full again
             self.openings = {
@@ -421,13 +432,13 @@ async def read_request(
             first = await asyncio.wait_for(reader.read(64 * 1024), IDLE_SECONDS)
         except TimeoutError:
             raise Closed from None
-        front.opened(network, fresh=False)
         conn.receive_data(first)
         head = await _event(conn, reader, loop.time() + HEAD_SECONDS)
     if not isinstance(head, h11.Request):
         raise Closed
     if (
-        len(head.target) > TARGET_BYTES
+        len(head.target) + sum(len(name) + len(value) + 4 for name, value in head.headers) > HEAD_BYTES
+        or len(head.target) > TARGET_BYTES
         or len(head.headers) > HEADERS
         or any(len(value) > HEADER_BYTES for _, value in head.headers)
     ):  # what gunicorn would refuse with a bare page (and a line in its log each time)
@@ -510,10 +521,12 @@ async def serve(
             if conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
                 await answer(conn, writer, NOT_HTTP, close=True)
             return
+        front.opened(network, fresh=False)  # it has asked for something whole
         async with front.turn(network):
             front.wait(network, False)  # with the workers: never closed to make room
             given = await forward(front.upstream, request, address, scheme)
         front.answered(network)
+        front.wait(network, True)  # an answer the phone does not take may be closed to make room
         await answer(conn, writer, given, head_only=request.method == b"HEAD")
         if conn.our_state is not h11.DONE or conn.their_state is not h11.DONE:
             return
