@@ -57,9 +57,18 @@ def control_fault(name: str) -> str | None:
     return text_fault(name, "a name")
 
 
-def table_sizes(count: int, partnerships: str = ALONE, size: int = 4) -> list[int]:
-    """Tables of four where possible; alone, a five or threes take up the rest.
+#: What takes up the players a field of tables of four leaves over: the usual mix (a five for
+#: one over, threes for two or three over), tables of three, or tables of five.
+USUAL, THREES, FIVES = "usual", "threes", "fives"
+ODD_TABLES = (USUAL, THREES, FIVES)
+
+
+def table_sizes(count: int, partnerships: str = ALONE, size: int = 4, odd: str = USUAL) -> list[int]:
+    """Tables of four where possible; alone, a five or threes take up the rest (``odd``: as
+    usual, threes, or fives where the count allows them, else as usual).
     A game for exactly ``size`` players (Hollywood Eights' two) seats only tables of that size."""
+    if odd not in ODD_TABLES:
+        raise SeatingError(f"the tables beside the fours must be one of {', '.join(ODD_TABLES)}, not {odd}", "odd")
     if size != 4:
         if count < size or count % size:
             raise SeatingError(f"tables of {size}: the number of players must be a multiple of {size}, not {count}")
@@ -73,6 +82,10 @@ def table_sizes(count: int, partnerships: str = ALONE, size: int = 4) -> list[in
     if count <= 5:
         return [count]
     fours, rest = divmod(count, 4)
+    if odd == THREES and rest and count >= 3 * (4 - rest):
+        return [4] * (fours - 3 + rest) + [3] * (4 - rest)
+    if odd == FIVES and rest and count >= 5 * rest:
+        return [4] * (fours - rest) + [5] * rest
     return {0: [4] * fours, 1: [4] * (fours - 1) + [5], 2: [4] * (fours - 1) + [3, 3], 3: [4] * fours + [3]}[rest]
 
 
