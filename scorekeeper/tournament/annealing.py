@@ -34,16 +34,20 @@ CYCLES = 3
 
 #: What a repeat costs beyond the ``m (m - 1) / 2`` that spreads repeats.
 REPEAT_WEIGHT = 8
-#: What each meeting beyond the second costs more again: a plan is judged by the most times two
-#: players meet first ("I played Ned four times" is heard before any total), so a pair meeting
-#: a third time costs more than a dozen pairs meeting twice.
+#: What a pair's third meeting costs more again: a plan is judged by the most times two players
+#: meet first ("I played Ned four times" is heard before any total), so a third meeting costs
+#: more than a dozen second ones...
 MOST_WEIGHT = 128
+#: ...and each meeting after that costs this many times the one before: more than every pair of
+#: the largest field (300 players) meeting one time fewer, so fewer pairs meeting m + 1 times
+#: always beats any number meeting m times.
+LEVEL = 45_000
 
 
 def pair_cost(count: int) -> int:
     """What ``count`` meetings of one pair cost: nothing for none or one."""
-    beyond = max(0, count - 2)
-    return REPEAT_WEIGHT * max(0, count - 1) + count * (count - 1) // 2 + MOST_WEIGHT * beyond * (beyond + 1) // 2
+    beyond = sum(LEVEL**level for level in range(count - 2))
+    return REPEAT_WEIGHT * max(0, count - 1) + count * (count - 1) // 2 + MOST_WEIGHT * beyond
 
 
 #: The change in cost when a pair that met ``m`` times meets once more (``UP[m]``), once less (``DOWN[m]``).

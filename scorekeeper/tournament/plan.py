@@ -37,11 +37,13 @@ from .annealing import Annealer, pair_cost
 from .schedules import TABLES, WHIST, round_robin, schedule_for
 from .seating import (
     ALONE,
+    FIVES,
     FIXED,
     MAX_EVENT_PLAYERS,
     NAME_MAX_LENGTH,
     PARTNERSHIP_MODES,
     ROTATE,
+    THREES,
     USUAL,
     SeatingError,
     name_fault,
@@ -161,9 +163,45 @@ def read_names(text: str) -> list[str]:
             raise SeatingError(f"line {line_number}: {name} is listed twice", "players")
         seen.add(name_key(name))
         names.append(name)
-    if not 2 <= len(names) <= MAX_EVENT_PLAYERS:
-        raise SeatingError(f"an event has 2 to {MAX_EVENT_PLAYERS} players; the list has {len(names)}", "players")
+        if len(names) > MAX_EVENT_PLAYERS:
+            raise SeatingError(
+                f"line {line_number}: name {len(names)} of the list; an event has 2 to {MAX_EVENT_PLAYERS} players",
+                "players",
+            )
+    if len(names) < 2:
+        last = len(LINE_END.split(text.rstrip("\r\n")))
+        raise SeatingError(
+            f"line {last}: the list ends with {len(names)} name{'' if len(names) == 1 else 's'}; "
+            f"an event has 2 to {MAX_EVENT_PLAYERS} players",
+            "players",
+        )
     return names
+
+
+def line_of(data: bytes, at: int) -> int:
+    """The line of ``data`` that byte ``at`` is on, counted as ``read_names`` counts them."""
+    return len(LINE_END.split(data[:at].decode("utf-8", "replace")))
+
+
+def odd_choice_line(odd: str, quality: Quality, partnerships: str = ALONE) -> str:
+    """How the other choice of tables beside the fours would do, in a line: the command line
+    and the event page say it under the plan."""
+    who = "partnerships" if partnerships == FIXED else "players"
+    kind = "three" if odd == THREES else "five"
+    return (
+        f"With tables of {kind} instead: most times two {who} meet {quality.most} (no plan can have fewer "
+        f"than {quality.most_bound}); repeated meetings {quality.repeats} (no plan can have fewer than {quality.bound})"
+    )
+
+
+def other_odd(count: int, partnerships: str = ALONE, size: int = 4, odd: str = USUAL) -> str | None:
+    """The other choice of tables beside the fours for ``count`` players (threes for fives,
+    fives for threes), or None where it would seat the same tables (or none is possible)."""
+    seated = table_sizes(count, partnerships, size, odd)
+    for other in (THREES, FIVES):
+        if sorted(table_sizes(count, partnerships, size, other)) != sorted(seated):
+            return other
+    return None
 
 
 def plan_event(
