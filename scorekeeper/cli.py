@@ -41,9 +41,8 @@ from .tournament.plan import (
     SECONDS,
     line_of,
     numbered_players,
-    odd_choice_line,
-    other_odd,
     plan_event,
+    plan_with_choice,
     read_names,
 )
 from .tournament.seating import FIVES, MAX_EVENT_PLAYERS, ROTATE, THREES, USUAL, SeatingError
@@ -565,16 +564,12 @@ def seat(
     else:
         names = numbered_players(count)
     mode = ROTATE if partnerships == "rotating" else partnerships
-    chosen = odd or USUAL
-    plan = plan_event(names, rounds, mode, odd=chosen, seed=seed, seconds=seconds)
     if as_json:
+        plan = plan_event(names, rounds, mode, odd=odd or USUAL, seed=seed, seconds=seconds)
         click.echo(json.dumps({"rounds": plan.rounds}, ensure_ascii=False))
-        return
-    click.echo(text_output.plan_text(plan, mode))
-    other = other_odd(len(names), mode, odd=chosen)
-    if other is not None:
-        instead = plan_event(names, rounds, mode, odd=other, seed=seed, seconds=seconds)
-        click.echo(odd_choice_line(other, instead.quality, mode))
+    else:
+        plan = plan_with_choice(names, rounds, mode, odd=odd or USUAL, seed=seed, seconds=seconds)
+        click.echo(text_output.plan_text(plan, mode))
 
 
 def _read_names_file(name: str) -> list[str]:

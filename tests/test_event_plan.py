@@ -600,6 +600,6 @@ def test_seat_odd_threes_seats_threes_and_says_how_fives_would_do():
     q = quality(seated, "none", 9)
     assert instead == [
         f"With tables of five instead: most times two players meet {q.most} (no plan can have fewer than {q.most_bound}); "
-        f"repeated meetings {q.repeats} (no plan can have fewer than {q.bound})"
+        f"repeated meetings {q.repeats} (no plan can have fewer than {q.bound})."
     ]
     assert "With tables of" not in run("seat", "--players", "12", "--rounds", "2").stdout, "no other choice at 12"

@@ -18,7 +18,8 @@ from dataclasses import asdict, dataclass
 
 import sqlite_utils
 
-from ..tournament.plan import Plan, Quality, plan_event
+from ..tournament.plan import OddChoice, Plan, Quality, plan_with_choice
+from ..tournament.seating import USUAL
 from .database import immediate
 from .events import Event, event_players, played_rounds
 
@@ -35,11 +36,14 @@ class PlanInputs:
     partnerships: str
     size: int
     played: list[list[list[str]]]
+    odd: str = USUAL
 
     @property
     def basis(self) -> str:
         """What the plan depends on besides the rounds played (which it keeps as they were)."""
-        data = [self.players, self.arrives, self.leaves, self.rounds, self.partnerships, self.size]
+        data: list[object] = [self.players, self.arrives, self.leaves, self.rounds, self.partnerships, self.size]
+        if self.odd != USUAL:  # as before the choice was kept, so the plans kept then still stand
+            data.append(self.odd)
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
 
@@ -56,12 +60,14 @@ def plan_inputs(db: sqlite_utils.Database, event: Event) -> PlanInputs:
         partnerships=event.partnerships,
         size=event.ruleset().table_size,
         played=played,
+        odd=event.odd_tables,
     )
 
 
 def make_plan(inputs: PlanInputs, previous: Plan | None, seconds: float) -> Plan:
-    """The plan for ``inputs``, starting from ``previous`` if there is one (no database: seconds of work)."""
-    return plan_event(
+    """The plan for ``inputs``, starting from ``previous`` if there is one (no database: seconds of
+    work); before the event starts, with how the other choice of tables of three or five would do."""
+    return plan_with_choice(
         inputs.players,
         inputs.rounds,
         inputs.partnerships,
@@ -70,6 +76,7 @@ def make_plan(inputs: PlanInputs, previous: Plan | None, seconds: float) -> Plan
         leaves=inputs.leaves,
         previous=previous.rounds if previous else (),
         size=inputs.size,
+        odd=inputs.odd,
         seconds=seconds,
     )
 
@@ -100,7 +107,9 @@ def stored_plan(db: sqlite_utils.Database, event_id: int) -> StoredPlan | None:
     data = json.loads(row[0])
     if "refused" in data:
         return StoredPlan(None, str(data["refused"]), str(row[1]))
-    plan = Plan(data["rounds"], data["sitting_out"], data["source"], Quality(**data["quality"]))
+    instead = data.get("instead")
+    other = OddChoice(instead["odd"], Quality(**instead["quality"])) if instead else None
+    plan = Plan(data["rounds"], data["sitting_out"], data["source"], Quality(**data["quality"]), other)
     return StoredPlan(plan, "", str(row[1]))
 
 
@@ -137,6 +146,7 @@ def save_plan(db: sqlite_utils.Database, event: Event, inputs: PlanInputs, plan:
                 "sitting_out": plan.sitting_out,
                 "source": plan.source,
                 "quality": asdict(plan.quality),
+                "instead": asdict(plan.instead) if plan.instead else None,
             }
         )
     with immediate(db):

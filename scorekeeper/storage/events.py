@@ -33,6 +33,8 @@ class Event:
     rounds: int | None = None
     #: How a round a player sits out counts in the standings (``standings.SIT_OUT_RULES``).
     sit_out: str = "average"
+    #: What takes up the players tables of four leave over (``seating.ODD_TABLES``).
+    odd_tables: str = "usual"
 
     def ruleset(self) -> RuleSet:
         """The event's game with its options."""
@@ -86,6 +88,7 @@ def create_event(
     rounds: int | None = None,
     sit_out: str = "average",
     who: str = "director",
+    odd_tables: str = "usual",
     lines: Sequence[int] | None = None,
 ) -> Event:
     """A new event with its players (at most ``MAX_EVENT_PLAYERS``: SeatingError beyond), each
@@ -97,7 +100,7 @@ def create_event(
     with immediate(db):
         cursor = db.conn.execute(
             "INSERT INTO events (name, held_on, rules, options, scoring, partnerships, wall_token, created_at, verify,"
-            " paper, rounds, sit_out) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " paper, rounds, sit_out, odd_tables) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 name,
                 held_on,
@@ -111,6 +114,7 @@ def create_event(
                 paper,
                 rounds,
                 sit_out,
+                odd_tables,
             ],
         )
         event_id = int(cursor.lastrowid or 0)
@@ -140,6 +144,7 @@ def _event(row: dict[str, object]) -> Event:
         paper=str(row.get("paper") or "a4"),
         rounds=None if row.get("rounds") is None else int(str(row["rounds"])),
         sit_out=str(row.get("sit_out") or "average"),
+        odd_tables=str(row.get("odd_tables") or "usual"),
     )
 
 
@@ -267,6 +272,28 @@ def note_change(db: sqlite_utils.Database, event_id: int, what: str, reason: str
         "INSERT INTO event_history (event_id, at, what, reason) VALUES (?, ?, ?, ?)",
         [event_id, now(), what, reason.strip()[:REASON_MAX_LENGTH]],
     )
+
+
+#: The odd-table choices in the words of the event page and its history.
+ODD_TABLE_WORDS = {
+    "usual": "a five for one player over, threes for two or three",
+    "threes": "tables of three",
+    "fives": "tables of five",
+}
+
+
+def set_odd_tables(db: sqlite_utils.Database, event: Event, odd: str) -> bool:
+    """What takes up the players tables of four leave over, from the next round seated on (rounds
+    seated stay as played; the plan is made again). False if it was so already (a double click)."""
+    if odd not in ODD_TABLE_WORDS:
+        raise SeatingError(f"Choose one of: {', '.join(ODD_TABLE_WORDS)}.", "odd_tables")
+    with immediate(db):
+        cursor = db.conn.execute(
+            "UPDATE events SET odd_tables = ? WHERE id = ? AND odd_tables != ?", [odd, event.id, odd]
+        )
+        if cursor.rowcount:
+            note_change(db, event.id, f"Beside the tables of four: {ODD_TABLE_WORDS[odd]}")
+    return cursor.rowcount > 0
 
 
 class RoundConflict(Refusal):

@@ -46,7 +46,9 @@ LEVEL = 45_000
 
 def pair_cost(count: int) -> int:
     """What ``count`` meetings of one pair cost: nothing for none or one."""
-    beyond = sum(LEVEL**level for level in range(count - 2))
+    beyond, level = 0, 1
+    for _ in range(count - 2):
+        beyond, level = beyond + level, level * LEVEL
     return REPEAT_WEIGHT * max(0, count - 1) + count * (count - 1) // 2 + MOST_WEIGHT * beyond
 
 

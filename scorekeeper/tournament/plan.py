@@ -30,7 +30,7 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..scoring.game import partners_opposite, seated_opposite
 from .annealing import Annealer, pair_cost
@@ -125,16 +125,30 @@ class Quality:
 
 
 @dataclass(frozen=True)
+class OddChoice:
+    """How a plan with the other choice of tables beside the fours (``odd``) would do."""
+
+    odd: str
+    quality: Quality
+
+
+@dataclass(frozen=True)
 class Plan:
     rounds: list[Round]
     sitting_out: list[list[str]]
     source: str
     quality: Quality
+    #: Before the event starts, where the players left over could sit at threes or at fives: the other choice.
+    instead: OddChoice | None = None
 
-    def described(self, partnerships: str = ALONE) -> list[str]:
+    def described(self, partnerships: str = ALONE, started: bool = False) -> list[str]:
         """The plan's quality and where it comes from, in words: the command line, the event
-        page and the round sheet say the same."""
-        return [*self.quality.lines(partnerships), f"From {self.source}."]
+        page and the round sheet say the same; until the event has ``started``, how the other
+        choice of tables of three or five would do."""
+        lines = [*self.quality.lines(partnerships), f"From {self.source}."]
+        if self.instead is not None and not started:
+            lines.append(odd_choice_line(self.instead.odd, self.instead.quality, partnerships) + ".")
+        return lines
 
 
 def numbered_players(count: int) -> list[str]:
@@ -273,6 +287,39 @@ def plan_event(
         for r, out_r in enumerate(out)
     ]
     return Plan(seated, named_out, source, quality(seated, partnerships, len(units)))
+
+
+def plan_with_choice(
+    players: Sequence[str],
+    rounds: int,
+    partnerships: str = ALONE,
+    *,
+    played: Sequence[Sequence[Sequence[str]]] = (),
+    arrives: Mapping[str, int] | None = None,
+    leaves: Mapping[str, int] | None = None,
+    previous: Sequence[Sequence[Sequence[str]]] = (),
+    size: int = 4,
+    odd: str = USUAL,
+    seed: int = 0,
+    seconds: float = SECONDS,
+) -> Plan:
+    """``plan_event``'s plan and, while no round is played, how the other choice of tables of
+    three or five would do (``Plan.instead``), for the players of the first round: the director
+    chooses before the event starts. Each search has ``seconds``."""
+    plan = plan_event(
+        players, rounds, partnerships, played=played, arrives=arrives, leaves=leaves, previous=previous,
+        size=size, odd=odd, seed=seed, seconds=seconds,
+    )
+    if played:
+        return plan
+    first = sum(len(table) for table in plan.rounds[0]) if plan.rounds else 0
+    other = other_odd(first, partnerships, size, odd) if first >= 2 else None
+    if other is None:
+        return plan
+    instead = plan_event(
+        players, rounds, partnerships, arrives=arrives, leaves=leaves, size=size, odd=other, seed=seed, seconds=seconds
+    )
+    return replace(plan, instead=OddChoice(other, instead.quality))
 
 
 def _units(

@@ -53,6 +53,7 @@ from ..forms import (
     KeyedForm,
     LatePlayerForm,
     LockForm,
+    OddTablesForm,
     RosterChangeForm,
     SeatingForm,
     WithdrawPlayerForm,
@@ -109,6 +110,7 @@ def new_event() -> Response | str | tuple[str, int]:
                 paper=form.paper.data,
                 rounds=form.rounds.data,
                 sit_out=form.sit_out.data,
+                odd_tables=form.odd_tables.data,
                 who=who(),
                 lines=form.parsed_lines,
             )
@@ -148,6 +150,7 @@ def _event_page(
     late_player: LatePlayerForm | None = None,
     reason: tuple[int, HistoryReasonForm] | None = None,
     lock_question: TableProgress | None = None,
+    odd_tables: OddTablesForm | None = None,
 ) -> tuple[str, int]:
     db = get_db()
     tables = progress(db, event)
@@ -196,6 +199,8 @@ def _event_page(
         withdraw_error=withdraw_error,
         seating_error=stale,
         lock_question=lock_question,
+        odd_tables=odd_tables or OddTablesForm(formdata=None, odd_tables=event.odd_tables),
+        odd_tables_words=event_store.ODD_TABLE_WORDS[event.odd_tables],
         tie_breaks=event_tie_breaks(event),
         unreachable_host=unreachable_host(request.host_url),
         booklets=[(job, state, _clock(state)) for job, state in booklets.recent(current_app.instance_path, event.id)],
@@ -242,6 +247,20 @@ def seat_round(event_id: int) -> Response | tuple[str, int]:
         + (f" Not seated: {', '.join(missing)}." if missing else ""),
         "ok",
     )
+    return _back_to(found)
+
+
+@bp.post("/events/<int:event_id>/odd-tables")
+@director_required
+def odd_tables(event_id: int) -> Response | tuple[str, int]:
+    """Threes or fives beside the tables of four, from the next round seated on; planned again."""
+    found = _event(event_id)
+    form = OddTablesForm()
+    if not form.validate_on_submit():
+        return _event_page(found, SeatingForm(formdata=None), 422, odd_tables=form)
+    changed = event_store.set_odd_tables(get_db(), found, form.odd_tables.data)
+    words = event_store.ODD_TABLE_WORDS[form.odd_tables.data]
+    flash(f"Beside the tables of four: {words}{'' if changed else ', as before'}. The plan is made again.", "ok")
     return _back_to(found)
 
 
@@ -495,7 +514,7 @@ def round_sheet(event_id: int) -> Response:
     playing = [player.name for player in event_store.event_players(db, found.id) if not player.absent_from(round_)]
     stored = stored_plan(db, found.id)
     plan = stored.plan if stored is not None else None
-    lines = plan.described(found.partnerships) if plan is not None else []
+    lines = plan.described(found.partnerships, started=True) if plan is not None else []
     html = round_sheet_html(
         found,
         round_,
