@@ -19,8 +19,10 @@ from dataclasses import asdict, dataclass
 import sqlite_utils
 
 from ..tournament.plan import OddChoice, Plan, Quality, plan_with_choice
-from ..tournament.seating import USUAL
+from ..tournament.seating import ALONE, USUAL, SeatingError, seat_by_standings, table_sizes
+from ..tournament.standings import complete_rounds
 from .database import immediate
+from .event_results import event_standings, progress, rounds_played, table_results
 from .events import Event, event_players, played_rounds
 
 #: A plan begun this long ago and not saved was lost (its server stopped): another may start.
@@ -160,3 +162,21 @@ def save_plan(db: sqlite_utils.Database, event: Event, inputs: PlanInputs, plan:
         else:
             db.conn.execute("UPDATE events SET planning_since = NULL WHERE id = ?", [event.id])
     return kept
+
+
+def standings_seating(db: sqlite_utils.Database, event: Event, number: int) -> tuple[list[list[str]], str]:
+    """Round ``number`` seated by the standings so far (``seating.seat_by_standings``), and the
+    words for it ("the standings after round 2"). Refused (beside the tables) before any round
+    is complete, and in events of partnerships or of a game for other than tables of four."""
+    if event.partnerships != ALONE or event.ruleset().table_size != 4:
+        raise SeatingError("Seating by the standings is for events where everyone plays alone at tables of four.", "tables")
+    tables = progress(db, event)
+    complete = complete_rounds(table_results(tables))
+    if not complete:
+        raise SeatingError("No round is complete yet: there are no standings to seat by.", "tables")
+    playing = {p.name for p in event_players(db, event.id) if not p.absent_from(number)}
+    rows = event_standings(db, event, tables=tables)
+    ranked = [row.name for row in rows if row.name in playing]
+    ranked += sorted(playing - set(ranked))
+    seated = seat_by_standings(ranked, rounds_played(tables), table_sizes(len(ranked), ALONE, 4, event.odd_tables))
+    return seated, f"the standings after round {max(complete)}"

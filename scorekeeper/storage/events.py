@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import sqlite_utils
@@ -296,6 +296,14 @@ def set_odd_tables(db: sqlite_utils.Database, event: Event, odd: str) -> bool:
     return cursor.rowcount > 0
 
 
+def round_seated_by(db: sqlite_utils.Database, event_id: int, number: int) -> str:
+    """The rule round ``number`` was seated by ("the standings after round 2"), or ""."""
+    row = db.execute(
+        "SELECT MAX(seated_by) FROM event_tables WHERE event_id = ? AND round = ?", [event_id, number]
+    ).fetchone()
+    return str(row[0] or "") if row else ""
+
+
 class RoundConflict(Refusal):
     """A round cannot be seated or withdrawn as asked (seated already, not the latest, play recorded): why."""
 
@@ -310,11 +318,14 @@ def add_round(
     planned: Sequence[Sequence[str]] | None = None,
     reason: str = "",
     early: str = "",
+    seated_by: str = "",
 ) -> bool:
     """Seat round ``number``: a game per table, all in one transaction.
 
     The history notes a seating by hand (tables not in ``planned``) and one made while the round
     before was still playing (``early`` names its tables), with the director's ``reason``.
+    A round seated by a rule (``seated_by``: "the standings after round 2") is not by hand: the
+    history and the round sheet name the rule.
 
     The games are built (and so checked by the rules: ScoringError) before the write lock
     is taken. Under it, ``number`` must be the next round: two submissions of one form (a
@@ -353,12 +364,14 @@ def add_round(
         by_hand = []
         for index, game in enumerate(games, start=1):
             stored = _insert_game(db, game, f"{event.name} · round {number} · table {index}", event.verify)
-            hand = frozenset(tables[index - 1]) not in as_planned
+            hand = frozenset(tables[index - 1]) not in as_planned and not seated_by
             by_hand += [index] if hand else []
             db.conn.execute(
-                "INSERT INTO event_tables (event_id, round, number, game_id, by_hand) VALUES (?, ?, ?, ?, ?)",
-                [event.id, number, index, stored.id, int(hand)],
+                "INSERT INTO event_tables (event_id, round, number, game_id, by_hand, seated_by) VALUES (?, ?, ?, ?, ?, ?)",
+                [event.id, number, index, stored.id, int(hand), seated_by],
             )
+        if seated_by:
+            note_change(db, event.id, f"Round {number} seated by {seated_by}", reason)
         if by_hand:
             which = tables_named(by_hand, len(games))
             note_change(db, event.id, f"Round {number} seated by hand ({which} otherwise than planned)", reason)
@@ -384,6 +397,7 @@ def seat_written_round(
     planned: Sequence[Sequence[str]] | None = None,
     reason: str = "",
     early: str = "",
+    seated_by: Callable[[list[list[str]]], str] | None = None,
 ) -> SeatedRound:
     """Seat round ``number`` from the tables as the director wrote them (the automatic proposal, or edited by hand).
 
@@ -394,7 +408,8 @@ def seat_written_round(
     away = {player.name: player.absent_from(number) for player in players if player.absent_from(number)}
     tables = parse_tables(text, [player.name for player in players], event.partnerships, away)
     names = [player.name for player in players if player.name not in away]
-    new = add_round(db, event, tables, number, planned, reason, early)
+    rule = seated_by(tables) if seated_by is not None else ""
+    new = add_round(db, event, tables, number, planned, reason, early, rule)
     seated = {name for seats in tables for name in seats}
     return SeatedRound(tables, new, sorted(set(names) - seated))
 

@@ -441,7 +441,7 @@ def _starts(
             for more in (1, 2, 3):
                 bigger = schedule_for(len(units) + more, rounds, TABLES)
                 if bigger is not None:
-                    fitted = [_fit(bigger.rounds[r], playing[r], sizes[r]) for r in range(rounds)]
+                    fitted = _fairest_rounds(bigger.rounds, rounds, len(units), more, playing, sizes, seed)
                     found.append((f"the stored schedule: {bigger.name}, without {more} of its players", fitted))
     perfect = [
         c
@@ -491,6 +491,58 @@ def _share_odd_tables(played: list[list[list[int]]], planned: list[list[list[int
                     at_odd[unit] += 1
         result.append(tables)
     return result
+
+
+#: How many orders (and choices) of a stored schedule's rounds are tried when some of its players
+#: are left out: whichever shares the tables of three most fairly with the fewest repeats is used.
+ORDERS = 300
+
+
+def _fairest_rounds(
+    stored_rounds: Sequence[Sequence[Sequence[int]]],
+    rounds: int,
+    count: int,
+    more: int,
+    playing: list[list[int]],
+    sizes: list[list[int]],
+    seed: int,
+) -> list[list[list[int]]]:
+    """``rounds`` of a stored schedule for ``count + more`` players, without ``more`` of them.
+    A resolvable design's rounds may come in any order and any of them may be left out: the
+    order whose tables of three need the fewest changes to be shared fairly (nobody at one twice
+    before everyone has once) is kept, so a schedule without repeats keeps as few as it can."""
+    rng = random.Random(seed)
+    orders = [list(range(rounds))]
+    for _ in range(ORDERS if len(stored_rounds) > 1 else 0):
+        orders.append(rng.sample(range(len(stored_rounds)), rounds))
+    best: tuple[tuple[int, int, int, int], list[list[list[int]]]] | None = None
+    for order in orders:
+        kept = _without([stored_rounds[r] for r in order], count + more, more)
+        fitted = [_fit(kept[r], playing[r], sizes[r]) for r in range(rounds)]
+        judged = _judged(_share_odd_tables([], fitted, count), ALONE)
+        if best is None or judged < best[0]:
+            best = (judged, fitted)
+        if judged[2] == 0:
+            break
+    assert best is not None
+    return best[1]
+
+
+def _without(rounds: Sequence[Sequence[Sequence[int]]], count: int, more: int) -> list[list[list[int]]]:
+    """``rounds`` of ``count`` players without ``more`` of them, the others numbered from 0: the
+    ones that met each other least in these rounds (none, where some never met), so no two of the
+    players left are seated as a table of the removed players' table-mates twice."""
+    met: Counter[tuple[int, int]] = Counter()
+    for tables in rounds:
+        for table in tables:
+            for a, b in itertools.combinations(sorted(table), 2):
+                met[(a, b)] += 1
+    removed = min(
+        itertools.combinations(range(count - 1, -1, -1), more),
+        key=lambda group: sum(met[(a, b)] for b, a in itertools.combinations(group, 2)),
+    )
+    number = {player: i for i, player in enumerate(p for p in range(count) if p not in removed)}
+    return [[[number[p] for p in table if p in number] for table in tables] for tables in rounds]
 
 
 def _as_hint(tables: Sequence[Sequence[str]], number: Mapping[tuple[str, ...], int]) -> list[list[int]]:

@@ -149,6 +149,45 @@ def seat_round(
     return _improve_by_swaps(best[1], partnerships, opponents, partners)
 
 
+#: How far down the standings a table looks for a player its players have not met yet.
+STANDINGS_WINDOW = 4
+
+
+def seat_by_standings(
+    ranked: Sequence[str], previous: Sequence[Sequence[Sequence[str]]] = (), sizes: Sequence[int] | None = None
+) -> list[list[str]]:
+    """The next round seated by the standings so far, as Swiss and "top table" events do: the
+    leaders together at table 1, the next at table 2, and so on (``ranked``: best first; tables of
+    ``sizes``, the fours first). Repeats are still avoided as far as they can be: each seat goes
+    to the best-placed player left who has met the fewest of the table so far, looking no more
+    than ``STANDINGS_WINDOW`` places further down (then the most times any two would have met,
+    then the standings decide). Seats in standings order: the leader deals the first hand."""
+    sizes = sorted(sizes if sizes is not None else table_sizes(len(ranked)), key=lambda size: (size != 4, -size))
+    if sum(sizes) != len(ranked):
+        raise SeatingError(f"{len(ranked)} players do not fill tables of {', '.join(map(str, sizes))}")
+    met, _ = meetings(previous)
+    left = list(ranked)
+    tables = []
+    for size in sizes:
+        table = [left.pop(0)]
+        while len(table) < size:
+            window = left[: STANDINGS_WINDOW + 1]
+            chosen = min(window, key=lambda player: _standing_cost(player, table, window, met))
+            left.remove(chosen)
+            table.append(chosen)
+        tables.append(table)
+    return tables
+
+
+def _standing_cost(
+    player: str, table: list[str], window: list[str], met: Counter[frozenset[str]]
+) -> tuple[int, int, int]:
+    """Who takes the next seat at ``table``: who has met the fewest of it, then the fewest times
+    at most, then the best placed."""
+    times = [met[frozenset((player, other))] for other in table]
+    return sum(1 for t in times if t), max(times), window.index(player)
+
+
 def _improve_by_swaps(
     tables: list[list[str]], partnerships: str, opponents: Counter[frozenset[str]], partners: Counter[frozenset[str]]
 ) -> list[list[str]]:

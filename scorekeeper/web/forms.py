@@ -717,6 +717,10 @@ class SeatingForm(Form):
     )
     #: Seat it although tables of the round before are still playing (asked first).
     anyway = BooleanField("Seat it anyway")
+    #: Propose the round by the standings so far instead of the plan (changes nothing).
+    by_standings = SubmitField("Propose by the standings")
+    #: Set when the tables were proposed by the standings ("the standings after round 2").
+    seated_by = HiddenField()
     reason = StringField(
         "Reason, if you seat otherwise than planned (optional)",
         validators=[Optional(), Length(max=REASON_MAX_LENGTH), TextRule("the reason")],

@@ -28,7 +28,7 @@ from ...scoring.errors import sentence
 from ...storage import event_roster
 from ...storage import events as event_store
 from ...storage.event_deletion import delete_event, deleted_events
-from ...storage.event_plans import stored_plan
+from ...storage.event_plans import standings_seating, stored_plan
 from ...storage.event_results import (
     TableProgress,
     event_standings,
@@ -217,6 +217,8 @@ def seat_round(event_id: int) -> Response | tuple[str, int]:
     """Seat the round the form names from the tables as written (the automatic proposal, or edited by hand)."""
     found = _event(event_id)
     form = SeatingForm()
+    if form.is_submitted() and form.by_standings.data:  # a proposal only: nothing changes
+        return _standings_proposal(found, form)
     if not form.validate_on_submit():
         return _event_page(found, form, 422)
     number = form.number.data
@@ -231,9 +233,16 @@ def seat_round(event_id: int) -> Response | tuple[str, int]:
     stored = stored_plan(get_db(), found.id)
     plan = stored.plan if stored is not None else None
     planned = plan.rounds[number - 1] if plan is not None and 0 < number <= len(plan.rounds) else None
+    rule = None
+    if form.seated_by.data:  # proposed by the standings: so seated if sent as proposed, else by hand
+        try:
+            proposal, words = standings_seating(get_db(), found, number)
+        except Refusal:
+            proposal, words = [], ""
+        rule = lambda tables: words if tables == proposal else ""  # noqa: E731
     try:
         seated = event_store.seat_written_round(
-            get_db(), found, form.tables.data or "", number, planned, form.reason.data or "", early
+            get_db(), found, form.tables.data or "", number, planned, form.reason.data or "", early, rule
         )
     except Refusal as error:
         form.tables.errors = [str(error)]
@@ -248,6 +257,21 @@ def seat_round(event_id: int) -> Response | tuple[str, int]:
         "ok",
     )
     return _back_to(found)
+
+
+def _standings_proposal(found: Event, form: SeatingForm) -> tuple[str, int]:
+    """The seating form with the next round's tables proposed by the standings so far (a refusal
+    beside the tables); the director seats it, or edits it and seats by hand."""
+    number = len(rounds_played(progress(get_db(), found))) + 1
+    try:
+        tables, words = standings_seating(get_db(), found, number)
+    except Refusal as error:
+        form.tables.errors = [str(error)]
+        return _event_page(found, form, error.status)
+    form.tables.data = "\n".join(", ".join(table) for table in tables)
+    form.number.data = number
+    form.seated_by.data = words
+    return _event_page(found, form)
 
 
 @bp.post("/events/<int:event_id>/odd-tables")
@@ -524,6 +548,7 @@ def round_sheet(event_id: int) -> Response:
         seated_by_hand(seated),
         requested_paper(found.paper),
         printed_at=_now(),
+        seated_by=event_store.round_seated_by(db, found.id, round_),
     )
     return pdf_response(printer.render(html), f"round-{round_}.pdf")
 
