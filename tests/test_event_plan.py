@@ -97,6 +97,16 @@ def test_a_known_schedule_without_a_player_seats_a_three_and_still_no_repeats(pl
     assert all(sorted(map(len, tables)) == sorted(table_sizes(players)) for tables in plan.rounds)
 
 
+@pytest.mark.parametrize("players, rounds", [(30, 10), (22, 5), (39, 13), (19, 5)])
+def test_a_known_schedule_without_players_who_never_met_keeps_no_repeats_and_shares_the_threes_fairly(players, rounds):
+    """Two players left out of a schedule always met once (2 repeats at 14 x 5 and 38 x 13): now the
+    ones left out are ones who never met where there are such, and the rounds are ordered so the
+    tables of three go round fairly."""
+    plan = plan_event(numbered_players(players), rounds, seconds=QUICK)
+    assert plan.quality.repeats == 0 and plan.quality.most == 1
+    assert odd_tables_fair(plan.rounds)
+
+
 @pytest.mark.parametrize("players", [8, 12, 16])
 def test_rotating_partners_follow_a_whist_design_every_pair_partners_once_and_opposes_twice(players):
     plan = plan_event(numbered_players(players), players - 1, "rotate", seconds=QUICK)
