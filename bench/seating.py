@@ -1,6 +1,7 @@
 """Seating quality: repeated table-mates when each round is seated on its own (as events were
 seated before plans) against the whole event planned at once, beside the lower bound, with
-the time each plan took (the aim: within 30 s on two cores).
+the time each plan took (the aim: within 30 s on two cores); then the most times two players
+meet (ranked first) where tables of three or five take up the rest, for each choice.
 
     .venv/bin/python -m bench.seating          # the full table (minutes: searches run 20 s)
 """
@@ -10,14 +11,16 @@ from __future__ import annotations
 import time
 
 from scorekeeper.scoring.game import partners_opposite
-from scorekeeper.tournament.plan import SECONDS, numbered_players, plan_event, quality
-from scorekeeper.tournament.seating import seat_round
+from scorekeeper.tournament.plan import SECONDS, numbered_players, other_odd, plan_event, quality
+from scorekeeper.tournament.seating import FIVES, THREES, seat_round
 
 from . import QUICK
 
 SIZES = [(8, 3)] if QUICK else [(n, r) for n in (12, 16, 20, 24, 32) for r in range(5, 11)]
 WHIST = [(8, 7)] if QUICK else [(8, 7), (12, 11), (16, 15)]
 SEARCH = 0.2 if QUICK else SECONDS
+#: Where repeats alone let a pair meet in every round (13 x 4: three pairs; 12 x 5: one).
+MOST_FIRST = [(9, 3)] if QUICK else [(13, 4), (12, 5), (17, 5), (9, 4), (14, 5), (38, 13)]
 
 
 def round_by_round(players: list[str], rounds: int, partnerships: str = "none") -> list[list[list[str]]]:
@@ -52,6 +55,19 @@ def main() -> None:
             f"{players:>7} {rounds:>6} {before.repeats:>6} {q.repeats:>5} {q.bound:>5} {q.most:>4} "
             f"{q.seat_spread:>5} {took:>5.1f}s  {plan.source}"
         )
+    print("\nMost times two players meet first; tables of three or five shared fairly (odd: at one, fewest-most rounds)")
+    print(f"{'players':>7} {'rounds':>6} {'odd':>6} {'most':>4} {'bound':>5} {'repeats':>7} {'bound':>5} {'odd':>5} {'time':>6}")
+    for players, rounds in MOST_FIRST:
+        for odd in (THREES, FIVES):
+            if odd != THREES and other_odd(players, odd=THREES) is None:
+                continue
+            started = time.monotonic()
+            q = plan_event(numbered_players(players), rounds, odd=odd, seconds=SEARCH).quality
+            took = time.monotonic() - started
+            print(
+                f"{players:>7} {rounds:>6} {odd:>6} {q.most:>4} {q.most_bound:>5} {q.repeats:>7} {q.bound:>5} "
+                f"{q.odd_least:>2}-{q.odd_most:<2} {took:>5.1f}s"
+            )
     print("\nRotating partners: partners again / most times two players oppose (a whist design: 0 / 2)")
     for players, rounds in WHIST:
         names = numbered_players(players)

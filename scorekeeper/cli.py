@@ -35,8 +35,17 @@ from .scoring import (
 )
 from .scoring.game import usual_table
 from .scoring.rulesets import AT_THE_TABLE, DEFAULT_RULE_SET, SINGLE_HAND, configure_known
-from .tournament.plan import MAX_ROUNDS, NAMES_MAX_BYTES, SECONDS, numbered_players, plan_event, read_names
-from .tournament.seating import MAX_EVENT_PLAYERS, ROTATE, SeatingError
+from .tournament.plan import (
+    MAX_ROUNDS,
+    NAMES_MAX_BYTES,
+    SECONDS,
+    line_of,
+    numbered_players,
+    plan_event,
+    plan_with_choice,
+    read_names,
+)
+from .tournament.seating import FIVES, MAX_EVENT_PLAYERS, ROTATE, THREES, USUAL, SeatingError
 
 EMPTY_HAND = "-"
 
@@ -513,6 +522,14 @@ class Seconds(click.FloatRange):
     default=None,
     help="The players' names, one a line, in UTF-8 ('-': standard input), instead of P1...PN.",
 )
+@click.option(
+    "--odd",
+    type=click.Choice([THREES, FIVES]),
+    default=None,
+    help="What takes up the players tables of four leave over: tables of three, or of five "
+    "(where the count allows). Unset: a five for one left over, threes for two or three. "
+    "The plan also says how the other choice would do.",
+)
 @click.option("--json", "as_json", is_flag=True, help='Print {"rounds": [[[seats of a table], ...], ...]}.')
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Another seed, another plan.")
 @click.option(
@@ -527,28 +544,31 @@ def seat(
     rounds: int,
     partnerships: str,
     players_file: str | None,
+    odd: str | None,
     as_json: bool,
     seed: int,
     seconds: float,
 ) -> None:
-    """Plan every round of an event at once: the fewest repeated table-mates, seats turned.
+    """Plan every round of an event at once: the fewest times any two players meet, then the
+    fewest repeated table-mates, tables of three or five shared fairly, seats turned.
 
     Each table's players are in seat order, partners opposite (seats 1 and 3 against 2 and 4);
     a player who sits out a round is at none of its tables.
     """
+    if players_file is not None and count is not None:
+        raise click.UsageError("give --players N or --players-file FILE, not both: the file says how many play")
     if players_file is not None:
         names = _read_names_file(players_file)
-        if count is not None and count != len(names):
-            raise click.UsageError(f"--players says {count}, the file lists {len(names)}")
     elif count is None:
         raise click.UsageError("give --players N or --players-file FILE")
     else:
         names = numbered_players(count)
     mode = ROTATE if partnerships == "rotating" else partnerships
-    plan = plan_event(names, rounds, mode, seed=seed, seconds=seconds)
     if as_json:
+        plan = plan_event(names, rounds, mode, odd=odd or USUAL, seed=seed, seconds=seconds)
         click.echo(json.dumps({"rounds": plan.rounds}, ensure_ascii=False))
     else:
+        plan = plan_with_choice(names, rounds, mode, odd=odd or USUAL, seed=seed, seconds=seconds)
         click.echo(text_output.plan_text(plan, mode))
 
 
@@ -556,12 +576,23 @@ def _read_names_file(name: str) -> list[str]:
     """The names in ``name`` ('-': standard input), read no further than a list of the most
     players an event takes can reach: a bigger file is refused, not read to its end."""
     try:
-        data = _read_bounded(name, NAMES_MAX_BYTES, f"a list of {MAX_EVENT_PLAYERS} names can be", "a list of names")
-        return read_names(data.decode("utf-8-sig"))  # a byte-order mark first is no part of the first name
+        data = _read_upto(name, NAMES_MAX_BYTES, "a list of names")
     except InvalidRecord as error:
         raise SeatingError(str(error), "players") from None
-    except UnicodeDecodeError:
-        raise SeatingError(f"{_where(name)}: not a UTF-8 text file of names, one a line", "players") from None
+    if len(data) > NAMES_MAX_BYTES:
+        raise SeatingError(
+            f"{_where(name)} is larger than a list of {MAX_EVENT_PLAYERS} names can be: "
+            f"line {line_of(data, NAMES_MAX_BYTES)} passes {NAMES_MAX_BYTES:,} bytes",
+            "players",
+        )
+    try:
+        text = data.decode("utf-8-sig")  # a byte-order mark first is no part of the first name
+    except UnicodeDecodeError as error:
+        raise SeatingError(
+            f"{_where(name)}: line {line_of(data, error.start)}: not UTF-8 text (a file of names, one a line)",
+            "players",
+        ) from None
+    return read_names(text)
 
 
 #: The most `scorekeeper score` reads from standard input: a hundred thousand hands of a whole
@@ -587,6 +618,15 @@ def _where(name: str) -> str:
 def _read_bounded(name: str, limit: int, most: str, what: str) -> bytes:
     """At most ``limit`` bytes of ``name`` ('-': standard input); InvalidRecord, in one line, for a
     file missing, a folder, unreadable, or larger than ``most`` (the sentence's end)."""
+    data = _read_upto(name, limit, what)
+    if len(data) > limit:
+        raise InvalidRecord(f"{_where(name)} is larger than {most} (more than {limit:,} bytes)")
+    return data
+
+
+def _read_upto(name: str, limit: int, what: str) -> bytes:
+    """At most ``limit + 1`` bytes of ``name`` ('-': standard input), so a caller sees it is larger;
+    InvalidRecord, in one line, for a file missing, a folder or unreadable."""
     try:
         if name == "-":
             data = sys.stdin.buffer.read(limit + 1)
@@ -599,8 +639,6 @@ def _read_bounded(name: str, limit: int, most: str, what: str) -> bytes:
         raise InvalidRecord(f"{name}: is a folder, not {what}") from None
     except OSError as error:
         raise InvalidRecord(f"{_where(name)}: {error.strerror}") from None
-    if len(data) > limit:
-        raise InvalidRecord(f"{_where(name)} is larger than {most} (more than {limit:,} bytes)")
     return data
 
 

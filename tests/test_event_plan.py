@@ -9,6 +9,7 @@ import json
 import math
 import resource
 import subprocess
+import time
 from collections import Counter
 
 import pytest
@@ -96,6 +97,16 @@ def test_a_known_schedule_without_a_player_seats_a_three_and_still_no_repeats(pl
     assert all(sorted(map(len, tables)) == sorted(table_sizes(players)) for tables in plan.rounds)
 
 
+@pytest.mark.parametrize("players, rounds", [(30, 10), (22, 5), (39, 13), (19, 5)])
+def test_a_known_schedule_without_players_who_never_met_keeps_no_repeats_and_shares_the_threes_fairly(players, rounds):
+    """Two players left out of a schedule always met once (2 repeats at 14 x 5 and 38 x 13): now the
+    ones left out are ones who never met where there are such, and the rounds are ordered so the
+    tables of three go round fairly."""
+    plan = plan_event(numbered_players(players), rounds, seconds=QUICK)
+    assert plan.quality.repeats == 0 and plan.quality.most == 1
+    assert odd_tables_fair(plan.rounds)
+
+
 @pytest.mark.parametrize("players", [8, 12, 16])
 def test_rotating_partners_follow_a_whist_design_every_pair_partners_once_and_opposes_twice(players):
     plan = plan_event(numbered_players(players), players - 1, "rotate", seconds=QUICK)
@@ -128,12 +139,16 @@ def round_by_round(players, rounds, seed):
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(8, 40), rounds=st.integers(3, 12), seed=st.integers(0, 3))
-def test_a_plan_is_never_worse_than_seating_round_by_round(players, rounds, seed):
+def test_a_plan_is_never_worse_than_seating_round_by_round_most_meetings_first(players, rounds, seed):
     names = numbered_players(players)
     plan = plan_event(names, rounds, seed=seed, seconds=QUICK)
-    before = quality(round_by_round(names, rounds, seed), "none", players)
+    seated = round_by_round(names, rounds, seed)
+    before = quality(seated, "none", players)
     assert_seated_as_asked(plan, names, rounds)
-    assert plan.quality.bound <= plan.quality.repeats <= before.repeats
+    assert plan.quality.bound <= plan.quality.repeats and plan.quality.most_bound <= plan.quality.most
+    assert odd_tables_fair(plan.rounds)
+    if odd_tables_fair(seated):  # else the plan may not seat as round by round did
+        assert (plan.quality.most, plan.quality.repeats) <= (before.most, before.repeats)
 
 
 def all_partitions(players, sizes):
@@ -158,16 +173,50 @@ def test_every_partition_is_listed_once():
     assert len({frozenset(frozenset(t) for t in p) for p in partitions}) == len(partitions)
 
 
-@pytest.mark.parametrize("players, rounds", [(6, 2), (6, 3), (7, 3), (8, 2), (8, 3), (9, 2), (9, 3), (10, 2)])
-def test_on_small_fields_the_plan_is_the_best_an_exhaustive_search_finds_and_the_bound_holds(players, rounds):
+def odd_tables_fair(rounds) -> bool:
+    """Nobody at a table of three or five twice before everyone has been at one once (and so
+    on): after every round, the counts of such tables differ by at most one between players.
+    A round whose tables are all of one size gives nobody a choice."""
+    counts: Counter[str] = Counter()
+    for tables in rounds:
+        if all(len(t) == 4 for t in tables) or all(len(t) != 4 for t in tables):
+            continue
+        for table in tables:
+            for name in table:
+                counts[name] += len(table) != 4
+        if max(counts.values()) - min(counts.values()) > 1:
+            return False
+    return True
+
+
+def ranked(rounds, players):
+    """How a plan is ranked: the most times two players meet, then the total of repeats."""
+    meetings = pair_counts(rounds)
+    return max(meetings.values()), sum(m - 1 for m in meetings.values())
+
+
+SMALL = [(6, 2, "usual"), (6, 3, "usual"), (7, 3, "usual"), (8, 2, "usual"), (8, 3, "usual"), (9, 2, "usual"),
+         (9, 3, "usual"), (9, 3, "threes"), (10, 2, "usual"), (10, 2, "fives"), (5, 4, "usual"), (7, 4, "usual"), (8, 4, "usual")]
+
+
+@pytest.mark.parametrize("players, rounds, odd", SMALL)
+def test_on_small_fields_the_plan_ranks_first_of_every_fair_plan_and_its_bounds_hold(players, rounds, odd):
+    """Every plan of a tiny field, enumerated: the search's plan has the fewest "most times two
+    players meet" of any plan that shares tables of three or five fairly, then the fewest repeats;
+    no plan at all goes below either stated lower bound."""
     names = numbered_players(players)
-    sizes = table_sizes(players)
+    sizes = table_sizes(players, odd=odd)
     choices = list(all_partitions(names, sizes))
-    first = choices[0]  # relabelling: any first round is as good as another
-    best = min(quality([first, *rest], "none", players).repeats for rest in itertools.product(choices, repeat=rounds - 1))
-    plan = plan_event(names, rounds, seconds=2)
-    assert plan.quality.bound <= best, "the lower bound is below every plan"
-    assert plan.quality.repeats == best
+    every = [[first, *rest] for first in choices[:1] for rest in itertools.product(choices, repeat=rounds - 1)]
+    # relabelling: any first round is as good as another, for fairness too (every count is 0 before it)
+    best = min(ranked(plan, players) for plan in every if odd_tables_fair(plan))
+    least_most = min(ranked(plan, players)[0] for plan in every)
+    least_repeats = min(ranked(plan, players)[1] for plan in every)
+    plan = plan_event(names, rounds, odd=odd, seconds=2)
+    assert odd_tables_fair(plan.rounds)
+    assert (plan.quality.most, plan.quality.repeats) == best == ranked(plan.rounds, players)
+    assert plan.quality.most_bound <= least_most, "no plan meets fewer times than the bound says"
+    assert plan.quality.bound <= least_repeats, "no plan repeats less than the bound says"
 
 
 # -- Who plays: sit-outs, late arrivals, withdrawals --------------------------------------------
@@ -394,15 +443,18 @@ def refused_in_one_line(result, words):
 @pytest.mark.parametrize(
     "data, words",
     [
-        ("Ann\nBob\nJosé\nDi\n".encode("latin-1"), "names.txt: not a UTF-8 text file of names, one a line"),
+        ("Ann\nBob\nJosé\nDi\n".encode("latin-1"), "names.txt: line 3: not UTF-8 text (a file of names, one a line)"),
+        ("Ann\r\nBob\r\nCy\r\nDi\xe9\n".encode("latin-1"), "names.txt: line 4: not UTF-8 text"),
         (b"Ann\nB\tob\nCy\nDi\n", "line 2: a name cannot hold a control character (a tab)"),
         (b"Ann\nBob\nC\0y\nDi\n", "line 3: a name cannot hold a control character (a NUL)"),
         (b"Ann\nBob\nSmith, Cy\nDi\n", "line 3: a name cannot hold a comma"),
-        (b"\0" * (NAMES_MAX_BYTES + 1), "names.txt is larger than a list of 300 names can be"),
-        (b"Ann\n" + b" " * NAMES_MAX_BYTES + b"\nBob\n", "names.txt is larger than a list of 300 names can be"),
+        (b"\0" * (NAMES_MAX_BYTES + 1), "names.txt is larger than a list of 300 names can be: line 1 passes"),
+        (b"Ann\n" + b" " * NAMES_MAX_BYTES + b"\nBob\n", "names.txt is larger than a list of 300 names can be: line 2 passes"),
+        (b"\n\nAnn\n\n", "line 3: the list ends with 1 name; an event has 2 to 300 players"),
+        (b"\n".join(b"N%d" % i for i in range(301)), "line 301: name 301 of the list; an event has 2 to 300 players"),
     ],
 )
-def test_seat_refuses_a_names_file_that_is_no_list_of_names_in_one_line(tmp_path, data, words):
+def test_seat_refuses_a_names_file_that_is_no_list_of_names_in_one_line_naming_its_line(tmp_path, data, words):
     from .test_cli import run
 
     line = refused_in_one_line(run("seat", "--players-file", names_file(tmp_path, data), "--rounds", "2"), words)
@@ -469,3 +521,95 @@ def test_with_fixed_partners_a_late_player_without_a_partner_sits_out_until_one_
     assert {"Late", "Later"} <= {p for table in paired.rounds[4] for p in table}, "partners once both are here"
     with pytest.raises(SeatingError, match="even number"):
         plan_event(numbered_players(15), 3, "fixed", seconds=QUICK)
+
+
+@pytest.mark.parametrize("count", ["4", "5"])
+def test_seat_refuses_a_count_beside_a_names_file_even_one_that_agrees(tmp_path, count):
+    """``--players 4 --players-file f`` said two things; the file was used without a word."""
+    from .test_cli import run
+
+    path = names_file(tmp_path, b"Ann\nBob\nCy\nDi\n")
+    line = refused_in_one_line(run("seat", "--players", count, "--players-file", path, "--rounds", "2"), "not both")
+    assert "--players N or --players-file FILE" in line
+
+
+# -- Most meetings first; tables of three or five shared fairly ------------------------------------
+
+
+@pytest.mark.parametrize("players, rounds", [(13, 4), (12, 5), (17, 5)])
+def test_seat_keeps_any_two_players_to_two_meetings_where_the_fewest_repeats_had_one_pair_meet_every_round(players, rounds):
+    """The plan minimised repeats: 3 pairs met in all 4 rounds at 13 x 4, one pair in all 5 at
+    12 x 5. As a director runs it, with its own time limit, and within what a director waits."""
+    from .test_cli import run
+
+    began = time.monotonic()
+    result = run("seat", "--players", str(players), "--rounds", str(rounds), "--json")
+    took = time.monotonic() - began
+    assert result.returncode == 0, result.stderr
+    rounds_seated = json.loads(result.stdout)["rounds"]
+    assert len(rounds_seated) == rounds
+    assert max(pair_counts(rounds_seated).values()) <= 2
+    assert odd_tables_fair(rounds_seated)
+    assert took < 20, f"{took:.1f} s"
+    text = run("seat", "--players", str(players), "--rounds", str(rounds), "--seconds", "5").stdout
+    assert "Most times two players meet: 2 (no plan can have fewer than 2)" in text
+
+
+@pytest.mark.parametrize(
+    "players, rounds, odd",
+    [(13, 4, "usual"), (17, 5, "usual"), (9, 5, "usual"), (13, 6, "threes"), (14, 5, "fives"), (18, 4, "fives")],
+)
+def test_nobody_sits_at_a_table_of_three_or_five_twice_before_everyone_has_once(players, rounds, odd):
+    """One player sat at the five in all 5 rounds of a plan while four never did."""
+    plan = plan_event(numbered_players(players), rounds, odd=odd, seconds=QUICK)
+    assert all(sorted(map(len, tables)) == sorted(table_sizes(players, odd=odd)) for tables in plan.rounds)
+    assert odd_tables_fair(plan.rounds)
+    at_odd = Counter(name for tables in plan.rounds for table in tables if len(table) != 4 for name in table)
+    everyone = {name for tables in plan.rounds for table in tables for name in table}
+    assert plan.quality.odd_most == max(at_odd.values())
+    assert plan.quality.odd_least == min(at_odd[name] for name in everyone)
+    assert plan.quality.odd_most - plan.quality.odd_least <= 1
+
+
+def test_a_round_played_unfairly_by_hand_is_made_up_for_in_the_rounds_planned():
+    """Round 1 seated by hand put P1-P5 at the five; nobody sits there again before the rest have."""
+    names = numbered_players(13)
+    played = [[["P1", "P2", "P3", "P4", "P5"], ["P6", "P7", "P8", "P9"], ["P10", "P11", "P12", "P13"]]]
+    plan = plan_event(names, 3, played=played, seconds=QUICK)
+    assert plan.rounds[0] == played[0]
+    second = {n for t in plan.rounds[1] if len(t) == 5 for n in t}
+    assert not second & {"P1", "P2", "P3", "P4", "P5"}
+    assert odd_tables_fair(plan.rounds)
+    assert max(pair_counts(plan.rounds).values()) <= 2
+
+
+@pytest.mark.parametrize(
+    "players, odd, sizes",
+    [(9, "threes", [3, 3, 3]), (9, "fives", [4, 5]), (13, "threes", [3, 3, 3, 4]), (10, "fives", [5, 5]),
+     (14, "fives", [4, 5, 5]), (15, "fives", [5, 5, 5]), (15, "threes", [3, 4, 4, 4]), (7, "fives", [3, 4]),
+     (11, "fives", [3, 4, 4]), (5, "threes", [5])],
+)
+def test_the_director_chooses_threes_or_fives_where_the_count_allows(players, odd, sizes):
+    assert sorted(table_sizes(players, odd=odd)) == sizes
+    plan = plan_event(numbered_players(players), 2, odd=odd, seconds=QUICK)
+    assert all(sorted(map(len, tables)) == sizes for tables in plan.rounds)
+
+
+def test_seat_odd_threes_seats_threes_and_says_how_fives_would_do():
+    """9 players were seated 4 + 5 with 28 repeats where three tables of three have none."""
+    from .test_cli import run
+
+    threes = run("seat", "--players", "9", "--rounds", "4", "--odd", "threes", "--seconds", "2")
+    assert threes.returncode == 0, threes.stderr
+    assert "Repeated meetings: 0 (no plan can have fewer than 0)" in threes.stdout
+    assert "Most times two players meet: 1 (no plan can have fewer than 1)" in threes.stdout
+    fives = run("seat", "--players", "9", "--rounds", "4", "--odd", "fives", "--seconds", "2", "--json")
+    seated = json.loads(fives.stdout)["rounds"]
+    assert all(sorted(map(len, tables)) == [4, 5] for tables in seated)
+    instead = [line for line in threes.stdout.splitlines() if line.startswith("With tables of five instead")]
+    q = quality(seated, "none", 9)
+    assert instead == [
+        f"With tables of five instead: most times two players meet {q.most} (no plan can have fewer than {q.most_bound}); "
+        f"repeated meetings {q.repeats} (no plan can have fewer than {q.bound})."
+    ]
+    assert "With tables of" not in run("seat", "--players", "12", "--rounds", "2").stdout, "no other choice at 12"

@@ -501,3 +501,52 @@ def test_a_locked_tables_sheet_says_it_was_closed_not_in_progress(director):
         db.conn.close()
     assert "(closed by the director before any hand: no result)" in sheet and "counts for nobody" in sheet
     assert "Standings" not in sheet, "no places of 0 points that read as a four-way win"
+
+
+# -- Tables of three or five: the director's choice ------------------------------------------------
+
+THIRTEEN = [f"Player {n:02}" for n in range(1, 14)]
+
+
+def proposed_sizes(page: str) -> list[int]:
+    return sorted(len(line.split(", ")) for line in proposal_in(page).splitlines())
+
+
+def quality_lines(page: str) -> list[str]:
+    found = re.search(r'<ul class="plain plan-quality"[^>]*>(.*?)</ul>', page, re.S)
+    return [" ".join(html.unescape(re.sub(r"<[^>]+>", " ", item)).split()) for item in re.findall(r"<li>(.*?)</li>", found.group(1), re.S)]
+
+
+def test_the_event_form_chooses_threes_and_the_plan_says_how_fives_would_do_and_the_choice_can_change(director):
+    event_url = new_event(director, THIRTEEN, rounds="4", odd_tables="threes")
+    page = planned_page(director, event_url)
+    assert proposed_sizes(page) == [3, 3, 3, 4]
+    lines = quality_lines(page)
+    assert any(line.startswith("Most times two players meet: ") and "(no plan can have fewer than " in line for line in lines)
+    assert any(line.startswith("Tables of three or five: a player sits at one in ") for line in lines)
+    assert [line for line in lines if line.startswith("With tables of five instead: most times two players meet ")]
+    response = post(director, event_url, "/odd-tables", odd_tables="fives")
+    assert response.status_code == 302
+    flashed = director.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Beside the tables of four: tables of five. The plan is made again." in flashed
+    page = planned_page(director, event_url)
+    assert proposed_sizes(page) == [4, 4, 5]
+    assert [line for line in quality_lines(page) if line.startswith("With tables of three instead: ")]
+    assert history_lines(page)[0].endswith("Beside the tables of four: tables of five")
+    seat_next_round(director, event_url)
+    page = planned_page(director, event_url)
+    assert not [line for line in quality_lines(page) if line.startswith("With tables of")], "once started, no more"
+
+
+def test_an_odd_table_choice_that_is_none_of_them_is_refused_beside_its_field(director):
+    data = {"odd_tables": "sevens", "rounds": "3"}
+    from .test_events import event_form
+
+    response = director.post("/director/events/new", data=event_form(director, THIRTEEN, **data))
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert re.search(r'id="odd_tables-error"[^>]*>\s*Not a valid choice', page) or "Not a valid choice" in page
+    assert "Player 13" in page, "the form keeps what was typed"
+    event_url = new_event(director, THIRTEEN, rounds="3")
+    response = post(director, event_url, "/odd-tables", odd_tables="sevens")
+    assert response.status_code == 422 and "Not a valid choice" in response.get_data(as_text=True)

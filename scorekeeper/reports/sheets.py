@@ -270,10 +270,12 @@ def round_sheet_html(
     by_hand: str,
     paper: str = DEFAULT_PAPER,
     printed_at: str = "",
+    seated_by: str = "",
 ) -> str:
     """A round's seating to pin up: every table with its players in seat order, then every player
     in alphabetical order with their table and seat, who sits out, which tables were seated by
-    hand, and the quality of the event's plan (``plan_lines``)."""
+    hand or the rule the round was seated by (``seated_by``: "the standings after round 2"), and
+    the quality of the event's plan (``plan_lines``)."""
     places = sorted(
         ((name, table.number, seat) for table in tables for seat, name in enumerate(table.game.game.players, start=1)),
         key=lambda place: (place[0].casefold(), place[0]),
@@ -287,6 +289,7 @@ def round_sheet_html(
         sitting_out=sorted(sitting_out, key=str.casefold),
         plan_lines=plan_lines,
         by_hand=by_hand,
+        seated_by=seated_by,
         printed_at=printed_at,
         seats=max((len(table.game.game.players) for table in tables), default=4),
     )

@@ -571,3 +571,17 @@ def _link_into_place(partial: Path, final: Path) -> None:
         if final.exists():  # a file system without hard links (a FAT USB stick): check, then rename
             raise BackupError(f"{final} exists already: choose a new file") from None
         os.rename(partial, final)
+
+
+@migrations(name="0014_event_odd_tables")
+def _event_odd_tables(db: sqlite_utils.Database) -> None:
+    """What takes up the players an event's tables of four leave over: 'usual' (a five for one,
+    threes for two or three), 'threes' or 'fives' (``tournament.seating.ODD_TABLES``)."""
+    db.execute("ALTER TABLE events ADD COLUMN odd_tables TEXT NOT NULL DEFAULT 'usual'")
+
+
+@migrations(name="0014_table_seated_by")
+def _table_seated_by(db: sqlite_utils.Database) -> None:
+    """How a round's tables were seated when not by the plan nor by hand: '' or, say, 'the
+    standings after round 2' (the round sheet and the history say it)."""
+    db.execute("ALTER TABLE event_tables ADD COLUMN seated_by TEXT NOT NULL DEFAULT ''")

@@ -18,8 +18,11 @@ from dataclasses import asdict, dataclass
 
 import sqlite_utils
 
-from ..tournament.plan import Plan, Quality, plan_event
+from ..tournament.plan import OddChoice, Plan, Quality, plan_with_choice
+from ..tournament.seating import ALONE, USUAL, SeatingError, seat_by_standings, table_sizes
+from ..tournament.standings import complete_rounds
 from .database import immediate
+from .event_results import event_standings, progress, rounds_played, table_results
 from .events import Event, event_players, played_rounds
 
 #: A plan begun this long ago and not saved was lost (its server stopped): another may start.
@@ -35,11 +38,14 @@ class PlanInputs:
     partnerships: str
     size: int
     played: list[list[list[str]]]
+    odd: str = USUAL
 
     @property
     def basis(self) -> str:
         """What the plan depends on besides the rounds played (which it keeps as they were)."""
-        data = [self.players, self.arrives, self.leaves, self.rounds, self.partnerships, self.size]
+        data: list[object] = [self.players, self.arrives, self.leaves, self.rounds, self.partnerships, self.size]
+        if self.odd != USUAL:  # as before the choice was kept, so the plans kept then still stand
+            data.append(self.odd)
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
 
@@ -56,12 +62,14 @@ def plan_inputs(db: sqlite_utils.Database, event: Event) -> PlanInputs:
         partnerships=event.partnerships,
         size=event.ruleset().table_size,
         played=played,
+        odd=event.odd_tables,
     )
 
 
 def make_plan(inputs: PlanInputs, previous: Plan | None, seconds: float) -> Plan:
-    """The plan for ``inputs``, starting from ``previous`` if there is one (no database: seconds of work)."""
-    return plan_event(
+    """The plan for ``inputs``, starting from ``previous`` if there is one (no database: seconds of
+    work); before the event starts, with how the other choice of tables of three or five would do."""
+    return plan_with_choice(
         inputs.players,
         inputs.rounds,
         inputs.partnerships,
@@ -70,6 +78,7 @@ def make_plan(inputs: PlanInputs, previous: Plan | None, seconds: float) -> Plan
         leaves=inputs.leaves,
         previous=previous.rounds if previous else (),
         size=inputs.size,
+        odd=inputs.odd,
         seconds=seconds,
     )
 
@@ -100,7 +109,9 @@ def stored_plan(db: sqlite_utils.Database, event_id: int) -> StoredPlan | None:
     data = json.loads(row[0])
     if "refused" in data:
         return StoredPlan(None, str(data["refused"]), str(row[1]))
-    plan = Plan(data["rounds"], data["sitting_out"], data["source"], Quality(**data["quality"]))
+    instead = data.get("instead")
+    other = OddChoice(instead["odd"], Quality(**instead["quality"])) if instead else None
+    plan = Plan(data["rounds"], data["sitting_out"], data["source"], Quality(**data["quality"]), other)
     return StoredPlan(plan, "", str(row[1]))
 
 
@@ -137,6 +148,7 @@ def save_plan(db: sqlite_utils.Database, event: Event, inputs: PlanInputs, plan:
                 "sitting_out": plan.sitting_out,
                 "source": plan.source,
                 "quality": asdict(plan.quality),
+                "instead": asdict(plan.instead) if plan.instead else None,
             }
         )
     with immediate(db):
@@ -150,3 +162,21 @@ def save_plan(db: sqlite_utils.Database, event: Event, inputs: PlanInputs, plan:
         else:
             db.conn.execute("UPDATE events SET planning_since = NULL WHERE id = ?", [event.id])
     return kept
+
+
+def standings_seating(db: sqlite_utils.Database, event: Event, number: int) -> tuple[list[list[str]], str]:
+    """Round ``number`` seated by the standings so far (``seating.seat_by_standings``), and the
+    words for it ("the standings after round 2"). Refused (beside the tables) before any round
+    is complete, and in events of partnerships or of a game for other than tables of four."""
+    if event.partnerships != ALONE or event.ruleset().table_size != 4:
+        raise SeatingError("Seating by the standings is for events where everyone plays alone at tables of four.", "tables")
+    tables = progress(db, event)
+    complete = complete_rounds(table_results(tables))
+    if not complete:
+        raise SeatingError("No round is complete yet: there are no standings to seat by.", "tables")
+    playing = {p.name for p in event_players(db, event.id) if not p.absent_from(number)}
+    rows = event_standings(db, event, tables=tables)
+    ranked = [row.name for row in rows if row.name in playing]
+    ranked += sorted(playing - set(ranked))
+    seated = seat_by_standings(ranked, rounds_played(tables), table_sizes(len(ranked), ALONE, 4, event.odd_tables))
+    return seated, f"the standings after round {max(complete)}"

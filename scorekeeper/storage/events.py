@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import sqlite_utils
@@ -33,6 +33,8 @@ class Event:
     rounds: int | None = None
     #: How a round a player sits out counts in the standings (``standings.SIT_OUT_RULES``).
     sit_out: str = "average"
+    #: What takes up the players tables of four leave over (``seating.ODD_TABLES``).
+    odd_tables: str = "usual"
 
     def ruleset(self) -> RuleSet:
         """The event's game with its options."""
@@ -86,6 +88,7 @@ def create_event(
     rounds: int | None = None,
     sit_out: str = "average",
     who: str = "director",
+    odd_tables: str = "usual",
     lines: Sequence[int] | None = None,
 ) -> Event:
     """A new event with its players (at most ``MAX_EVENT_PLAYERS``: SeatingError beyond), each
@@ -97,7 +100,7 @@ def create_event(
     with immediate(db):
         cursor = db.conn.execute(
             "INSERT INTO events (name, held_on, rules, options, scoring, partnerships, wall_token, created_at, verify,"
-            " paper, rounds, sit_out) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " paper, rounds, sit_out, odd_tables) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 name,
                 held_on,
@@ -111,6 +114,7 @@ def create_event(
                 paper,
                 rounds,
                 sit_out,
+                odd_tables,
             ],
         )
         event_id = int(cursor.lastrowid or 0)
@@ -140,6 +144,7 @@ def _event(row: dict[str, object]) -> Event:
         paper=str(row.get("paper") or "a4"),
         rounds=None if row.get("rounds") is None else int(str(row["rounds"])),
         sit_out=str(row.get("sit_out") or "average"),
+        odd_tables=str(row.get("odd_tables") or "usual"),
     )
 
 
@@ -269,6 +274,36 @@ def note_change(db: sqlite_utils.Database, event_id: int, what: str, reason: str
     )
 
 
+#: The odd-table choices in the words of the event page and its history.
+ODD_TABLE_WORDS = {
+    "usual": "a five for one player over, threes for two or three",
+    "threes": "tables of three",
+    "fives": "tables of five",
+}
+
+
+def set_odd_tables(db: sqlite_utils.Database, event: Event, odd: str) -> bool:
+    """What takes up the players tables of four leave over, from the next round seated on (rounds
+    seated stay as played; the plan is made again). False if it was so already (a double click)."""
+    if odd not in ODD_TABLE_WORDS:
+        raise SeatingError(f"Choose one of: {', '.join(ODD_TABLE_WORDS)}.", "odd_tables")
+    with immediate(db):
+        cursor = db.conn.execute(
+            "UPDATE events SET odd_tables = ? WHERE id = ? AND odd_tables != ?", [odd, event.id, odd]
+        )
+        if cursor.rowcount:
+            note_change(db, event.id, f"Beside the tables of four: {ODD_TABLE_WORDS[odd]}")
+    return cursor.rowcount > 0
+
+
+def round_seated_by(db: sqlite_utils.Database, event_id: int, number: int) -> str:
+    """The rule round ``number`` was seated by ("the standings after round 2"), or ""."""
+    row = db.execute(
+        "SELECT MAX(seated_by) FROM event_tables WHERE event_id = ? AND round = ?", [event_id, number]
+    ).fetchone()
+    return str(row[0] or "") if row else ""
+
+
 class RoundConflict(Refusal):
     """A round cannot be seated or withdrawn as asked (seated already, not the latest, play recorded): why."""
 
@@ -283,11 +318,14 @@ def add_round(
     planned: Sequence[Sequence[str]] | None = None,
     reason: str = "",
     early: str = "",
+    seated_by: str = "",
 ) -> bool:
     """Seat round ``number``: a game per table, all in one transaction.
 
     The history notes a seating by hand (tables not in ``planned``) and one made while the round
     before was still playing (``early`` names its tables), with the director's ``reason``.
+    A round seated by a rule (``seated_by``: "the standings after round 2") is not by hand: the
+    history and the round sheet name the rule.
 
     The games are built (and so checked by the rules: ScoringError) before the write lock
     is taken. Under it, ``number`` must be the next round: two submissions of one form (a
@@ -326,12 +364,14 @@ def add_round(
         by_hand = []
         for index, game in enumerate(games, start=1):
             stored = _insert_game(db, game, f"{event.name} · round {number} · table {index}", event.verify)
-            hand = frozenset(tables[index - 1]) not in as_planned
+            hand = frozenset(tables[index - 1]) not in as_planned and not seated_by
             by_hand += [index] if hand else []
             db.conn.execute(
-                "INSERT INTO event_tables (event_id, round, number, game_id, by_hand) VALUES (?, ?, ?, ?, ?)",
-                [event.id, number, index, stored.id, int(hand)],
+                "INSERT INTO event_tables (event_id, round, number, game_id, by_hand, seated_by) VALUES (?, ?, ?, ?, ?, ?)",
+                [event.id, number, index, stored.id, int(hand), seated_by],
             )
+        if seated_by:
+            note_change(db, event.id, f"Round {number} seated by {seated_by}", reason)
         if by_hand:
             which = tables_named(by_hand, len(games))
             note_change(db, event.id, f"Round {number} seated by hand ({which} otherwise than planned)", reason)
@@ -357,6 +397,7 @@ def seat_written_round(
     planned: Sequence[Sequence[str]] | None = None,
     reason: str = "",
     early: str = "",
+    seated_by: Callable[[list[list[str]]], str] | None = None,
 ) -> SeatedRound:
     """Seat round ``number`` from the tables as the director wrote them (the automatic proposal, or edited by hand).
 
@@ -367,7 +408,8 @@ def seat_written_round(
     away = {player.name: player.absent_from(number) for player in players if player.absent_from(number)}
     tables = parse_tables(text, [player.name for player in players], event.partnerships, away)
     names = [player.name for player in players if player.name not in away]
-    new = add_round(db, event, tables, number, planned, reason, early)
+    rule = seated_by(tables) if seated_by is not None else ""
+    new = add_round(db, event, tables, number, planned, reason, early, rule)
     seated = {name for seats in tables for name in seats}
     return SeatedRound(tables, new, sorted(set(names) - seated))
 

@@ -6,8 +6,11 @@ in the meetings but never move. A move swaps two players of one round between ta
 with partners, two seats of one table (which changes who partners whom). The cost of a plan
 is, over every pair, ``pair_cost(m)`` for ``m`` meetings at a table, plus ``partner_weight``
 times the same of ``m`` partnerships: 0 while nobody meets twice, a weight for each repeat,
-and ``m (m - 1) / 2`` more, so a search also spreads unavoidable repeats over many pairs. Partners
-sit opposite (seats 1 and 3, 2 and 4) at a table of four.
+and ``m (m - 1) / 2`` more, so a search also spreads unavoidable repeats over many pairs, and far
+more for a third meeting and each after it, so the most times two players meet goes down first.
+Partners sit opposite (seats 1 and 3, 2 and 4) at a table of four. With ``fair_sizes``, a swap
+that moves a player to or from a table of three or five is made only if those tables stay
+shared as the start shares them: nobody at one twice before everyone playing has been once.
 
 The search keeps the best plan it has seen, so it never returns one worse than it started
 from; it stops at ``target`` cost, after ``steps`` moves, or at ``deadline`` (a
@@ -29,14 +32,24 @@ PATIENCE = 2.0
 CYCLES = 3
 
 
-#: What a repeat costs beyond the ``m (m - 1) / 2`` that spreads repeats: a plan is judged by its
-#: repeats first.
+#: What a repeat costs beyond the ``m (m - 1) / 2`` that spreads repeats.
 REPEAT_WEIGHT = 8
+#: What a pair's third meeting costs more again: a plan is judged by the most times two players
+#: meet first ("I played Ned four times" is heard before any total), so a third meeting costs
+#: more than a dozen second ones...
+MOST_WEIGHT = 128
+#: ...and each meeting after that costs this many times the one before: more than every pair of
+#: the largest field (300 players) meeting one time fewer, so fewer pairs meeting m + 1 times
+#: always beats any number meeting m times.
+LEVEL = 45_000
 
 
 def pair_cost(count: int) -> int:
     """What ``count`` meetings of one pair cost: nothing for none or one."""
-    return REPEAT_WEIGHT * max(0, count - 1) + count * (count - 1) // 2
+    beyond, level = 0, 1
+    for _ in range(count - 2):
+        beyond, level = beyond + level, level * LEVEL
+    return REPEAT_WEIGHT * max(0, count - 1) + count * (count - 1) // 2 + MOST_WEIGHT * beyond
 
 
 #: The change in cost when a pair that met ``m`` times meets once more (``UP[m]``), once less (``DOWN[m]``).
@@ -56,6 +69,8 @@ class Annealer:
         first: int,
         partner_weight: int = 0,
         seed: int = 0,
+        *,
+        fair_sizes: bool = False,
     ) -> None:
         self.n = count
         self.rounds = [[table[:] for table in tables] for tables in rounds]
@@ -68,6 +83,22 @@ class Annealer:
             for table in tables:
                 self._count(table, 1)
         self.cost = self._total()
+        # ``odd[p]``: the rounds in which ``p`` sits at a table of three or five, one bit each.
+        self.fair_sizes = fair_sizes
+        self.odd = [0] * count
+        for r, tables in enumerate(self.rounds):
+            for table in tables:
+                if len(table) != 4:
+                    for unit in table:
+                        self.odd[unit] |= 1 << r
+
+    def _fair_swap(self, a: int, b: int, r: int) -> bool:
+        """Whether ``a`` and ``b``, one at a table of four and one not, may swap in round ``r``
+        and keep the tables of three or five shared fairly (after every round, nobody's count
+        of them more than one above anyone's): only if they sat at as many before round ``r``
+        and at the same ones after it. From then on each takes the other's count, round by round."""
+        odd_a, odd_b, before = self.odd[a], self.odd[b], (1 << r) - 1
+        return (odd_a & before).bit_count() == (odd_b & before).bit_count() and odd_a >> (r + 1) == odd_b >> (r + 1)
 
     def _count(self, table: list[int], sign: int) -> None:
         meet, partners = self.meet, self.partners
@@ -137,7 +168,8 @@ class Annealer:
                     break
                 temperature = start * (end / start) ** ((done * CYCLES) % 1)
             step += 1
-            tables = rounds[movable[int(random_() * len(movable))]]
+            r = movable[int(random_() * len(movable))]
+            tables = rounds[r]
             if self.partner_weight and (len(tables) == 1 or random_() < 0.2):
                 table = tables[int(random_() * len(tables))]
                 if len(table) != 4:
@@ -163,10 +195,16 @@ class Annealer:
                 t2 += t2 >= t1
                 second = tables[t2]
                 j = int(random_() * len(second))
+                changes_size = self.fair_sizes and (len(first) == 4) != (len(second) == 4)
+                if changes_size and not self._fair_swap(first[i], second[j], r):
+                    continue
                 delta = self._swap_delta(first, i, second, j)
                 if delta <= 0 or random_() < exp(-delta / temperature):
                     self._count(first, -1)
                     self._count(second, -1)
+                    if changes_size:
+                        self.odd[first[i]] ^= 1 << r
+                        self.odd[second[j]] ^= 1 << r
                     first[i], second[j] = second[j], first[i]
                     self._count(first, 1)
                     self._count(second, 1)

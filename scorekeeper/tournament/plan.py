@@ -12,6 +12,10 @@ are planned together, and the rounds played are kept as they were:
    meet as a round robin of pairs; otherwise a simulated annealing (``annealing``) over every
    round still to play. It starts from the event's previous plan (after a withdrawal, say)
    or from the round-by-round seating, and keeps the best it sees, so it is never worse.
+   Plans are ranked by the most times any two players meet first ("I played Ned four times"
+   is heard before any total), then by the total of repeated meetings. Tables of three or five
+   (``odd``: as usual, threes or fives) are shared as sitting out is: nobody sits at one twice
+   before everyone playing has once.
 3. **Where each sits.** Seats turn so nobody is always in seat 1 (who deals the first hand)
    or any other; partners stay opposite.
 
@@ -26,18 +30,21 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..scoring.game import partners_opposite, seated_opposite
 from .annealing import Annealer, pair_cost
 from .schedules import TABLES, WHIST, round_robin, schedule_for
 from .seating import (
     ALONE,
+    FIVES,
     FIXED,
     MAX_EVENT_PLAYERS,
     NAME_MAX_LENGTH,
     PARTNERSHIP_MODES,
     ROTATE,
+    THREES,
+    USUAL,
     SeatingError,
     name_fault,
     name_key,
@@ -83,6 +90,12 @@ class Quality:
     partner_repeats: int
     seat_spread: int
     deals_first: int
+    #: No plan of these tables has fewer than this ``most`` (0 in a plan stored before it was kept).
+    most_bound: int = 0
+    #: The most rounds a player sat at a table of three or five, and the fewest, among players who
+    #: played a round where such a table was (equal to or one more than the fewest is fair).
+    odd_most: int = 0
+    odd_least: int = 0
 
     @property
     def margin(self) -> int:
@@ -91,12 +104,19 @@ class Quality:
     def lines(self, partnerships: str = ALONE) -> list[str]:
         """The quality in words (``Plan.described`` adds where the plan comes from)."""
         who = "partnerships" if partnerships == FIXED else "players"
+        most_bound = f" (no plan can have fewer than {self.most_bound})" if self.most_bound else ""
         lines = [
+            f"Most times two {who} meet: {self.most}{most_bound}",
             f"Repeated meetings: {self.repeats} (no plan can have fewer than {self.bound})",
-            f"Most times two {who} meet: {self.most}",
         ]
         if partnerships == ROTATE:
             lines.append(f"Partners again: {self.partner_repeats}")
+        if self.odd_most:
+            least, most = self.odd_least, self.odd_most
+            lines.append(
+                "Tables of three or five: a player sits at one in "
+                + (f"{most} round{'s' if most != 1 else ''}" if least == most else f"{least} to {most} rounds")
+            )
         lines.append(
             f"Seats: a player's rounds in one seat and another differ by at most {self.seat_spread}; "
             f"nobody deals first in more than {self.deals_first} round{'s' if self.deals_first != 1 else ''}"
@@ -105,16 +125,30 @@ class Quality:
 
 
 @dataclass(frozen=True)
+class OddChoice:
+    """How a plan with the other choice of tables beside the fours (``odd``) would do."""
+
+    odd: str
+    quality: Quality
+
+
+@dataclass(frozen=True)
 class Plan:
     rounds: list[Round]
     sitting_out: list[list[str]]
     source: str
     quality: Quality
+    #: Before the event starts, where the players left over could sit at threes or at fives: the other choice.
+    instead: OddChoice | None = None
 
-    def described(self, partnerships: str = ALONE) -> list[str]:
+    def described(self, partnerships: str = ALONE, started: bool = False) -> list[str]:
         """The plan's quality and where it comes from, in words: the command line, the event
-        page and the round sheet say the same."""
-        return [*self.quality.lines(partnerships), f"From {self.source}."]
+        page and the round sheet say the same; until the event has ``started``, how the other
+        choice of tables of three or five would do."""
+        lines = [*self.quality.lines(partnerships), f"From {self.source}."]
+        if self.instead is not None and not started:
+            lines.append(odd_choice_line(self.instead.odd, self.instead.quality, partnerships) + ".")
+        return lines
 
 
 def numbered_players(count: int) -> list[str]:
@@ -143,9 +177,45 @@ def read_names(text: str) -> list[str]:
             raise SeatingError(f"line {line_number}: {name} is listed twice", "players")
         seen.add(name_key(name))
         names.append(name)
-    if not 2 <= len(names) <= MAX_EVENT_PLAYERS:
-        raise SeatingError(f"an event has 2 to {MAX_EVENT_PLAYERS} players; the list has {len(names)}", "players")
+        if len(names) > MAX_EVENT_PLAYERS:
+            raise SeatingError(
+                f"line {line_number}: name {len(names)} of the list; an event has 2 to {MAX_EVENT_PLAYERS} players",
+                "players",
+            )
+    if len(names) < 2:
+        last = len(LINE_END.split(text.rstrip("\r\n")))
+        raise SeatingError(
+            f"line {last}: the list ends with {len(names)} name{'' if len(names) == 1 else 's'}; "
+            f"an event has 2 to {MAX_EVENT_PLAYERS} players",
+            "players",
+        )
     return names
+
+
+def line_of(data: bytes, at: int) -> int:
+    """The line of ``data`` that byte ``at`` is on, counted as ``read_names`` counts them."""
+    return len(LINE_END.split(data[:at].decode("utf-8", "replace")))
+
+
+def odd_choice_line(odd: str, quality: Quality, partnerships: str = ALONE) -> str:
+    """How the other choice of tables beside the fours would do, in a line: the command line
+    and the event page say it under the plan."""
+    who = "partnerships" if partnerships == FIXED else "players"
+    kind = "three" if odd == THREES else "five"
+    return (
+        f"With tables of {kind} instead: most times two {who} meet {quality.most} (no plan can have fewer "
+        f"than {quality.most_bound}); repeated meetings {quality.repeats} (no plan can have fewer than {quality.bound})"
+    )
+
+
+def other_odd(count: int, partnerships: str = ALONE, size: int = 4, odd: str = USUAL) -> str | None:
+    """The other choice of tables beside the fours for ``count`` players (threes for fives,
+    fives for threes), or None where it would seat the same tables (or none is possible)."""
+    seated = table_sizes(count, partnerships, size, odd)
+    for other in (THREES, FIVES):
+        if sorted(table_sizes(count, partnerships, size, other)) != sorted(seated):
+            return other
+    return None
 
 
 def plan_event(
@@ -158,6 +228,7 @@ def plan_event(
     leaves: Mapping[str, int] | None = None,
     previous: Sequence[Sequence[Sequence[str]]] = (),
     size: int = 4,
+    odd: str = USUAL,
     seed: int = 0,
     seconds: float = SECONDS,
 ) -> Plan:
@@ -186,23 +257,26 @@ def plan_event(
         for r in range(1, rounds + 1)
     ]
     played_units = [_as_units(tables, number, partnerships) for tables in played]
-    out = _sit_outs(present, played_units, partnerships, size)
+    out = _sit_outs(present, played_units, partnerships, size, odd)
     first = len(played)
     # A round played is as it was played: its tables, even one seated with a player who was
     # not to play it (a table written by hand, an older server), whose count fits no rule.
     sizes = [
-        [len(table) for table in played_units[r]] if r < first else _sizes(len(present[r]) - len(out[r]), partnerships, size)
+        [len(table) for table in played_units[r]] if r < first else _sizes(len(present[r]) - len(out[r]), partnerships, size, odd)
         for r in range(rounds)
     ]
     candidates = _starts(units, partnerships, present, out, sizes, played_units, previous, number, seed, size)
+    fair = partnerships == ALONE and size == 4
+    if fair:
+        candidates = [(where, _share_odd_tables(played_units, rest, len(units))) for where, rest in candidates]
     weight = PARTNER_WEIGHT if partnerships == ROTATE else 0
     source, start = min(candidates, key=lambda c: Annealer(len(units), played_units + c[1], first, weight).cost)
-    annealer = Annealer(len(units), played_units + start, first, weight, seed)
+    annealer = Annealer(len(units), played_units + start, first, weight, seed, fair_sizes=fair)
     target = _least_cost(played_units + start, len(units))
     if annealer.cost > target and first < rounds:
         searched = annealer.run(seconds, target)[first:]
-        # The search lowers its cost; a plan is judged by its repeats first (they differ when a
-        # pair meets three times or more), so it must beat its start on those too.
+        # The search lowers its cost; a plan is judged by the most times two meet, then by its
+        # repeats, so it must beat its start on those too.
         if _judged(played_units + searched, partnerships) < _judged(played_units + start, partnerships):
             start = searched
             source = f"simulated annealing from {source} ({time.monotonic() - began:.1f} s)"
@@ -213,6 +287,39 @@ def plan_event(
         for r, out_r in enumerate(out)
     ]
     return Plan(seated, named_out, source, quality(seated, partnerships, len(units)))
+
+
+def plan_with_choice(
+    players: Sequence[str],
+    rounds: int,
+    partnerships: str = ALONE,
+    *,
+    played: Sequence[Sequence[Sequence[str]]] = (),
+    arrives: Mapping[str, int] | None = None,
+    leaves: Mapping[str, int] | None = None,
+    previous: Sequence[Sequence[Sequence[str]]] = (),
+    size: int = 4,
+    odd: str = USUAL,
+    seed: int = 0,
+    seconds: float = SECONDS,
+) -> Plan:
+    """``plan_event``'s plan and, while no round is played, how the other choice of tables of
+    three or five would do (``Plan.instead``), for the players of the first round: the director
+    chooses before the event starts. Each search has ``seconds``."""
+    plan = plan_event(
+        players, rounds, partnerships, played=played, arrives=arrives, leaves=leaves, previous=previous,
+        size=size, odd=odd, seed=seed, seconds=seconds,
+    )
+    if played:
+        return plan
+    first = sum(len(table) for table in plan.rounds[0]) if plan.rounds else 0
+    other = other_odd(first, partnerships, size, odd) if first >= 2 else None
+    if other is None:
+        return plan
+    instead = plan_event(
+        players, rounds, partnerships, arrives=arrives, leaves=leaves, size=size, odd=other, seed=seed, seconds=seconds
+    )
+    return replace(plan, instead=OddChoice(other, instead.quality))
 
 
 def _units(
@@ -249,17 +356,17 @@ def _as_units(tables: Sequence[Sequence[str]], number: Mapping[tuple[str, ...], 
     return [[number[(name,)] for name in table] for table in tables]
 
 
-def _sizes(count: int, partnerships: str, size: int) -> list[int]:
+def _sizes(count: int, partnerships: str, size: int, odd: str = USUAL) -> list[int]:
     """Tables of a round, counted in units (players; pairs with fixed partners)."""
     if partnerships == FIXED:
         if count < 2 or count % 2:
             raise SeatingError(f"{count} partnerships cannot be seated two to a table", "players")
         return [2] * (count // 2)
-    return table_sizes(count, partnerships, size)
+    return table_sizes(count, partnerships, size, odd)
 
 
 def _sit_outs(
-    present: list[list[int]], played: list[list[list[int]]], partnerships: str, size: int
+    present: list[list[int]], played: list[list[list[int]]], partnerships: str, size: int, odd: str
 ) -> list[list[int]]:
     """Who sits out each round: as played, then the fewest needed, fairly (see the module's doc)."""
     sat_out: Counter[int] = Counter()
@@ -270,7 +377,7 @@ def _sit_outs(
             seated = {unit for table in played[r] for unit in table}
             missing = [unit for unit in here if unit not in seated]
         else:
-            need = _fewest_out(len(here), partnerships, size)
+            need = _fewest_out(len(here), partnerships, size, odd)
             order = sorted(here, key=lambda unit: (sat_out[unit], last.get(unit, -1), (unit - r) % max(1, len(here))))
             missing = sorted(order[:need])
         for unit in missing:
@@ -280,10 +387,10 @@ def _sit_outs(
     return out
 
 
-def _fewest_out(count: int, partnerships: str, size: int) -> int:
+def _fewest_out(count: int, partnerships: str, size: int, odd: str) -> int:
     for need in range(count + 1):
         try:
-            _sizes(count - need, partnerships, size)
+            _sizes(count - need, partnerships, size, odd)
         except SeatingError:
             continue
         return need
@@ -334,9 +441,13 @@ def _starts(
             for more in (1, 2, 3):
                 bigger = schedule_for(len(units) + more, rounds, TABLES)
                 if bigger is not None:
-                    fitted = [_fit(bigger.rounds[r], playing[r], sizes[r]) for r in range(rounds)]
+                    fitted = _fairest_rounds(bigger.rounds, rounds, len(units), more, playing, sizes, seed)
                     found.append((f"the stored schedule: {bigger.name}, without {more} of its players", fitted))
-    perfect = [c for c in found if _judged(played + c[1], partnerships)[1] == _bound(played + c[1], len(units))]
+    perfect = [
+        c
+        for c in found
+        if _judged(played + c[1], partnerships)[1:3] == (_most_bound(played + c[1], len(units)), _bound(played + c[1], len(units)))
+    ]
     if perfect:
         return perfect
     if len(units) > ROUND_BY_ROUND_MOST:
@@ -346,6 +457,92 @@ def _starts(
     else:
         found.append(("round-by-round seating", _round_by_round(units, partnerships, playing, played, sizes, seed, size)))
     return found
+
+
+def _share_odd_tables(played: list[list[list[int]]], planned: list[list[list[int]]], count: int) -> list[list[list[int]]]:
+    """``planned`` with its tables of three or five shared as sitting out is: in each round the
+    seats at them go to those who have sat at one least, and among those to whom ``planned``
+    gives them, so nobody sits at one twice before everyone playing has once. A round whose
+    tables are all of one kind gives nobody a choice (and counts for everyone)."""
+    at_odd = [0] * count
+    for tables in played:
+        for table in tables:
+            if len(table) != 4:
+                for unit in table:
+                    at_odd[unit] += 1
+    result: list[list[list[int]]] = []
+    for r, tables in enumerate(planned):
+        tables = [table[:] for table in tables]
+        odd = [table for table in tables if len(table) != 4]
+        if odd and len(odd) < len(tables):
+            given = {unit for table in odd for unit in table}
+            seated = sorted(
+                (unit for table in tables for unit in table),
+                key=lambda unit: (at_odd[unit], unit not in given, (unit - len(played) - r) % count),
+            )
+            chosen = set(seated[: len(given)])
+            leaving = [(table, i) for table in odd for i, unit in enumerate(table) if unit not in chosen]
+            coming = [(table, i) for table in tables if len(table) == 4 for i, unit in enumerate(table) if unit in chosen]
+            for (odd_table, i), (four, j) in zip(leaving, coming, strict=True):
+                odd_table[i], four[j] = four[j], odd_table[i]
+        for table in tables:
+            if len(table) != 4:
+                for unit in table:
+                    at_odd[unit] += 1
+        result.append(tables)
+    return result
+
+
+#: How many orders (and choices) of a stored schedule's rounds are tried when some of its players
+#: are left out: whichever shares the tables of three most fairly with the fewest repeats is used.
+ORDERS = 300
+
+
+def _fairest_rounds(
+    stored_rounds: Sequence[Sequence[Sequence[int]]],
+    rounds: int,
+    count: int,
+    more: int,
+    playing: list[list[int]],
+    sizes: list[list[int]],
+    seed: int,
+) -> list[list[list[int]]]:
+    """``rounds`` of a stored schedule for ``count + more`` players, without ``more`` of them.
+    A resolvable design's rounds may come in any order and any of them may be left out: the
+    order whose tables of three need the fewest changes to be shared fairly (nobody at one twice
+    before everyone has once) is kept, so a schedule without repeats keeps as few as it can."""
+    rng = random.Random(seed)
+    orders = [list(range(rounds))]
+    for _ in range(ORDERS if len(stored_rounds) > 1 else 0):
+        orders.append(rng.sample(range(len(stored_rounds)), rounds))
+    best: tuple[tuple[int, int, int, int], list[list[list[int]]]] | None = None
+    for order in orders:
+        kept = _without([stored_rounds[r] for r in order], count + more, more)
+        fitted = [_fit(kept[r], playing[r], sizes[r]) for r in range(rounds)]
+        judged = _judged(_share_odd_tables([], fitted, count), ALONE)
+        if best is None or judged < best[0]:
+            best = (judged, fitted)
+        if judged[2] == 0:
+            break
+    assert best is not None
+    return best[1]
+
+
+def _without(rounds: Sequence[Sequence[Sequence[int]]], count: int, more: int) -> list[list[list[int]]]:
+    """``rounds`` of ``count`` players without ``more`` of them, the others numbered from 0: the
+    ones that met each other least in these rounds (none, where some never met), so no two of the
+    players left are seated as a table of the removed players' table-mates twice."""
+    met: Counter[tuple[int, int]] = Counter()
+    for tables in rounds:
+        for table in tables:
+            for a, b in itertools.combinations(sorted(table), 2):
+                met[(a, b)] += 1
+    removed = min(
+        itertools.combinations(range(count - 1, -1, -1), more),
+        key=lambda group: sum(met[(a, b)] for b, a in itertools.combinations(group, 2)),
+    )
+    number = {player: i for i, player in enumerate(p for p in range(count) if p not in removed)}
+    return [[[number[p] for p in table if p in number] for table in tables] for tables in rounds]
 
 
 def _as_hint(tables: Sequence[Sequence[str]], number: Mapping[tuple[str, ...], int]) -> list[list[int]]:
@@ -484,6 +681,12 @@ def quality(rounds: Sequence[Sequence[Sequence[str]]], partnerships: str = ALONE
                     partners[frozenset(pair)] += 1
             round_units.append([numbered.setdefault(key, len(numbered)) for key in keys])
         as_units.append(round_units)
+    at_odd: Counter[str] = Counter()
+    for tables in rounds:
+        if partnerships == ALONE and any(len(t) == 4 for t in tables) and any(len(t) != 4 for t in tables):
+            for table in tables:
+                for name in table:
+                    at_odd[name] += len(table) != 4
     fours = [counts for counts in seats.values() if sum(counts.values())]
     spread = max((max(c[s] for s in range(4)) - min(c[s] for s in range(4)) for c in fours), default=0)
     return Quality(
@@ -493,12 +696,15 @@ def quality(rounds: Sequence[Sequence[Sequence[str]]], partnerships: str = ALONE
         partner_repeats=sum(m - 1 for m in partners.values() if m > 1),
         seat_spread=spread,
         deals_first=max((c[0] for c in seats.values()), default=0),
+        most_bound=_most_bound(as_units, units if units is not None else len(numbered)),
+        odd_most=max(at_odd.values(), default=0),
+        odd_least=min(at_odd.values(), default=0),
     )
 
 
-def _judged(rounds: Sequence[Sequence[Sequence[int]]], partnerships: str) -> tuple[int, int, int]:
-    """Which of two numbered plans is better: fewer partners again (rotating), then fewer
-    repeats, then the lower annealing cost."""
+def _judged(rounds: Sequence[Sequence[Sequence[int]]], partnerships: str) -> tuple[int, int, int, int]:
+    """Which of two numbered plans is better: fewer partners again (rotating), then the fewest
+    times any two meet, then fewer repeats, then the lower annealing cost."""
     meet: Counter[tuple[int, int]] = Counter()
     partners: Counter[tuple[int, int]] = Counter()
     for tables in rounds:
@@ -509,12 +715,29 @@ def _judged(rounds: Sequence[Sequence[Sequence[int]]], partnerships: str) -> tup
                 for a, b in ((table[0], table[2]), (table[1], table[3])):
                     partners[(min(a, b), max(a, b))] += 1
     again = sum(m - 1 for m in partners.values() if m > 1)
-    return again, sum(m - 1 for m in meet.values() if m > 1), sum(pair_cost(m) for m in meet.values())
+    most = max(meet.values(), default=0)
+    return again, most, sum(m - 1 for m in meet.values() if m > 1), sum(pair_cost(m) for m in meet.values())
 
 
 def _bound(rounds: Sequence[Sequence[Sequence[int]]], count: int) -> int:
     """Repeats no plan with these rounds' tables avoids (see ``_least``)."""
     return _least(rounds, count, lambda m: max(0, m - 1))
+
+
+def _most_bound(rounds: Sequence[Sequence[Sequence[int]]], count: int) -> int:
+    """The most times two units meet, which no plan with these rounds' tables goes below: the
+    pairs that meet, spread as evenly as they can be over every pair of units, and each unit's
+    meetings (at least the round's smallest table - 1 a round) over the ``count - 1`` others."""
+    met: Counter[int] = Counter()
+    meetings = 0
+    for tables in rounds:
+        smallest = min((len(table) for table in tables), default=1)
+        for table in tables:
+            meetings += len(table) * (len(table) - 1) // 2
+            for unit in table:
+                met[unit] += smallest - 1
+    pairs = max(1, count * (count - 1) // 2)
+    return max([-(-meetings // pairs), *(-(-m // max(1, count - 1)) for m in met.values())])
 
 
 def _least_cost(rounds: Sequence[Sequence[Sequence[int]]], count: int) -> int:

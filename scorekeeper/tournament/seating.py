@@ -57,9 +57,18 @@ def control_fault(name: str) -> str | None:
     return text_fault(name, "a name")
 
 
-def table_sizes(count: int, partnerships: str = ALONE, size: int = 4) -> list[int]:
-    """Tables of four where possible; alone, a five or threes take up the rest.
+#: What takes up the players a field of tables of four leaves over: the usual mix (a five for
+#: one over, threes for two or three over), tables of three, or tables of five.
+USUAL, THREES, FIVES = "usual", "threes", "fives"
+ODD_TABLES = (USUAL, THREES, FIVES)
+
+
+def table_sizes(count: int, partnerships: str = ALONE, size: int = 4, odd: str = USUAL) -> list[int]:
+    """Tables of four where possible; alone, a five or threes take up the rest (``odd``: as
+    usual, threes, or fives where the count allows them, else as usual).
     A game for exactly ``size`` players (Hollywood Eights' two) seats only tables of that size."""
+    if odd not in ODD_TABLES:
+        raise SeatingError(f"the tables beside the fours must be one of {', '.join(ODD_TABLES)}, not {odd}", "odd")
     if size != 4:
         if count < size or count % size:
             raise SeatingError(f"tables of {size}: the number of players must be a multiple of {size}, not {count}")
@@ -73,6 +82,10 @@ def table_sizes(count: int, partnerships: str = ALONE, size: int = 4) -> list[in
     if count <= 5:
         return [count]
     fours, rest = divmod(count, 4)
+    if odd == THREES and rest and count >= 3 * (4 - rest):
+        return [4] * (fours - 3 + rest) + [3] * (4 - rest)
+    if odd == FIVES and rest and count >= 5 * rest:
+        return [4] * (fours - rest) + [5] * rest
     return {0: [4] * fours, 1: [4] * (fours - 1) + [5], 2: [4] * (fours - 1) + [3, 3], 3: [4] * fours + [3]}[rest]
 
 
@@ -134,6 +147,45 @@ def seat_round(
     if partnerships == FIXED:
         return best[1]
     return _improve_by_swaps(best[1], partnerships, opponents, partners)
+
+
+#: How far down the standings a table looks for a player its players have not met yet.
+STANDINGS_WINDOW = 4
+
+
+def seat_by_standings(
+    ranked: Sequence[str], previous: Sequence[Sequence[Sequence[str]]] = (), sizes: Sequence[int] | None = None
+) -> list[list[str]]:
+    """The next round seated by the standings so far, as Swiss and "top table" events do: the
+    leaders together at table 1, the next at table 2, and so on (``ranked``: best first; tables of
+    ``sizes``, the fours first). Repeats are still avoided as far as they can be: each seat goes
+    to the best-placed player left who has met the fewest of the table so far, looking no more
+    than ``STANDINGS_WINDOW`` places further down (then the most times any two would have met,
+    then the standings decide). Seats in standings order: the leader deals the first hand."""
+    sizes = sorted(sizes if sizes is not None else table_sizes(len(ranked)), key=lambda size: (size != 4, -size))
+    if sum(sizes) != len(ranked):
+        raise SeatingError(f"{len(ranked)} players do not fill tables of {', '.join(map(str, sizes))}")
+    met, _ = meetings(previous)
+    left = list(ranked)
+    tables = []
+    for size in sizes:
+        table = [left.pop(0)]
+        while len(table) < size:
+            window = left[: STANDINGS_WINDOW + 1]
+            chosen = min(window, key=lambda player: _standing_cost(player, table, window, met))
+            left.remove(chosen)
+            table.append(chosen)
+        tables.append(table)
+    return tables
+
+
+def _standing_cost(
+    player: str, table: list[str], window: list[str], met: Counter[frozenset[str]]
+) -> tuple[int, int, int]:
+    """Who takes the next seat at ``table``: who has met the fewest of it, then the fewest times
+    at most, then the best placed."""
+    times = [met[frozenset((player, other))] for other in table]
+    return sum(1 for t in times if t), max(times), window.index(player)
 
 
 def _improve_by_swaps(

@@ -575,6 +575,14 @@ class LoginForm(Form):
 PICK_MAX_LENGTH = NAME_MAX_LENGTH + CLUB_MAX_LENGTH + NUMBER_MAX_LENGTH + 4
 
 
+#: What takes up the players tables of four leave over (``tournament.seating.ODD_TABLES``).
+ODD_TABLE_CHOICES = [
+    SelectChoice("usual", "As the count falls: a five for one player over, threes for two or three"),
+    SelectChoice("threes", "Tables of three"),
+    SelectChoice("fives", "Tables of five (where the count allows)"),
+]
+
+
 class EventForm(RuleOptionsForm):
     """A new event: its rules, how standings are ranked, partnerships, and the players."""
 
@@ -618,6 +626,14 @@ class EventForm(RuleOptionsForm):
         validators=[Optional(), NumberRange(min=1, max=MAX_ROUNDS, message=f"From 1 to {MAX_ROUNDS} rounds.")],
         description="Every round is planned at once, so that players meet again as little as possible. "
         "Empty: each round is planned when the one before is seated.",
+    )
+    odd_tables = SelectField(
+        "Beside the tables of four",
+        choices=ODD_TABLE_CHOICES,
+        default="usual",
+        description="Where the players do not fill tables of four, the rest sit at a table of five or at "
+        "tables of three, shared out so nobody sits at one twice before everyone has once. The event's plan "
+        "says how the other choice would do; you can change it on the event's page.",
     )
     sit_out = SelectField(
         "A round a player misses counts",
@@ -701,10 +717,20 @@ class SeatingForm(Form):
     )
     #: Seat it although tables of the round before are still playing (asked first).
     anyway = BooleanField("Seat it anyway")
+    #: Propose the round by the standings so far instead of the plan (changes nothing).
+    by_standings = SubmitField("Propose by the standings")
+    #: Set when the tables were proposed by the standings ("the standings after round 2").
+    seated_by = HiddenField()
     reason = StringField(
         "Reason, if you seat otherwise than planned (optional)",
         validators=[Optional(), Length(max=REASON_MAX_LENGTH), TextRule("the reason")],
     )
+
+
+class OddTablesForm(Form):
+    """What takes up the players an event's tables of four leave over, from the next round seated on."""
+
+    odd_tables = SelectField("Beside the tables of four", choices=ODD_TABLE_CHOICES, default="usual")
 
 
 class HistoryReasonForm(Form):

@@ -28,7 +28,7 @@ from ...scoring.errors import sentence
 from ...storage import event_roster
 from ...storage import events as event_store
 from ...storage.event_deletion import delete_event, deleted_events
-from ...storage.event_plans import stored_plan
+from ...storage.event_plans import standings_seating, stored_plan
 from ...storage.event_results import (
     TableProgress,
     event_standings,
@@ -53,6 +53,7 @@ from ..forms import (
     KeyedForm,
     LatePlayerForm,
     LockForm,
+    OddTablesForm,
     RosterChangeForm,
     SeatingForm,
     WithdrawPlayerForm,
@@ -109,6 +110,7 @@ def new_event() -> Response | str | tuple[str, int]:
                 paper=form.paper.data,
                 rounds=form.rounds.data,
                 sit_out=form.sit_out.data,
+                odd_tables=form.odd_tables.data,
                 who=who(),
                 lines=form.parsed_lines,
             )
@@ -148,6 +150,7 @@ def _event_page(
     late_player: LatePlayerForm | None = None,
     reason: tuple[int, HistoryReasonForm] | None = None,
     lock_question: TableProgress | None = None,
+    odd_tables: OddTablesForm | None = None,
 ) -> tuple[str, int]:
     db = get_db()
     tables = progress(db, event)
@@ -196,6 +199,8 @@ def _event_page(
         withdraw_error=withdraw_error,
         seating_error=stale,
         lock_question=lock_question,
+        odd_tables=odd_tables or OddTablesForm(formdata=None, odd_tables=event.odd_tables),
+        odd_tables_words=event_store.ODD_TABLE_WORDS[event.odd_tables],
         tie_breaks=event_tie_breaks(event),
         unreachable_host=unreachable_host(request.host_url),
         booklets=[(job, state, _clock(state)) for job, state in booklets.recent(current_app.instance_path, event.id)],
@@ -212,6 +217,8 @@ def seat_round(event_id: int) -> Response | tuple[str, int]:
     """Seat the round the form names from the tables as written (the automatic proposal, or edited by hand)."""
     found = _event(event_id)
     form = SeatingForm()
+    if form.is_submitted() and form.by_standings.data:  # a proposal only: nothing changes
+        return _standings_proposal(found, form)
     if not form.validate_on_submit():
         return _event_page(found, form, 422)
     number = form.number.data
@@ -226,9 +233,16 @@ def seat_round(event_id: int) -> Response | tuple[str, int]:
     stored = stored_plan(get_db(), found.id)
     plan = stored.plan if stored is not None else None
     planned = plan.rounds[number - 1] if plan is not None and 0 < number <= len(plan.rounds) else None
+    rule = None
+    if form.seated_by.data:  # proposed by the standings: so seated if sent as proposed, else by hand
+        try:
+            proposal, words = standings_seating(get_db(), found, number)
+        except Refusal:
+            proposal, words = [], ""
+        rule = lambda tables: words if tables == proposal else ""  # noqa: E731
     try:
         seated = event_store.seat_written_round(
-            get_db(), found, form.tables.data or "", number, planned, form.reason.data or "", early
+            get_db(), found, form.tables.data or "", number, planned, form.reason.data or "", early, rule
         )
     except Refusal as error:
         form.tables.errors = [str(error)]
@@ -242,6 +256,35 @@ def seat_round(event_id: int) -> Response | tuple[str, int]:
         + (f" Not seated: {', '.join(missing)}." if missing else ""),
         "ok",
     )
+    return _back_to(found)
+
+
+def _standings_proposal(found: Event, form: SeatingForm) -> tuple[str, int]:
+    """The seating form with the next round's tables proposed by the standings so far (a refusal
+    beside the tables); the director seats it, or edits it and seats by hand."""
+    number = len(rounds_played(progress(get_db(), found))) + 1
+    try:
+        tables, words = standings_seating(get_db(), found, number)
+    except Refusal as error:
+        form.tables.errors = [str(error)]
+        return _event_page(found, form, error.status)
+    form.tables.data = "\n".join(", ".join(table) for table in tables)
+    form.number.data = number
+    form.seated_by.data = words
+    return _event_page(found, form)
+
+
+@bp.post("/events/<int:event_id>/odd-tables")
+@director_required
+def odd_tables(event_id: int) -> Response | tuple[str, int]:
+    """Threes or fives beside the tables of four, from the next round seated on; planned again."""
+    found = _event(event_id)
+    form = OddTablesForm()
+    if not form.validate_on_submit():
+        return _event_page(found, SeatingForm(formdata=None), 422, odd_tables=form)
+    changed = event_store.set_odd_tables(get_db(), found, form.odd_tables.data)
+    words = event_store.ODD_TABLE_WORDS[form.odd_tables.data]
+    flash(f"Beside the tables of four: {words}{'' if changed else ', as before'}. The plan is made again.", "ok")
     return _back_to(found)
 
 
@@ -495,7 +538,7 @@ def round_sheet(event_id: int) -> Response:
     playing = [player.name for player in event_store.event_players(db, found.id) if not player.absent_from(round_)]
     stored = stored_plan(db, found.id)
     plan = stored.plan if stored is not None else None
-    lines = plan.described(found.partnerships) if plan is not None else []
+    lines = plan.described(found.partnerships, started=True) if plan is not None else []
     html = round_sheet_html(
         found,
         round_,
@@ -505,6 +548,7 @@ def round_sheet(event_id: int) -> Response:
         seated_by_hand(seated),
         requested_paper(found.paper),
         printed_at=_now(),
+        seated_by=event_store.round_seated_by(db, found.id, round_),
     )
     return pdf_response(printer.render(html), f"round-{round_}.pdf")
 
