@@ -11,9 +11,11 @@ from typing import TypeVar
 from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ...club.members import held_on_words
+from ...gamelog.memo import Memo
 from ...reports.csv_text import csv_text
 from ...reports.qr import qr_svg
 from ...reports.sheets import (
@@ -28,7 +30,7 @@ from ...scoring.errors import sentence
 from ...storage import event_roster
 from ...storage import events as event_store
 from ...storage.event_deletion import delete_event, deleted_events
-from ...storage.event_plans import stored_plan
+from ...storage.event_plans import StoredPlan, stored_plan
 from ...storage.event_results import (
     TableProgress,
     event_standings,
@@ -189,6 +191,7 @@ def _event_page(
         wall_url=wall_url,
         next_round=next_round,
         plan=plan,
+        plan_part=_plan_part(event, stored, next_round),
         plan_refused=sentence(stored.refused) if stored is not None and stored.refused else "",
         planning=planning,
         refresh=2 if planning and not seating.tables.data else None,
@@ -204,6 +207,21 @@ def _event_page(
             for job, state in booklets.recent(current_app.instance_path, event.id, kind=booklets.PUBLISHED)
         ],
     ), status
+
+
+#: The plan's part of event pages, by plan and round to seat: most of a 300-player event's page.
+_PLAN_PARTS: Memo[Markup] = Memo(32)
+
+
+def _plan_part(event: Event, stored: StoredPlan | None, next_round: int) -> Markup:
+    """The plan's quality and every round still to play, rendered once per plan and round."""
+    if stored is None or stored.plan is None:
+        return Markup("")
+    plan = stored.plan
+    return _PLAN_PARTS.get(
+        (stored.digest, next_round, event.partnerships),
+        lambda: Markup(render_template("events/_plan.html", event=event, plan=plan, next_round=next_round)),
+    )
 
 
 @bp.post("/events/<int:event_id>/rounds")
