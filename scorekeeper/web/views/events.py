@@ -431,7 +431,7 @@ def standings_pdf(event_id: int) -> Response:
     round_ = _round_asked(tables)
     html = standings_html(
         found,
-        event_standings(db, found, round_),
+        event_standings(db, found, round_, tables),
         round_,
         event_tie_breaks(found),
         requested_paper(found.paper),
