@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from jinja2 import Template
 
 from scorekeeper.gamelog import LEFTOVERS, PRESSURE, Change, TableState
 from scorekeeper.storage import events as event_store
@@ -77,3 +78,30 @@ def test_the_event_page_folds_no_log_again_while_no_table_moved(director, monkey
     monkeypatch.setattr(TableState, "replay", classmethod(counted))
     assert director.get(f"/director/events/{event_id}").status_code == 200
     assert folds == []
+
+
+def test_a_look_after_one_table_moved_draws_that_tables_row_again_and_only_it(director, monkeypatch):
+    event_id = seat_an_event(director.db, 40)
+    planned(director, event_id)
+    drawn = []
+    render = Template.render
+
+    def counted(self, *args, **kwargs):
+        if self.name == "events/_table_row.html":
+            drawn.append(kwargs["row"].table.number)
+        return render(self, *args, **kwargs)
+
+    monkeypatch.setattr(Template, "render", counted)
+    assert director.get(f"/director/events/{event_id}").status_code == 200
+    assert drawn == []
+    table = event_store.event_tables(director.db, event_id)[3]
+    seats = table.game.game.players
+    for seat, name in enumerate(seats[2:], start=2):
+        cards = ["Q", "9"][seat - 2 : seat - 1]
+        game_store.append(director.db, table.game, Change(LEFTOVERS, 1, name, {"cards": cards}), f"x{seat}", "test")
+    game_store.append(director.db, table.game, Change(LEFTOVERS, 1, seats[0], {"cards": []}), "x0", "test")
+    page = director.get(f"/director/events/{event_id}").get_data(as_text=True)
+    assert drawn == [table.number]
+    row = page.split(", ".join(seats), 1)[1].split("</tr>", 1)[0]
+    assert ">hand 2 of " in row
+    assert page.count(">hand 1 of ") == 9

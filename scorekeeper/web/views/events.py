@@ -7,10 +7,12 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from typing import TypeVar
 from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from jinja2 import Template
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -174,6 +176,7 @@ def _event_page(
     withdraw_player.name.choices = [p.name for p in players if p.leaves is None]
     late_player = late_player or LatePlayerForm(prefix="late", formdata=None, from_round=next_round)
     playing = {player.member_id for player in players if player.member_id is not None}
+    lock_form = EmptyForm()
     return render_template(
         "events/event.html",
         event=event,
@@ -186,7 +189,8 @@ def _event_page(
         history=event_roster.event_history(db, event.id),
         reason_line=reason[0] if reason else None,
         reason_form=reason[1] if reason else HistoryReasonForm(formdata=None),
-        lock_form=EmptyForm(),
+        lock_form=lock_form,
+        table_rows=_table_rows(event, tables, lock_form),
         logout=EmptyForm(),
         wall_url=wall_url,
         next_round=next_round,
@@ -207,6 +211,29 @@ def _event_page(
             for job, state in booklets.recent(current_app.instance_path, event.id, kind=booklets.PUBLISHED)
         ],
     ), status
+
+
+#: A table's row on the event page, by what it shows: rendered again only when its game moved.
+_TABLE_ROWS: Memo[Markup] = Memo(4096)
+#: Where a row's lock button takes the page's CSRF field (a name, escaped, cannot hold it).
+_CSRF_MARK = "<csrf-field>"
+
+
+def _table_rows(event: Event, tables: list[TableProgress], lock_form: EmptyForm) -> Markup:
+    """Every table's row on the event page: each kept by its game's version and lock, so that a
+    look renders only the rows of the tables that moved since the last."""
+    template = current_app.jinja_env.get_template("events/_table_row.html")
+    rows = []
+    for row in tables:
+        table = row.table
+        key = (event.id, event.verify, table.game.memo_key, row.state.version, table.locked, table.by_hand,
+               table.round, table.number)
+        rows.append(_TABLE_ROWS.get(key, partial(_rendered, template, event=event, row=row, lock_csrf=Markup(_CSRF_MARK))))
+    return Markup("".join(rows).replace(_CSRF_MARK, str(lock_form.csrf_token())))
+
+
+def _rendered(template: Template, **context: object) -> Markup:
+    return Markup(template.render(**context))
 
 
 #: The plan's part of event pages, by plan and round to seat: most of a 300-player event's page.
