@@ -40,6 +40,7 @@ from wtforms.widgets import Select
 
 from ..club.members import CLUB_MAX_LENGTH, MEMBER_FIELDS, NUMBER_MAX_LENGTH, MemberRefusal, field_fault, read_listed
 from ..gamelog import NOTE_MAX_LENGTH
+from ..gamelog.memo import Memo
 from ..scoring import Card, Game, InvalidCard, InvalidOptions, InvalidSeating, RuleSet, configure
 from ..scoring.cards import STANDARD_RANKS, Rank
 from ..scoring.errors import sentence
@@ -745,7 +746,20 @@ class RosterChangeForm(Form):
 
 class QuickSelect(Select):
     """WTForms' select, with the markup of a plain option (no attributes of its own) written
-    directly: a 300-player event's list of names was a quarter of its page's time."""
+    directly, and the whole select kept by what it shows: a 300-player event's list of names was
+    a quarter of its page's time, and it changes only when a player comes or goes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._drawn: Memo[Markup] = Memo(64)
+
+    def __call__(self, field: Any, **kwargs: Any) -> Markup:
+        try:
+            key = (field.name, field.id, repr(field.data), tuple(field.choices or ()), tuple(sorted(kwargs.items())))
+            hash(key)
+        except TypeError:  # a choice or an attribute that cannot be a key: drawn as it is
+            return Markup(super().__call__(field, **kwargs))
+        return self._drawn.get(key, lambda: Markup(super(QuickSelect, self).__call__(field, **kwargs)))
 
     @classmethod
     def render_option(cls, choice: Any, **kwargs: Any) -> Markup:
