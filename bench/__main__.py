@@ -14,6 +14,7 @@ from collections.abc import Callable
 from scorekeeper.scoring import load_record, parse_record, score_game
 
 from . import (
+    big_prints,
     club,
     event,
     event_page,
@@ -99,6 +100,7 @@ def main() -> None:
     load.main()
     event.main()
     event_page.main()
+    big_prints.main()
     live.main()
     slow_clients.main()
     tls_memory.main()

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 
 import sqlite_utils
 
+from ..gamelog.memo import Memo
 from ..tournament.plan import OddChoice, Plan, Quality, plan_with_choice
 from ..tournament.seating import ALONE, USUAL, SeatingError, seat_by_standings, table_sizes
 from ..tournament.standings import complete_rounds
@@ -90,6 +91,9 @@ class StoredPlan:
     plan: Plan | None
     refused: str
     basis: str
+    #: A digest of the plan as stored: the same for every read of the same plan (a page's
+    #: markup of it is kept under it).
+    digest: str = ""
 
     def stands(self, inputs: PlanInputs) -> bool:
         """Made for this basis, and every round played as it planned (a refusal stands while its basis does)."""
@@ -102,17 +106,28 @@ class StoredPlan:
         return all(_as_set(self.plan.rounds[r]) == _as_set(tables) for r, tables in enumerate(inputs.played))
 
 
+#: Plans read, by the digest of their JSON: a 300-player event's is some 100 KB, read at every look
+#: at its page, and parsed once.
+_READ: Memo[StoredPlan] = Memo(64)
+
+
 def stored_plan(db: sqlite_utils.Database, event_id: int) -> StoredPlan | None:
     row = db.execute("SELECT plan, plan_basis FROM events WHERE id = ?", [event_id]).fetchone()
     if row is None or not row[0]:
         return None
-    data = json.loads(row[0])
+    text, basis = str(row[0]), str(row[1])
+    digest = hashlib.sha256(f"{basis}\n{text}".encode()).hexdigest()
+    return _READ.get(digest, lambda: _parsed(text, basis, digest))
+
+
+def _parsed(text: str, basis: str, digest: str) -> StoredPlan:
+    data = json.loads(text)
     if "refused" in data:
-        return StoredPlan(None, str(data["refused"]), str(row[1]))
+        return StoredPlan(None, str(data["refused"]), basis, digest)
     instead = data.get("instead")
     other = OddChoice(instead["odd"], Quality(**instead["quality"])) if instead else None
     plan = Plan(data["rounds"], data["sitting_out"], data["source"], Quality(**data["quality"]), other)
-    return StoredPlan(plan, "", str(row[1]))
+    return StoredPlan(plan, "", basis, digest)
 
 
 def _as_set(tables: list[list[str]]) -> set[frozenset[str]]:

@@ -10,7 +10,7 @@ import sqlite_utils
 from ..gamelog import TableState
 from ..scoring import GameRecord, GameScore, score_game
 from ..tournament.standings import PlayerStanding, TableResult, standings, tie_breaks
-from .events import Event, EventTable, event_players, event_tables, table_filing, tables_named
+from .events import Event, EventTable, event_players, event_tables, game_versions, table_filing, tables_named
 from .exchange import export_record, record_extra
 from .games import load_state
 
@@ -67,7 +67,11 @@ class TableProgress:
 
 
 def progress(db: sqlite_utils.Database, event: Event) -> list[TableProgress]:
-    return [TableProgress(table, load_state(db, table.game)) for table in event_tables(db, event.id)]
+    """Every table with its game's state: two statements, then the entries of the games that
+    moved since this process last read them (a game not moved is not folded again)."""
+    tables = event_tables(db, event.id)
+    versions = game_versions(db, event.id)
+    return [TableProgress(table, load_state(db, table.game, versions.get(table.game.id))) for table in tables]
 
 
 def rounds_played(tables: list[TableProgress]) -> list[list[list[str]]]:

@@ -13,7 +13,7 @@ from ..club.members import Listed
 from ..scoring import FiledUnder, Game, Refusal, RuleSet, configure
 from ..tournament.seating import MAX_EVENT_PLAYERS, SeatingError, parse_tables, partners_of
 from .database import immediate
-from .games import GAME_COLUMNS, StoredGame, _game_from_row, _insert_game, game_by_record_token, now
+from .games import GAME_COLUMNS, StoredGame, _game_from_row, _insert_game, now, remembered_game
 from .members import settle_players
 
 
@@ -189,20 +189,35 @@ def played_rounds(db: sqlite_utils.Database, event_id: int) -> list[list[list[st
 
 
 def event_tables(db: sqlite_utils.Database, event_id: int) -> list[EventTable]:
+    """Every table of the event with its game, in one statement whatever the event's size."""
     rows = db.query(
-        "SELECT t.round, t.number, t.by_hand, g.record_token, g.locked, g.locked_at FROM event_tables t "
-        "JOIN games g ON g.id = t.game_id "
+        f"SELECT t.round AS table_round, t.number AS table_number, t.by_hand AS table_by_hand, g.{GAME_COLUMNS} "
+        "FROM event_tables t JOIN games g ON g.id = t.game_id "
         "WHERE t.event_id = ? ORDER BY t.round, t.number",
         [event_id],
     )
-    tables = []
-    for row in rows:
-        game = game_by_record_token(db, row["record_token"])
-        assert game is not None
-        tables.append(
-            EventTable(row["round"], row["number"], game, bool(row["locked"]), bool(row["by_hand"]), row["locked_at"])
+    return [
+        EventTable(
+            row["table_round"],
+            row["table_number"],
+            remembered_game(row),
+            bool(row["locked"]),
+            bool(row["table_by_hand"]),
+            row["locked_at"],
         )
-    return tables
+        for row in rows
+    ]
+
+
+def game_versions(db: sqlite_utils.Database, event_id: int) -> dict[int, int]:
+    """Each of the event's games' version (entries in its log), by game id, in one statement."""
+    return {
+        int(game_id): int(version)
+        for game_id, version in db.execute(
+            "SELECT g.id, g.version FROM event_tables t JOIN games g ON g.id = t.game_id WHERE t.event_id = ?",
+            [event_id],
+        )
+    }
 
 
 def game_in_event(db: sqlite_utils.Database, event_id: int, token: str) -> EventTable | None:

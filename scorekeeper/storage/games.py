@@ -152,10 +152,14 @@ def _game_from_row(row: dict[str, object]) -> StoredGame:
 #: a game's first N entries: so a game by token, and its state at a version, can be kept. Only
 #: a member's name removed changes them (and moves the names epoch): a game remembered at
 #: another epoch is read again, and states are remembered by the epoch of the row they fold.
-_GAMES: Memo[StoredGame] = Memo(1024)
+#: The director's event page reads every table of the event at each look: a process keeps the
+#: latest state of ``LATEST_KEPT`` games (a 300-player event's 13 rounds; a finished game's
+#: state is some 30-50 KB), so that a look folds only the tables that moved since the last.
+LATEST_KEPT = 1024
+_GAMES: Memo[StoredGame] = Memo(2 * LATEST_KEPT)
 _STATES: Memo[TableState] = Memo(256)
 #: Each game's latest state this process has seen, to fold on what other processes appended since.
-_LATEST: Memo[TableState] = Memo(256)
+_LATEST: Memo[TableState] = Memo(LATEST_KEPT)
 
 
 def _find_game(db: sqlite_utils.Database, column: str, value: str) -> StoredGame | None:
@@ -166,6 +170,17 @@ def _find_game(db: sqlite_utils.Database, column: str, value: str) -> StoredGame
         found = _load_game(db, column, value)
         if found is not None:  # a missing game is not remembered: it may be created a moment later
             _GAMES.put((column, value), found)
+    return found
+
+
+def remembered_game(row: dict[str, object]) -> StoredGame:
+    """The game of a row read with ``GAME_COLUMNS`` (as part of a join, say): the one kept by its
+    record token if it was kept at the row's names epoch, else made from the row (and kept)."""
+    key = ("record_token", str(row["record_token"]))
+    found = _GAMES.lookup(key)
+    if found is None or found.epoch != str(row.get("names_epoch") or ""):
+        found = _game_from_row(row)
+        _GAMES.put(key, found)
     return found
 
 
@@ -291,7 +306,9 @@ def load_state(db: sqlite_utils.Database, stored: StoredGame, version: int | Non
     found = _STATES.lookup((key, version))
     if found is None:
         earlier = _LATEST.lookup(key)
-        if earlier is not None and earlier.version <= version:
+        if earlier is not None and earlier.version == version:
+            return earlier
+        if earlier is not None and earlier.version < version:
             found = earlier.extended(_entries(db, stored.id, version, after=earlier.version))
         else:
             found = TableState.replay(stored.game, _entries(db, stored.id, version), key)

@@ -10,7 +10,7 @@ from typing import Any
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import _FlaskFormCSRF
 from flask_wtf.file import FileField
-from markupsafe import escape
+from markupsafe import Markup, escape
 from wtforms import (
     BooleanField,
     Field,
@@ -36,9 +36,11 @@ from wtforms.validators import (
     StopValidation,
     ValidationError,
 )
+from wtforms.widgets import Select
 
 from ..club.members import CLUB_MAX_LENGTH, MEMBER_FIELDS, NUMBER_MAX_LENGTH, MemberRefusal, field_fault, read_listed
 from ..gamelog import NOTE_MAX_LENGTH
+from ..gamelog.memo import Memo
 from ..scoring import Card, Game, InvalidCard, InvalidOptions, InvalidSeating, RuleSet, configure
 from ..scoring.cards import STANDARD_RANKS, Rank
 from ..scoring.errors import sentence
@@ -768,10 +770,35 @@ class RosterChangeForm(Form):
     )
 
 
+class QuickSelect(Select):
+    """WTForms' select, with the markup of a plain option (no attributes of its own) written
+    directly, and the whole select kept by what it shows: a 300-player event's list of names was
+    a quarter of its page's time, and it changes only when a player comes or goes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._drawn: Memo[Markup] = Memo(64)
+
+    def __call__(self, field: Any, **kwargs: Any) -> Markup:
+        try:
+            key = (field.name, field.id, repr(field.data), tuple(field.choices or ()), tuple(sorted(kwargs.items())))
+            hash(key)
+        except TypeError:  # a choice or an attribute that cannot be a key: drawn as it is
+            return Markup(super().__call__(field, **kwargs))
+        return self._drawn.get(key, lambda: Markup(super(QuickSelect, self).__call__(field, **kwargs)))
+
+    @classmethod
+    def render_option(cls, choice: Any, **kwargs: Any) -> Markup:
+        if kwargs or choice.render_kw or isinstance(choice.value, bool):
+            return Markup(super().render_option(choice, **kwargs))
+        selected = " selected" if choice.selected else ""
+        return Markup(f"<option{selected} value=\"{escape(choice.value)}\">{escape(choice.label or choice.value)}</option>")
+
+
 class WithdrawPlayerForm(RosterChangeForm):
     """A player who plays no more from a round on (rounds seated stay as played)."""
 
-    name = SelectField("Player", choices=[], validate_choice=False)
+    name = SelectField("Player", choices=[], validate_choice=False, widget=QuickSelect())
 
 
 class LatePlayerForm(RosterChangeForm):

@@ -7,13 +7,17 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from typing import TypeVar
 from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from jinja2 import Template
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ...club.members import held_on_words
+from ...gamelog.memo import Memo
 from ...reports.csv_text import csv_text
 from ...reports.qr import qr_svg
 from ...reports.sheets import (
@@ -28,7 +32,7 @@ from ...scoring.errors import sentence
 from ...storage import event_roster
 from ...storage import events as event_store
 from ...storage.event_deletion import delete_event, deleted_events
-from ...storage.event_plans import standings_seating, stored_plan
+from ...storage.event_plans import StoredPlan, standings_seating, stored_plan
 from ...storage.event_results import (
     TableProgress,
     event_standings,
@@ -175,6 +179,7 @@ def _event_page(
     withdraw_player.name.choices = [p.name for p in players if p.leaves is None]
     late_player = late_player or LatePlayerForm(prefix="late", formdata=None, from_round=next_round)
     playing = {player.member_id for player in players if player.member_id is not None}
+    lock_form = EmptyForm()
     return render_template(
         "events/event.html",
         event=event,
@@ -187,11 +192,13 @@ def _event_page(
         history=event_roster.event_history(db, event.id),
         reason_line=reason[0] if reason else None,
         reason_form=reason[1] if reason else HistoryReasonForm(formdata=None),
-        lock_form=EmptyForm(),
+        lock_form=lock_form,
+        table_rows=_table_rows(event, tables, lock_form),
         logout=EmptyForm(),
         wall_url=wall_url,
         next_round=next_round,
         plan=plan,
+        plan_part=_plan_part(event, stored, next_round),
         plan_refused=sentence(stored.refused) if stored is not None and stored.refused else "",
         planning=planning,
         refresh=2 if planning and not seating.tables.data else None,
@@ -209,6 +216,44 @@ def _event_page(
             for job, state in booklets.recent(current_app.instance_path, event.id, kind=booklets.PUBLISHED)
         ],
     ), status
+
+
+#: A table's row on the event page, by what it shows: rendered again only when its game moved.
+_TABLE_ROWS: Memo[Markup] = Memo(4096)
+#: Where a row's lock button takes the page's CSRF field (a name, escaped, cannot hold it).
+_CSRF_MARK = "<csrf-field>"
+
+
+def _table_rows(event: Event, tables: list[TableProgress], lock_form: EmptyForm) -> Markup:
+    """Every table's row on the event page: each kept by its game's version and lock, so that a
+    look renders only the rows of the tables that moved since the last."""
+    template = current_app.jinja_env.get_template("events/_table_row.html")
+    rows = []
+    for row in tables:
+        table = row.table
+        key = (event.id, event.verify, table.game.memo_key, row.state.version, table.locked, table.by_hand,
+               table.round, table.number)
+        rows.append(_TABLE_ROWS.get(key, partial(_rendered, template, event=event, row=row, lock_csrf=Markup(_CSRF_MARK))))
+    return Markup("".join(rows).replace(_CSRF_MARK, str(lock_form.csrf_token())))
+
+
+def _rendered(template: Template, **context: object) -> Markup:
+    return Markup(template.render(**context))
+
+
+#: The plan's part of event pages, by plan and round to seat: most of a 300-player event's page.
+_PLAN_PARTS: Memo[Markup] = Memo(32)
+
+
+def _plan_part(event: Event, stored: StoredPlan | None, next_round: int) -> Markup:
+    """The plan's quality and every round still to play, rendered once per plan and round."""
+    if stored is None or stored.plan is None:
+        return Markup("")
+    plan = stored.plan
+    return _PLAN_PARTS.get(
+        (stored.digest, next_round, event.partnerships),
+        lambda: Markup(render_template("events/_plan.html", event=event, plan=plan, next_round=next_round)),
+    )
 
 
 @bp.post("/events/<int:event_id>/rounds")
@@ -456,7 +501,7 @@ def standings_pdf(event_id: int) -> Response:
     round_ = _round_asked(tables)
     html = standings_html(
         found,
-        event_standings(db, found, round_),
+        event_standings(db, found, round_, tables),
         round_,
         event_tie_breaks(found),
         requested_paper(found.paper),
