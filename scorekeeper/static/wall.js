@@ -25,8 +25,11 @@ function cut(rows) {
   if (tag) { tag.hidden = false; tag.textContent = "Page 1 of 1 · places 1–1"; }
   window.scrollTo(0, 0);
   const rowsBox = rows[0].parentElement.getBoundingClientRect();
-  /* Every row shown, what the page holds below them (notes, margins) is what it scrolls beyond them. */
-  const below = document.documentElement.scrollHeight - rowsBox.bottom;
+  /* What the page holds below the rows: the notes after the table, and the margins to the page's end. */
+  const main = rows[0].closest("main");
+  const margin = (element, side) => parseFloat(getComputedStyle(element)[side]) || 0;
+  const below = main.getBoundingClientRect().bottom - rowsBox.bottom + margin(main, "marginBottom")
+    + margin(document.body, "paddingBottom") + margin(document.body, "marginBottom");
   const room = window.innerHeight - rowsBox.top - below - 2;
   const cuts = [];
   let first = 0, used = 0;
