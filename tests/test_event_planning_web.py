@@ -193,9 +193,12 @@ def test_mid_round_standings_rank_complete_rounds_only_and_show_each_table_as_it
         assert sum(line.startswith("round 1, table 1: closed, ") for line in under_way) == len(tables[0])
         assert sum(line.endswith("hand 1 of 15, 0 so far") for line in under_way) == 13 - len(tables[0])
         assert re.findall(r'<td class="playing">([^<]+)</td>', page) == under_way
-        # No round is complete: nobody has a place, a total or points yet ("—", not a 0 that reads as the best).
-        assert page.count('<td class="num">—</td><td class="num">—</td><td class="num">—</td>') == 13
-        assert page.count("placement&nbsp;— · wins&nbsp;—") == 13
+        # No round is complete: the closed table's players are placed provisionally ("prov."); those still
+        # playing have no place, total or points yet ("—", not a 0 that reads as the best).
+        playing = 13 - len(tables[0])
+        assert page.count('<td class="num">—</td><td class="num">—</td><td class="num">—</td>') == playing
+        assert page.count("placement&nbsp;— · wins&nbsp;—") == playing
+        assert page.count('class="provisional-mark">prov.</small>') == len(tables[0])
 
 
 def test_seating_the_next_round_while_tables_of_the_last_still_play_asks_first(director):

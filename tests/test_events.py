@@ -614,8 +614,8 @@ def test_standings_of_a_round_the_event_has_not_seated_are_not_found(director):
         for asked in ("1", "2"):
             assert director.get(f"{event_url}{page}?round={asked}").status_code == 200, (page, asked)
         assert director.get(event_url + page).status_code == 200
-    assert "round 2 standings" in director.get(event_url + "/standings?round=2").get_data(as_text=True)
-    assert "overall standings" in director.get(event_url + "/standings").get_data(as_text=True)
+    assert "standings of round 2, provisional" in director.get(event_url + "/standings?round=2").get_data(as_text=True)
+    assert "standings during round 1, provisional" in director.get(event_url + "/standings").get_data(as_text=True)
 
 
 def test_every_table_of_an_event_downloads_under_a_name_of_its_own_dated_by_the_event(director):

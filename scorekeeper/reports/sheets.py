@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from ..scoring import GameRecord, RuleSet, pressure_ladder, score_game
 from ..scoring.game import blank_table
+from ..tournament.shown import Stage
 from .charts import running_total_chart
 from .grid import GridSide, ScoreGrid, score_grid
 from .ladder import LadderTable
@@ -176,12 +177,15 @@ def standings_html(
     unfinished: int = 0,
     printed_at: str = "",
     by_hand: str = "",
+    stage: Stage | None = None,
 ) -> str:
     """An event's standings to pin on the wall: provisional, with each player's hands, while
-    ``unfinished`` tables play on; clubs and membership numbers from ``members`` (name → player)."""
+    ``unfinished`` tables play on; clubs and membership numbers from ``members`` (name → player);
+    ``stage`` (``tournament.shown.Stage``) says after which round."""
     return _env.get_template("print/standings.html").render(
         page_size=paper_size(paper, "portrait"),
         by_hand=by_hand,
+        stage=stage,
         **_standings_context(event, rows, round_, tie_breaks, members, unfinished, printed_at),
     )
 
@@ -208,13 +212,16 @@ def booklet_cover_html(
     unfinished: int = 0,
     printed_at: str = "",
     by_hand: str = "",
+    stage: Stage | None = None,
 ) -> str:
-    """The booklet's first page: the event, what the booklet holds, and the standings."""
+    """The booklet's first page: the event, what the booklet holds, and the standings (after which
+    round, from ``stage``, a ``tournament.shown.Stage``: "Final standings" once every round is complete)."""
     return _env.get_template("print/booklet_cover.html").render(
         page_size=paper_size(paper, "portrait"),
         tables=tables,
         rounds=rounds,
         by_hand=by_hand,
+        stage=stage,
         **_standings_context(event, rows, None, tie_breaks, members, unfinished, printed_at),
     )
 

@@ -12,6 +12,7 @@ import { setUpPads } from "./pad.js";
 import { localTimes, setUpRuleChoices, startPages } from "./pages.js";
 import { startPicking } from "./pick.js";
 import { forgetConfirmation, keepTyping, restoreTyped } from "./typing.js";
+import { startWall } from "./wall.js";
 
 /* The pad first: its submit handler prepares the form before the outbox reads it. */
 function setUp(root) {
@@ -39,6 +40,7 @@ document.addEventListener("DOMContentLoaded", () => {
 });
 document.addEventListener("DOMContentLoaded", startPages);
 document.addEventListener("DOMContentLoaded", startPicking);
+document.addEventListener("DOMContentLoaded", startWall);
 document.addEventListener("DOMContentLoaded", () => { keepPages(); listMyGames(); noticeOffline(); });
 document.addEventListener("scorekeeper:content", (event) => setUp(event.detail));
 document.addEventListener("scorekeeper:content", (event) => bind(event.detail));

@@ -9,6 +9,7 @@ import sqlite_utils
 
 from ..gamelog import TableState
 from ..scoring import GameRecord, GameScore, score_game
+from ..tournament.shown import Stage, shown_standings, stage
 from ..tournament.standings import PlayerStanding, TableResult, standings, tie_breaks
 from .events import Event, EventTable, event_players, event_tables, game_versions, table_filing, tables_named
 from .exchange import export_record, record_extra
@@ -119,6 +120,34 @@ def event_standings(
     withdrawn = {p.name: p.leaves for p in members if p.leaves is not None}
     players = [player.name for player in members]
     return standings(results, players, event.scoring, round_, event.ruleset().lowest_wins, event.sit_out, withdrawn)
+
+
+@dataclass(frozen=True)
+class ShownStandings:
+    """The standings as every output shows them: the rows (round 1's provisional places while no
+    round is complete) and where the event stands (the words "after round N of M")."""
+
+    rows: list[PlayerStanding]
+    stage: Stage
+
+
+def standings_shown(
+    db: sqlite_utils.Database, event: Event, round_: int | None = None, tables: list[TableProgress] | None = None
+) -> ShownStandings:
+    """The event's standings as shown (of ``round_``, or overall), from its ``tables`` if read already."""
+    results = table_results(progress(db, event) if tables is None else tables)
+    members = event_players(db, event.id)
+    withdrawn = {p.name: p.leaves for p in members if p.leaves is not None}
+    players = [player.name for player in members]
+    rows = shown_standings(
+        results, players, event.scoring, round_, event.ruleset().lowest_wins, event.sit_out, withdrawn
+    )
+    return ShownStandings(rows, stage(results, event.rounds, round_))
+
+
+def event_stage(tables: list[TableProgress], event: Event, round_: int | None = None) -> Stage:
+    """Where the event stands (after which round), from its tables."""
+    return stage(table_results(tables), event.rounds, round_)
 
 
 def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:

@@ -73,6 +73,8 @@ class PlayerStanding:
     playing: str = ""
     #: The round the player withdrew from (they rank below everyone still playing), or None.
     withdrawn_from: int | None = None
+    #: A place while no round is complete yet, from the player's finished table alone (``shown.py``).
+    provisional: bool = False
 
     @property
     def ranked(self) -> bool:

@@ -32,10 +32,10 @@ from ..scoring.record import renamed
 from ..storage.club_results import bring_up_to_date
 from ..storage.event_results import (
     TableProgress,
-    event_standings,
     event_tie_breaks,
     progress,
     seated_by_hand,
+    standings_shown,
     unfinished_tables,
 )
 from ..storage.events import Event, event_players, get_event
@@ -103,7 +103,8 @@ class Publication:
             member = public_member.get(name)
             return None if member is None else self.player_path(member)
 
-        rows = [dataclasses.replace(row, name=names.get(row.name, row.name)) for row in event_standings(db, event, tables=tables)]
+        shown = standings_shown(db, event, tables=tables)
+        rows = [dataclasses.replace(row, name=names.get(row.name, row.name)) for row in shown.rows]
         rounds = sorted({row.table.round for row in tables})
         context = {
             "event": event,
@@ -113,7 +114,8 @@ class Publication:
         }
         self.site.page(
             f"{base}index.html", "event.html", rows=rows, rounds=rounds, tables=tables, names=names,
-            by_hand=seated_by_hand(row.table for row in tables), unfinished=unfinished_tables(tables), **context,
+            by_hand=seated_by_hand(row.table for row in tables), unfinished=unfinished_tables(tables), stage=shown.stage,
+            **context,
         )
         clubs = {names[seat]: PublicPlayer("" if m is None or m.initials or m.removed else m.club) for seat, m in member_of.items()}
         self.site.pdf(
@@ -121,17 +123,16 @@ class Publication:
             standings_html(
                 event, rows, None, event_tie_breaks(event), event.paper, members=clubs,
                 unfinished=unfinished_tables(tables), printed_at=self.printed_at,
-                by_hand=seated_by_hand(row.table for row in tables),
+                by_hand=seated_by_hand(row.table for row in tables), stage=shown.stage,
             ),
         )
         for number in rounds:
             in_round = [row for row in tables if row.table.round == number]
-            round_rows = [
-                dataclasses.replace(row, name=names.get(row.name, row.name))
-                for row in event_standings(db, event, number, tables=tables)
-            ]
+            in_shown = standings_shown(db, event, number, tables=tables)
+            round_rows = [dataclasses.replace(row, name=names.get(row.name, row.name)) for row in in_shown.rows]
             self.site.page(
-                f"{base}round-{number}.html", "round.html", round_=number, rows=round_rows, tables=in_round,
+                f"{base}round-{number}.html", "round.html", round_=number, rows=round_rows, stage=in_shown.stage,
+                tables=in_round,
                 names=names, by_hand=seated_by_hand((row.table for row in in_round), number), **context,
             )
         for row in tables:

@@ -65,5 +65,5 @@ def test_a_director_runs_an_event_and_the_wall_screen_follows(server, phone, sho
     expect(player.locator(".js-error")).to_contain_text("locked", timeout=10_000)
 
     director.click("a.button:has-text('Standings')")
-    expect(director.locator("h1")).to_contain_text("overall standings")
+    expect(director.locator("h1")).to_contain_text("standings during round 1")
     shot(director, "director-standings")

@@ -35,13 +35,14 @@ from ...storage.event_deletion import delete_event, deleted_events
 from ...storage.event_plans import StoredPlan, standings_seating, stored_plan
 from ...storage.event_results import (
     TableProgress,
-    event_standings,
+    event_stage,
     event_tie_breaks,
     export_json,
     export_rows,
     progress,
     rounds_played,
     seated_by_hand,
+    standings_shown,
     unfinished_tables,
 )
 from ...storage.events import Event, EventPlayer, EventTable, RoundConflict
@@ -209,6 +210,7 @@ def _event_page(
         odd_tables=odd_tables or OddTablesForm(formdata=None, odd_tables=event.odd_tables),
         odd_tables_words=event_store.ODD_TABLE_WORDS[event.odd_tables],
         tie_breaks=event_tie_breaks(event),
+        stage=event_stage(tables, event),
         unreachable_host=unreachable_host(request.host_url),
         booklets=[(job, state, _clock(state)) for job, state in booklets.recent(current_app.instance_path, event.id)],
         published=[
@@ -479,10 +481,12 @@ def standings(event_id: int) -> str:
     found = _event(event_id)
     tables = progress(get_db(), found)
     round_ = _round_asked(tables)
+    shown = standings_shown(get_db(), found, round_, tables)
     return render_template(
         "events/standings.html",
         event=found,
-        rows=event_standings(get_db(), found, round_),
+        rows=shown.rows,
+        stage=shown.stage,
         round_=round_,
         rounds=sorted({row.table.round for row in tables}),
         tie_breaks=event_tie_breaks(found),
@@ -499,9 +503,10 @@ def standings_pdf(event_id: int) -> Response:
     db = get_db()
     tables = progress(db, found)
     round_ = _round_asked(tables)
+    shown = standings_shown(db, found, round_, tables)
     html = standings_html(
         found,
-        event_standings(db, found, round_, tables),
+        shown.rows,
         round_,
         event_tie_breaks(found),
         requested_paper(found.paper),
@@ -509,6 +514,7 @@ def standings_pdf(event_id: int) -> Response:
         unfinished=unfinished_tables(tables, round_),
         printed_at=_now(),
         by_hand=seated_by_hand((row.table for row in tables), round_),
+        stage=shown.stage,
     )
     return pdf_response(printer.render(html), f"standings-{found.id}.pdf")
 
@@ -629,9 +635,10 @@ def booklet(event_id: int) -> Response:
             flash("No table has been seated yet.", "error")
             return _back_to(found)
         urls = [url_for("view.scores", token=row.table.game.view_token, _external=True) for row in tables]
+        shown = standings_shown(db, found, tables=tables)
         cover = booklet_cover_html(
             found,
-            event_standings(db, found),
+            shown.rows,
             event_tie_breaks(found),
             len(tables),
             len(rounds_played(tables)),
@@ -640,6 +647,7 @@ def booklet(event_id: int) -> Response:
             printed_at=_now(),
             paper=found.paper,
             by_hand=seated_by_hand(row.table for row in tables),
+            stage=shown.stage,
         )
         sheets = [
             booklets.Part(html, row.verification_code(found) if row.table.locked else None)

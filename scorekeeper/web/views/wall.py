@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, render_template
+from flask import Blueprint, Response, abort, render_template, request
 
 from ...storage import events as event_store
-from ...storage.event_results import event_standings, event_tie_breaks, seated_by_hand
+from ...storage.event_results import event_tie_breaks, seated_by_hand, standings_shown
 from ..connection import get_db
 from ..responses import polled_version
 
 bp = Blueprint("wall", __name__, url_prefix="/e/<token>")
+
+#: How long the wall screen shows each page of the standings, in seconds (``?seconds=`` within these).
+PAGE_SECONDS, FEWEST_SECONDS, MOST_SECONDS = 10, 1, 600
 
 
 def _event(token: str) -> event_store.Event:
@@ -21,11 +24,16 @@ def _event(token: str) -> event_store.Event:
 
 @bp.get("/")
 def standings(token: str) -> str:
+    """The standings in pages that turn by themselves (``?seconds=`` each; every row without JavaScript)."""
     found = _event(token)
+    shown = standings_shown(get_db(), found)
+    seconds = request.args.get("seconds", PAGE_SECONDS, type=int)
     return render_template(
         "wall/wall.html",
         event=found,
-        rows=event_standings(get_db(), found),
+        rows=shown.rows,
+        stage=shown.stage,
+        page_seconds=min(max(seconds, FEWEST_SECONDS), MOST_SECONDS),
         by_hand=seated_by_hand(event_store.event_tables(get_db(), found.id)),
         tie_breaks=event_tie_breaks(found),
         version=event_store.event_version(get_db(), found),

@@ -1,0 +1,94 @@
+/* The wall screen's pages: a TV shows some twenty rows, a field of 300 is fifteen screens. At a
+   TV's width (or a laptop's), the standings are cut into pages of as many rows as fit under the
+   headings, each shown for the wall's seconds (body[data-page-seconds]) in turn, and the page
+   says which it is ("Page 2 of 15 · places 21–40": the 21st to 40th line of the standings, so
+   that every player is on one page, once, whatever places are shared). A live update (follow.js
+   swaps <main> and says scorekeeper:content) is cut again at once, before it is painted, and
+   stays on the page it was showing; the pages go on turning on their own clock. Narrower (a
+   phone), and without JavaScript, every row is on the one long page, to scroll. At a laptop, the
+   arrow keys turn the page too. */
+
+const TV = "(min-width: 64rem)";
+let shown = 0;
+let pages = [];
+let timer = 0;
+
+const body = document.body;
+const rowsOf = () => [...document.querySelectorAll("main .standings-grid tbody tr")];
+const label = () => document.querySelector("main [data-wall-page]");
+
+/* The rows' ranges [first, end) that each fit the screen below the table's head, with room for
+   what follows the table. */
+function cut(rows) {
+  rows.forEach((row) => { row.hidden = false; });
+  const tag = label();
+  if (tag) { tag.hidden = false; tag.textContent = "Page 1 of 1 · places 1–1"; }
+  window.scrollTo(0, 0);
+  const rowsBox = rows[0].parentElement.getBoundingClientRect();
+  /* What the page holds below the rows: the notes after the table, and the margins to the page's end. */
+  const main = rows[0].closest("main");
+  const margin = (element, side) => parseFloat(getComputedStyle(element)[side]) || 0;
+  const below = main.getBoundingClientRect().bottom - rowsBox.bottom + margin(main, "marginBottom")
+    + margin(document.body, "paddingBottom") + margin(document.body, "marginBottom");
+  const room = window.innerHeight - rowsBox.top - below - 2;
+  const cuts = [];
+  let first = 0, used = 0;
+  rows.forEach((row, index) => {
+    const height = row.getBoundingClientRect().height;
+    if (index > first && used + height > room) { cuts.push([first, index]); first = index; used = 0; }
+    used += height;
+  });
+  cuts.push([first, rows.length]);
+  return cuts;
+}
+
+function show(rows) {
+  const [first, end] = pages[shown];
+  rows.forEach((row, index) => { row.hidden = index < first || index >= end; });
+  const tag = label();
+  if (!tag) { return; }
+  tag.hidden = pages.length < 2;
+  tag.textContent = `Page ${shown + 1} of ${pages.length} · places ${first + 1}–${end}`;
+}
+
+/* Cut the standings shown now into pages, staying on the page shown (or the last, if fewer). */
+function layOut() {
+  const rows = rowsOf();
+  if (!rows.length || !window.matchMedia(TV).matches) {
+    pages = [];
+    rows.forEach((row) => { row.hidden = false; });
+    if (label()) { label().hidden = true; }
+    return;
+  }
+  pages = cut(rows);
+  shown = Math.min(shown, pages.length - 1);
+  show(rows);
+}
+
+function turn(by = 1) {
+  if (pages.length < 2) { return; }
+  shown = (shown + by + pages.length) % pages.length;
+  show(rowsOf());
+}
+
+/* At a laptop: the arrow keys (or Page Up, Page Down) turn the page at once, and the next turns
+   come at the usual pace from then. */
+const KEYS = { ArrowRight: 1, PageDown: 1, ArrowLeft: -1, PageUp: -1 };
+
+export function startWall() {
+  const seconds = Number(body.getAttribute("data-page-seconds"));
+  if (!body.classList.contains("wall") || !seconds) { return; }
+  layOut();
+  const every = () => { clearInterval(timer); timer = setInterval(turn, seconds * 1000); };
+  every();
+  document.addEventListener("keydown", (event) => {
+    const by = KEYS[event.key];
+    if (!by || !pages.length || event.altKey || event.ctrlKey || event.metaKey) { return; }
+    event.preventDefault();
+    turn(by);
+    every();
+  });
+  document.addEventListener("scorekeeper:content", layOut);
+  let resized = null;
+  window.addEventListener("resize", () => { clearTimeout(resized); resized = setTimeout(layOut, 150); });
+}
