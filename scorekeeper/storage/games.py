@@ -229,10 +229,12 @@ def join_by_code(
 
 
 def game_version(db: sqlite_utils.Database, column: str, token: str) -> int | None:
-    """A game's version (the number of entries in its log), by one of its tokens: cheap, for polling."""
+    """The version a phone follows, by one of the game's tokens: cheap, for polling. It is the
+    number of entries in its log plus its notices (how often its lock or its round's clock
+    changed), so that a lock or a clock reaches the table's phones as a change does."""
     if column not in ("record_token", "view_token") or not token:
         return None
-    row = db.execute(f"SELECT version FROM games WHERE {column} = ?", [token]).fetchone()
+    row = db.execute(f"SELECT version + notices FROM games WHERE {column} = ?", [token]).fetchone()
     return int(row[0]) if row else None
 
 
@@ -316,7 +318,7 @@ class Appended:
 #: How often a change is checked again when another phone's change was appended while it was
 #: checked, before it is checked holding the write lock (so that it cannot lose every race).
 RACES_BEFORE_WAITING = 3
-LOCKED = "This game is locked: only the tournament director can change it now."
+LOCKED = "This game is locked by the director: only the director can change it now."
 
 
 def append(

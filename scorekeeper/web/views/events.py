@@ -27,6 +27,7 @@ from ...scoring import Refusal
 from ...scoring.errors import sentence
 from ...storage import event_roster
 from ...storage import events as event_store
+from ...storage.evening import lock_finished, settle_event
 from ...storage.event_deletion import delete_event, deleted_events
 from ...storage.event_plans import stored_plan
 from ...storage.event_results import (
@@ -43,6 +44,8 @@ from ...storage.event_results import (
 from ...storage.events import Event, EventPlayer, EventTable, RoundConflict
 from ...storage.games import load_state
 from ...storage.members import all_members
+from ...storage.round_clock import ACTIONS as CLOCK_ACTIONS
+from ...storage.round_clock import change_clock, round_clock, start_clock
 from .. import booklets, printer
 from ..connection import get_db
 from ..event_planner import event_plan
@@ -54,6 +57,7 @@ from ..forms import (
     LatePlayerForm,
     LockForm,
     RosterChangeForm,
+    RoundClockForm,
     SeatingForm,
     WithdrawPlayerForm,
 )
@@ -111,6 +115,7 @@ def new_event() -> Response | str | tuple[str, int]:
                 sit_out=form.sit_out.data,
                 who=who(),
                 lines=form.parsed_lines,
+                lock_at_end=bool(form.lock_at_end.data),
             )
         except Refusal as error:  # the list matched to the club's (two members of one name, say)
             field = form[error.field] if error.field and error.field in form else form.players
@@ -148,8 +153,10 @@ def _event_page(
     late_player: LatePlayerForm | None = None,
     reason: tuple[int, HistoryReasonForm] | None = None,
     lock_question: TableProgress | None = None,
+    clock_form: RoundClockForm | None = None,
 ) -> tuple[str, int]:
     db = get_db()
+    settle_event(db, event)
     tables = progress(db, event)
     latest = max((row.table.round for row in tables), default=None)
     unplayed = all(not row.state.entries for row in tables if row.table.round == latest)
@@ -196,6 +203,11 @@ def _event_page(
         withdraw_error=withdraw_error,
         seating_error=stale,
         lock_question=lock_question,
+        clock=round_clock(db, event.id, latest) if latest is not None else None,
+        clock_form=clock_form or RoundClockForm(formdata=None),
+        finished_unlocked=[
+            row.table.number for row in tables if row.table.round == latest and row.final_score.finished and not row.table.locked
+        ],
         tie_breaks=event_tie_breaks(event),
         unreachable_host=unreachable_host(request.host_url),
         booklets=[(job, state, _clock(state)) for job, state in booklets.recent(current_app.instance_path, event.id)],
@@ -352,6 +364,61 @@ def _set_locked(event_id: int, token: str, locked: bool) -> Response | tuple[str
         changed = event_store.set_locked(get_db(), table.game, locked, table)
         state = "locked" if locked else "unlocked"
         flash(f"Round {table.round}, table {table.number} {state if changed else 'was already ' + state}.", "ok")
+    return _back_to(found)
+
+
+@bp.post("/events/<int:event_id>/rounds/<int:number>/lock-finished")
+@director_required
+def lock_finished_tables(event_id: int, number: int) -> Response:
+    """Lock every finished table of a round in one press (one short transaction; a double click locks nothing more)."""
+    found = _event(event_id)
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    locked = lock_finished(get_db(), found, number)
+    if locked:
+        flash(f"Round {number}: {event_store.tables_named(locked)} locked.", "ok")
+    else:
+        flash(f"Round {number}: no finished table was left unlocked.", "ok")
+    return _back_to(found)
+
+
+@bp.post("/events/<int:event_id>/rounds/<int:number>/clock")
+@director_required
+def start_round_clock(event_id: int, number: int) -> Response | tuple[str, int]:
+    """Start a round's clock with its length; a clock running already is left as it is."""
+    found = _event(event_id)
+    form = RoundClockForm()
+    if not form.validate_on_submit():
+        return _event_page(found, SeatingForm(formdata=None), 422, clock_form=form)
+    try:
+        started = start_clock(get_db(), found, number, form.minutes.data)
+    except Refusal as error:
+        form.minutes.errors = [str(error)]
+        return _event_page(found, SeatingForm(formdata=None), error.status, clock_form=form)
+    flash(f"Round {number} clock {'started' if started else 'was running already'}.", "ok")
+    return _back_to(found)
+
+
+@bp.post("/events/<int:event_id>/rounds/<int:number>/clock/<action>")
+@director_required
+def change_round_clock(event_id: int, number: int, action: str) -> Response | tuple[str, int]:
+    """Pause, resume, extend or stop a round's clock, as it stood when the button was drawn."""
+    found = _event(event_id)
+    if action not in CLOCK_ACTIONS:
+        abort(404)
+    form = RoundClockForm()
+    if action != "extend":
+        form.minutes.data = 1  # only an extension says how long
+        form.minutes.raw_data = ["1"]
+    if not form.validate_on_submit():
+        return _event_page(found, SeatingForm(formdata=None), 422, clock_form=form)
+    try:
+        changed = change_clock(get_db(), found, number, action, form.mark.data or "", form.minutes.data or 0)
+    except Refusal as error:
+        form.minutes.errors = [str(error)]
+        return _event_page(found, SeatingForm(formdata=None), error.status, clock_form=form)
+    done = {"pause": "paused", "resume": "resumed", "extend": "extended", "stop": "stopped"}[action]
+    flash(f"Round {number} clock {done}." if changed else f"Round {number} clock changed meanwhile: nothing done.", "ok")
     return _back_to(found)
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, render_template
 
 from ...storage import events as event_store
+from ...storage.evening import settle_event
 from ...storage.event_results import event_standings, event_tie_breaks, seated_by_hand
+from ...storage.round_clock import latest_clock
 from ..connection import get_db
 from ..responses import polled_version
 
@@ -22,8 +24,10 @@ def _event(token: str) -> event_store.Event:
 @bp.get("/")
 def standings(token: str) -> str:
     found = _event(token)
+    settle_event(get_db(), found)
     return render_template(
         "wall/wall.html",
+        clock=latest_clock(get_db(), found.id),
         event=found,
         rows=event_standings(get_db(), found),
         by_hand=seated_by_hand(event_store.event_tables(get_db(), found.id)),
