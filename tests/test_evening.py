@@ -220,3 +220,109 @@ def test_the_live_process_keeps_time_with_no_page_open(director, app):
     thread.start()
     thread.join()
     assert locked(director, token)
+
+
+def seats(director, token: str) -> list[str]:
+    return json.loads(director.db.execute("SELECT players FROM games WHERE record_token = ?", [token]).fetchone()[0])
+
+
+def the_event(director, event_url: str):
+    from scorekeeper.storage.events import get_event
+
+    return get_event(director.db, int(event_url.rsplit("/", 1)[1]))
+
+
+def no_show(director, event_url: str, missing: str, replacement: str = "", round_: int = 1):
+    return press(director, event_url, f"/rounds/{round_}/no-show", **{"noshow-missing": missing, "noshow-replacement": replacement})
+
+
+def test_a_no_show_is_replaced_by_a_late_player_at_a_table_not_started_once(director):
+    from scorekeeper.storage.event_roster import add_late_player
+    from scorekeeper.storage.events import EventPlayer, event_players
+
+    event_url = new_event(director, EIGHT)
+    seat_next_round(director, event_url)
+    token = record_links(director, event_url)[0]
+    missing = seats(director, token)[1]
+    add_late_player(director.db, the_event(director, event_url), EventPlayer("Ivy", "", "", 2))
+    table = phone(director, token)
+    assert missing in table.page("/")
+    page = director.get(event_url).get_data(as_text=True)
+    assert '<option value="Ivy">Ivy</option>' in page.split('id="no-show"', 1)[1]
+    for _ in range(2):  # a double click replaces once
+        assert no_show(director, event_url, missing, "Ivy").status_code == 302
+    assert seats(director, token)[1] == "Ivy" and missing not in seats(director, token)
+    assert "Ivy" in table.page("/") and missing not in table.page("/")
+    lines = history(director, event_url)
+    assert lines.count(f"Round 1, table 1: {missing} did not come, withdrawn from round 1 on; Ivy plays in their seat") == 1
+    roster = {player.name: player for player in event_players(director.db, the_event(director, event_url).id)}
+    assert roster["Ivy"].arrives == 1 and roster[missing].leaves == 1
+    table.pressure("Ivy", 1)
+    assert "Hand 1 · pressure" in table.page("/history")
+
+
+def test_a_no_show_withdrawn_leaves_their_table_to_play_as_a_table_of_three(director):
+    event_url = new_event(director, EIGHT)
+    seat_next_round(director, event_url)
+    token = record_links(director, event_url)[1]
+    before = seats(director, token)
+    assert no_show(director, event_url, before[0]).status_code == 302
+    assert seats(director, token) == before[1:]
+    assert f"Round 1, table 2: {before[0]} did not come, withdrawn from round 1 on; the table plays as a table of 3" in history(
+        director, event_url
+    )
+    table = phone(director, token)
+    for hand in range(1, 3):
+        table.leftovers(hand, 0, went_out=True)
+        for seat in (1, 2):
+            table.leftovers(hand, seat, "K")
+    assert "Hand 3" in table.page("/")
+
+
+def test_a_table_that_has_started_cannot_change_its_players(director):
+    event_url = new_event(director, EIGHT)
+    seat_next_round(director, event_url)
+    token = record_links(director, event_url)[0]
+    before = seats(director, token)
+    phone(director, token).pressure(before[0], 1)
+    refused = press(director, event_url, "/rounds/1/no-show", **{"noshow-missing": before[1]})
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 409
+    assert "has started (play is recorded there): its players cannot change" in page
+    assert seats(director, token) == before
+    assert not any("did not come" in line for line in history(director, event_url))
+
+
+def test_two_directors_replacing_one_no_show_at_once_replace_once(director, app):
+    from scorekeeper.storage.database import connect
+    from scorekeeper.storage.event_roster import add_late_player, replace_no_show
+    from scorekeeper.storage.events import EventPlayer
+
+    event_url = new_event(director, EIGHT)
+    seat_next_round(director, event_url)
+    token = record_links(director, event_url)[0]
+    missing = seats(director, token)[2]
+    event = the_event(director, event_url)
+    add_late_player(director.db, event, EventPlayer("Ivy", "", "", 2))
+    add_late_player(director.db, event, EventPlayer("Jo", "", "", 2))
+    results: list[object] = []
+    start = threading.Barrier(2)
+
+    def replace(who: str) -> None:
+        db = connect(app.config["DATABASE"])
+        start.wait()
+        try:
+            results.append(replace_no_show(db, event, 1, missing, who))
+        except Exception as error:  # the second director's, with another player: refused
+            results.append(str(error))
+        finally:
+            db.conn.close()
+
+    threads = [threading.Thread(target=replace, args=(who,)) for who in ("Ivy", "Jo")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results.count(True) == 1 and f"{missing} is not seated in round 1." in results
+    assert sum("did not come" in line for line in history(director, event_url)) == 1
+    assert len({"Ivy", "Jo"} & set(seats(director, token))) == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
 import subprocess
@@ -92,6 +93,8 @@ def create_director(instance: Path, password: str) -> dict[str, str]:
     """Set the director's password with the installed command, as a director on the server would;
     returns the environment that points commands at that instance."""
     env = {"SCOREKEEPER_INSTANCE": str(instance), "PATH": "/usr/bin:/bin"}
+    if os.environ.get("PYTHONPATH"):  # a worktree's code, as the tests run it, not the installed copy's
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     script = Path(sys.executable).parent / "scorekeeper"
     subprocess.run(
         [str(script), "create-director", "--password-stdin"],

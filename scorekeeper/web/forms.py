@@ -772,6 +772,16 @@ class LockForm(Form):
     anyway = BooleanField()
 
 
+class NoShowForm(Form):
+    """A player seated who did not come: who takes their seat, or nobody (their table plays short)."""
+
+    missing = SelectField("Did not come", choices=[], validate_choice=False, validators=[DataRequired(message="Who did not come?")])
+    replacement = SelectField("Plays in their seat", choices=[], validate_choice=False)
+    reason = StringField(
+        "Reason (optional)", validators=[Optional(), Length(max=REASON_MAX_LENGTH), TextRule("the reason")]
+    )
+
+
 class RoundClockForm(Form):
     """A round's clock: started with the round's length, extended by some minutes; ``mark`` is the
     clock as it stood when the button was drawn (a second press of it changes nothing)."""

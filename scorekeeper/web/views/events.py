@@ -56,6 +56,7 @@ from ..forms import (
     KeyedForm,
     LatePlayerForm,
     LockForm,
+    NoShowForm,
     RosterChangeForm,
     RoundClockForm,
     SeatingForm,
@@ -154,6 +155,7 @@ def _event_page(
     reason: tuple[int, HistoryReasonForm] | None = None,
     lock_question: TableProgress | None = None,
     clock_form: RoundClockForm | None = None,
+    no_show: NoShowForm | None = None,
 ) -> tuple[str, int]:
     db = get_db()
     settle_event(db, event)
@@ -179,6 +181,16 @@ def _event_page(
     withdraw_player.name.choices = [p.name for p in players if p.leaves is None]
     late_player = late_player or LatePlayerForm(prefix="late", formdata=None, from_round=next_round)
     playing = {player.member_id for player in players if player.member_id is not None}
+    no_show = no_show or NoShowForm(prefix="noshow", formdata=None)
+    seated_now = {name for row in tables if row.table.round == latest for name in row.table.game.game.players}
+    no_show.missing.choices = [
+        name for row in tables if row.table.round == latest and not row.state.entries for name in row.table.game.game.players
+    ]
+    no_show.replacement.choices = [("", "Nobody: the table plays without them")] + [
+        (player.name, player.name)
+        for player in players
+        if player.name not in seated_now and (player.leaves is None or latest is None or player.leaves > latest)
+    ]
     return render_template(
         "events/event.html",
         event=event,
@@ -205,6 +217,7 @@ def _event_page(
         lock_question=lock_question,
         clock=round_clock(db, event.id, latest) if latest is not None else None,
         clock_form=clock_form or RoundClockForm(formdata=None),
+        no_show=no_show,
         finished_unlocked=[
             row.table.number for row in tables if row.table.round == latest and row.final_score.finished and not row.table.locked
         ],
@@ -379,6 +392,26 @@ def lock_finished_tables(event_id: int, number: int) -> Response:
         flash(f"Round {number}: {event_store.tables_named(locked)} locked.", "ok")
     else:
         flash(f"Round {number}: no finished table was left unlocked.", "ok")
+    return _back_to(found)
+
+
+@bp.post("/events/<int:event_id>/rounds/<int:number>/no-show")
+@director_required
+def no_show(event_id: int, number: int) -> Response | tuple[str, int]:
+    """A seated player who did not come: replaced at their table (not started), or their table plays without them."""
+    found = _event(event_id)
+    form = NoShowForm(prefix="noshow")
+    if not form.validate_on_submit():
+        return _event_page(found, SeatingForm(formdata=None), 422, no_show=form)
+    missing, replacement = form.missing.data, form.replacement.data or ""
+    try:
+        changed = event_roster.replace_no_show(get_db(), found, number, missing, replacement, form.reason.data or "")
+    except Refusal as error:
+        field = form.replacement if error.field == "replacement" else form.missing
+        field.errors = [str(error)]
+        return _event_page(found, SeatingForm(formdata=None), error.status, no_show=form)
+    instead = f"{replacement} plays in their seat" if replacement else "their table plays without them"
+    flash(f"{missing} did not come: {instead}." if changed else f"{missing} was replaced already.", "ok")
     return _back_to(found)
 
 
