@@ -326,3 +326,20 @@ def test_two_directors_replacing_one_no_show_at_once_replace_once(director, app)
     assert results.count(True) == 1 and f"{missing} is not seated in round 1." in results
     assert sum("did not come" in line for line in history(director, event_url)) == 1
     assert len({"Ivy", "Jo"} & set(seats(director, token))) == 1
+
+
+def test_a_table_the_director_unlocks_after_time_or_its_end_is_not_locked_again(director):
+    event_url = new_event(director, EIGHT, lock_at_end="y")
+    seat_next_round(director, event_url)
+    at_time, ended = record_links(director, event_url)
+    finish(phone(director, ended))
+    time_up(director, event_url)
+    director.get(event_url)  # the event page's check locks the table between hands
+    assert locked(director, at_time) and locked(director, ended)
+    for token in (at_time, ended):
+        press(director, event_url, f"/games/{token}/unlock")
+    director.get(event_url)
+    play_hand(phone(director, at_time), 1)
+    assert not locked(director, at_time) and not locked(director, ended), "unlocked to be corrected: it stays so"
+    lines = history(director, event_url)
+    assert sum("locked at time" in line for line in lines) == 1 and sum("(its game ended)" in line for line in lines) == 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 import sqlite_utils
 
@@ -35,7 +36,7 @@ def lock_finished(db: sqlite_utils.Database, event: Event, round_: int) -> list[
 
 def _event_table(db: sqlite_utils.Database, stored: StoredGame) -> tuple[Event, EventTable] | None:
     row = db.execute(
-        "SELECT t.event_id, t.round, t.number, g.locked FROM event_tables t JOIN games g ON g.id = t.game_id "
+        "SELECT t.event_id, t.round, t.number, g.locked, g.locked_at FROM event_tables t JOIN games g ON g.id = t.game_id "
         "WHERE t.game_id = ?",
         [stored.id],
     ).fetchone()
@@ -44,34 +45,41 @@ def _event_table(db: sqlite_utils.Database, stored: StoredGame) -> tuple[Event, 
     event = get_event(db, int(row[0]))
     if event is None:
         return None
-    return event, EventTable(int(row[1]), int(row[2]), stored, bool(row[3]))
+    return event, EventTable(int(row[1]), int(row[2]), stored, bool(row[3]), locked_at=row[4])
 
 
-def _why(row: TableProgress, at_time: bool) -> str | None:
-    """Why the table is to be locked now, as its history line ends; None when it is not."""
+def _locked_since(table: EventTable, moment: float) -> bool:
+    """The table was locked at or after ``moment`` (and so, if unlocked now, the director unlocked it)."""
+    if not table.locked_at:
+        return False
+    return datetime.fromisoformat(table.locked_at).timestamp() >= moment
+
+
+def _why(row: TableProgress, clock: RoundClock | None, event: Event, at: float) -> str | None:
+    """Why the table is to be locked now, as its history line ends; None when it is not. A table
+    the director unlocked after its lock (to correct it) is not locked again by the same rule."""
     state = row.state
-    if at_time and not state.finished:
+    # Locks are stamped to the second: one made at time may read as up to a second before it.
+    if clock is not None and clock.up(at) and not state.finished and not _locked_since(row.table, (clock.deadline or at) - 1):
         hand = state.current_hand
         if hand is not None and state.last_change(hand) is None:
             done = state.complete_hands
             return f" at time, as it stood after hand {done}" if done else " at time, before hand 1"
-        return None
+    if event.lock_at_end and row.final_score.finished and not row.table.locked_at:
+        return " (its game ended)"
     return None
 
 
 def _settle(db: sqlite_utils.Database, event: Event, rows: Iterable[TableProgress], at: float) -> list[int]:
     """Lock what the evening's rules say is to be locked now among ``rows`` (unlocked tables)."""
-    clocks: dict[int, bool] = {}
+    clocks: dict[int, RoundClock | None] = {}
     locked = []
     for row in rows:
         if row.table.locked:
             continue
         if row.table.round not in clocks:
-            clock = round_clock(db, event.id, row.table.round)
-            clocks[row.table.round] = clock is not None and clock.up(at)
-        why = _why(row, clocks[row.table.round])
-        if why is None and event.lock_at_end and row.final_score.finished:
-            why = " (its game ended)"
+            clocks[row.table.round] = round_clock(db, event.id, row.table.round)
+        why = _why(row, clocks[row.table.round], event, at)
         if why is not None and _lock(db, row, why):
             locked.append(row.table.number)
     return locked
