@@ -80,6 +80,7 @@ def test_an_event_that_locks_at_the_end_locks_a_table_as_its_last_hand_is_saved(
         headers=OUTBOX,
     )
     assert refused.status_code == 422 and "locked by the director" in refused.get_json()["error"]
+    assert refused.get_json()["locked"] is True, "the phone is told to show the lock"
 
 
 def test_the_event_form_offers_to_lock_at_the_end(director):

@@ -321,6 +321,13 @@ RACES_BEFORE_WAITING = 3
 LOCKED = "This game is locked by the director: only the director can change it now."
 
 
+class TableLocked(TableError):
+    """A change to a game the director locked: the phone is told so (``locked``), and shows the lock."""
+
+    def details(self) -> dict[str, object]:
+        return {"locked": True}
+
+
 def append(
     db: sqlite_utils.Database,
     stored: StoredGame,
@@ -368,7 +375,7 @@ def append_all(
             else:
                 standing = _standing(db, stored)
                 if standing.locked and not director:
-                    raise TableError(LOCKED)
+                    raise TableLocked(LOCKED)
                 if standing.epoch != stored.epoch:
                     stored = _read_again(db, stored)
                 state = load_state(db, stored, standing.version)
@@ -380,7 +387,7 @@ def append_all(
         with immediate(db):
             now_standing = _standing(db, stored)
             if now_standing.locked and not director:
-                raise TableError(LOCKED)
+                raise TableLocked(LOCKED)
             same = now_standing.version == state.version and now_standing.epoch == stored.epoch
             ids = _insert(db, stored, state, trial) if same else None
         if ids is not None:
