@@ -15,6 +15,8 @@ export function shown(seconds) {
 }
 
 const ticking = new Set();
+/* Clocks counting already: one kept on a page drawn offline (offline.js) counts on from where it was. */
+const started = new WeakSet();
 let timer = null;
 
 function tick() {
@@ -31,6 +33,8 @@ function tick() {
 /* Every running clock under root counts down from the seconds it was sent. */
 export function setUpClocks(root) {
   root.querySelectorAll("[data-round-clock][data-state='running']").forEach((element) => {
+    if (started.has(element)) { return; }
+    started.add(element);
     const text = element.querySelector("[data-clock-text]");
     const left = Number(element.getAttribute("data-left"));
     if (!text || !Number.isFinite(left)) { return; }

@@ -46,6 +46,12 @@ def test_a_tables_phones_show_the_round_clock_and_hear_of_the_lock(server, phone
     offline.context.set_offline(True)
     offline.locator("button.pressure").first.click()
     expect(offline.locator("[data-outbox-list]")).to_be_visible()
+    # The page drawn offline keeps the round's clock, counting on from where it was.
+    expect(offline.locator("main[data-offline]")).to_be_visible()
+    counted = offline.locator("main[data-offline] [data-round-clock] [data-clock-text]")
+    before = counted.inner_text()
+    offline.wait_for_timeout(1500)
+    assert re.fullmatch(r"2[45]:\d\d", counted.inner_text()) and counted.inner_text() != before
 
     director.goto(director.url.split("#")[0])
     director.locator(".director-tables tbody tr >> nth=0 >> button:has-text('Lock')").click()
