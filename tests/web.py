@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
 import subprocess
@@ -18,8 +19,12 @@ IMPORT_MAP_SOURCE = re.compile(r" script-src 'self' 'sha256-[A-Za-z0-9+/=]+';")
 
 
 def csrf_token(client: FlaskClient, path: str) -> str:
+    """The token of the page's forms; a page without a form (a locked table's) is posted to as
+    the outbox posts, with a fresh token from the app."""
     page = client.get(path).get_data(as_text=True)
     match = CSRF.search(page)
+    if match is None and path.startswith("/t/"):
+        return str(client.get("/csrf").get_json()["token"])
     assert match, f"no CSRF token on {path}"
     return match.group(1)
 
@@ -88,6 +93,8 @@ def create_director(instance: Path, password: str) -> dict[str, str]:
     """Set the director's password with the installed command, as a director on the server would;
     returns the environment that points commands at that instance."""
     env = {"SCOREKEEPER_INSTANCE": str(instance), "PATH": "/usr/bin:/bin"}
+    if os.environ.get("PYTHONPATH"):  # a worktree's code, as the tests run it, not the installed copy's
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     script = Path(sys.executable).parent / "scorekeeper"
     subprocess.run(
         [str(script), "create-director", "--password-stdin"],

@@ -181,8 +181,16 @@ function closeStream() {
   if (stream) { stream.close(); stream = null; }
 }
 
-/* After a round of sending that delivered something, the page shows what stands now. */
-afterRound(({ delivered, leaving: away }) => { if (delivered && !away) { followChange(); } });
+/* After a round of sending that delivered something, the page shows what stands now; one the
+   server refused because the director locked the game shows the lock at once (the refusal is
+   listed as not saved, so nothing beside a button is left to read). */
+afterRound(({ delivered, leaving: away, locked }) => {
+  if (away) { return; }
+  if (locked) {
+    document.querySelectorAll("main .js-error").forEach((node) => node.remove());
+    followChange(true);
+  } else if (delivered) { followChange(); }
+});
 
 /* A change that could not be sent (outbox.js says "reconnecting"): the server is out of reach
    unless the stream still holds, which is then put to the test. Decided once the news has been

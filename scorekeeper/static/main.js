@@ -2,6 +2,7 @@
    each page and again on content swapped in by follow.js. No framework, no build step; without
    JavaScript every form posts as a plain form. */
 
+import { setUpClocks } from "./clock.js";
 import { setUpCounts } from "./count.js";
 import { bindStale, startFollowing } from "./follow.js";
 import { keepPages, listMyGames, noticeOffline } from "./home_screen.js";
@@ -20,6 +21,7 @@ function setUp(root) {
   setUpRuleChoices(root);
   setUpCounts(root);
   setUpPads(root);
+  setUpClocks(root);
 }
 
 function bind(root) {

@@ -478,7 +478,8 @@ function draw(route, push) {
   if (route.page === "hand" && current === null) { route = { page: "scores" }; }
   const [content, pageTitle] = PAGES[route.page](game, route);
   const main = document.querySelector("main");
-  const kept = ["[data-outbox-list]", "[data-refused]"].map((selector) => main.querySelector(selector)).filter(Boolean);
+  /* The round's clock (clock.js) goes on counting on the pages drawn here: the same element, kept. */
+  const kept = ["[data-outbox-list]", "[data-refused]", "[data-round-clock]"].map((selector) => main.querySelector(selector)).filter(Boolean);
   const fresh = h("main", { "data-offline": true }, kept, content);
   const typed = typedIn(main);
   const path = pathOf(route);

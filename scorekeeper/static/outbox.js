@@ -204,7 +204,7 @@ function refuse(item, result) {
 /* One round: what waits, oldest first, until the queue is through or the server cannot be reached. */
 async function round(justSent, refusedHere) {
   const held = new Set();
-  const outcome = { delivered: 0, serverError: false, unreachable: false };
+  const outcome = { delivered: 0, serverError: false, unreachable: false, locked: false };
   for (;;) {
     const item = queued().find((waiting) => !held.has(gameOf(waiting)));
     if (!item) { return outcome; }
@@ -233,11 +233,13 @@ async function round(justSent, refusedHere) {
       outcome.delivered += 1;
       settleRefused(item.settles);
       tell("scorekeeper:delivered", { item, result });
-    } else if (mine && refusedHere && refusedHere(result) !== false) {
+    } else if (mine && !result.locked && refusedHere && refusedHere(result) !== false) {
       /* shown beside its form */
     } else {
       refuse(item, result);
     }
+    /* The director locked the game: listed as not saved, and the page (follow.js) shows the lock. */
+    if (!result.ok && result.locked) { outcome.locked = true; }
     changed();
     if (result.ok && mine) {
       leave(result.redirect);
@@ -254,10 +256,10 @@ async function round(justSent, refusedHere) {
 export function flush(justSent = null, refusedHere = null) {
   if (flushing) { return; }
   flushing = true;
-  round(justSent, refusedHere).then(({ delivered, serverError, unreachable }) => {
+  round(justSent, refusedHere).then(({ delivered, serverError, unreachable, locked }) => {
     flushing = false;
     if (!navigating && !unreachable) { setConnection(serverError ? "failing" : "live"); }
-    roundListeners.forEach((listener) => listener({ delivered, leaving: navigating }));
+    roundListeners.forEach((listener) => listener({ delivered, leaving: navigating, locked }));
   }, () => {
     flushing = false;
     roundListeners.forEach((listener) => listener({ delivered: 0, leaving: false }));

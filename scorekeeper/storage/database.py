@@ -573,6 +573,30 @@ def _link_into_place(partial: Path, final: Path) -> None:
         os.rename(partial, final)
 
 
+@migrations(name="0013_evening")
+def _evening(db: sqlite_utils.Database) -> None:
+    """The evening as it happens: how often what a table's phones show beside its log changed
+    (its lock, its round's clock: so that a phone following the game hears of it as of a
+    change), the event's option to lock a table when its game ends, and
+    each round's clock (its deadline while running, the time left while paused)."""
+    db.execute("ALTER TABLE games ADD COLUMN notices INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE events ADD COLUMN lock_at_end INTEGER NOT NULL DEFAULT 0")
+    db.execute(
+        """
+        CREATE TABLE round_clocks (
+            event_id INTEGER NOT NULL REFERENCES events (id),
+            round INTEGER NOT NULL,
+            length REAL NOT NULL,
+            deadline REAL,
+            paused_left REAL,
+            stopped INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (event_id, round)
+        )
+        """
+    )
+    db.execute("CREATE INDEX round_clocks_running ON round_clocks (deadline) WHERE stopped = 0 AND deadline IS NOT NULL")
+
+
 @migrations(name="0014_event_odd_tables")
 def _event_odd_tables(db: sqlite_utils.Database) -> None:
     """What takes up the players an event's tables of four leave over: 'usual' (a five for one,

@@ -74,7 +74,10 @@ def _set_locks(db: sqlite_utils.Database, games: list[int], locked: bool) -> Non
     for start in range(0, len(games), 500):
         chunk = games[start : start + 500]
         marks = ", ".join("?" * len(chunk))
-        db.conn.execute(f"UPDATE games SET locked = ? WHERE id IN ({marks})", [int(locked), *chunk])
+        db.conn.execute(
+            f"UPDATE games SET locked = ?, notices = notices + (locked != ?) WHERE id IN ({marks})",
+            [int(locked), int(locked), *chunk],
+        )
 
 
 def undo_deletion(db: sqlite_utils.Database, undo: Mapping[str, object]) -> None:

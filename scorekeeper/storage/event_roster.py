@@ -3,18 +3,29 @@ director's changes to the event, each with an optional reason."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import sqlite_utils
 
 from ..club.members import Listed, Matched, MemberIndex, check_member, number_key, numbered_seat
-from ..scoring import Refusal
-from ..tournament.seating import MAX_EVENT_PLAYERS, name_key
+from ..scoring import Game, Refusal
+from ..tournament.seating import MAX_EVENT_PLAYERS, name_key, partners_of
 from .database import immediate
 from .events import REASON_MAX_LENGTH, Event, EventPlayer, note_change
+from .games import NAMES_EPOCH
 from .members import all_members, note_club_change, settle
 
-__all__ = ["REASON_MAX_LENGTH", "HistoryLine", "RosterRefusal", "add_late_player", "event_history", "give_reason", "withdraw_player"]
+__all__ = [
+    "REASON_MAX_LENGTH",
+    "HistoryLine",
+    "RosterRefusal",
+    "add_late_player",
+    "event_history",
+    "give_reason",
+    "replace_no_show",
+    "withdraw_player",
+]
 
 
 class RosterRefusal(Refusal):
@@ -127,4 +138,98 @@ def add_late_player(
             [event.id, seat, settled.club, settled.number or "", player.arrives, settled.id],
         )
         note_change(db, event.id, f"{seat} added, playing from round {player.arrives}", reason)
+    return True
+
+
+class TableStarted(RosterRefusal):
+    """A table whose game has begun cannot change its players."""
+
+    status = 409
+
+
+def replace_no_show(
+    db: sqlite_utils.Database, event: Event, round_: int, missing: str, replacement: str = "", reason: str = ""
+) -> bool:
+    """A player seated in round ``round_`` who did not come: ``replacement`` (a player sitting the
+    round out, or a late one, who then plays from this round) takes their seat, or, without one,
+    their table plays without them (a table of three). The missing player is withdrawn from this
+    round on; the History says so. Only a table with nothing recorded yet: one that has started
+    is refused (its players cannot change silently).
+
+    Check and change share one write lock, and the game changes only if its log is still empty,
+    so a double click or two directors change it once: the second finds the change made (False).
+    The table keeps its game, so its record link and join code, on the card printed for it, stay
+    good; its rows are read anew by every worker (the names epoch moves, as when a name is removed)."""
+    with immediate(db):
+        tables = [
+            (int(number), int(game_id), json.loads(players), int(version))
+            for number, game_id, players, version in db.execute(
+                "SELECT t.number, g.id, g.players, g.version FROM event_tables t JOIN games g ON g.id = t.game_id "
+                "WHERE t.event_id = ? AND t.round = ? ORDER BY t.number",
+                [event.id, round_],
+            )
+        ]
+        if not tables:
+            raise RosterRefusal(f"Round {round_} is not seated.", "missing")
+        roster = {
+            name: (arrives, leaves)
+            for name, arrives, leaves in db.execute(
+                "SELECT name, arrives, leaves FROM event_players WHERE event_id = ?", [event.id]
+            )
+        }
+        seated = {name: number for number, _, players, _ in tables for name in players}
+        at = [table for table in tables if missing in table[2]]
+        if not at:
+            leaves = roster.get(missing, (1, None))[1]
+            if missing in roster and leaves is not None and leaves <= round_ and (not replacement or replacement in seated):
+                return False  # done already: a double click, or the other director
+            raise RosterRefusal(f"{missing} is not seated in round {round_}.", "missing")
+        number, game_id, players, version = at[0]
+        if version:
+            raise TableStarted(
+                f"Round {round_}, table {number} has started (play is recorded there): its players cannot change. "
+                "Lock it as it stands, or correct it at the table.",
+                "missing",
+            )
+        if replacement:
+            if replacement not in roster:
+                raise RosterRefusal(f"{replacement} is not a player of this event.", "replacement")
+            if replacement in seated:
+                raise RosterRefusal(
+                    f"{replacement} plays at table {seated[replacement]} of round {round_} already.", "replacement"
+                )
+            leaves = roster[replacement][1]
+            if leaves is not None and leaves <= round_:
+                raise RosterRefusal(f"{replacement} is withdrawn from round {leaves}.", "replacement")
+            seats = [replacement if name == missing else name for name in players]
+        else:
+            seats = [name for name in players if name != missing]
+        if not seats:
+            raise RosterRefusal(f"Table {number} would have nobody left.", "replacement")
+        game = Game(event.ruleset(), tuple(seats), partners_of(seats, event.partnerships), seats[0])
+        changed = db.conn.execute(
+            "UPDATE games SET players = ?, partnerships = ?, first_dealer = ?, notices = notices + 1 "
+            "WHERE id = ? AND version = 0",
+            [json.dumps(list(game.players)), json.dumps([list(team) for team in game.partnerships]), game.dealer(1), game_id],
+        )
+        if not changed.rowcount:  # the log moved meanwhile (the check above read it under this lock: never)
+            raise TableStarted(f"Round {round_}, table {number} has started: its players cannot change.", "missing")
+        db.conn.execute(
+            "INSERT INTO settings (key, value) VALUES (?, '1') "
+            "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+            [NAMES_EPOCH],
+        )
+        db.conn.execute(
+            "UPDATE event_players SET leaves = ? WHERE event_id = ? AND name = ? AND (leaves IS NULL OR leaves > ?)",
+            [round_, event.id, missing, round_],
+        )
+        if replacement:
+            db.conn.execute(
+                "UPDATE event_players SET arrives = MIN(arrives, ?) WHERE event_id = ? AND name = ?",
+                [round_, event.id, replacement],
+            )
+        instead = f"{replacement} plays in their seat" if replacement else f"the table plays as a table of {len(seats)}"
+        note_change(
+            db, event.id, f"Round {round_}, table {number}: {missing} did not come, withdrawn from round {round_} on; {instead}", reason
+        )
     return True

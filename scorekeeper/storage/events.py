@@ -35,6 +35,8 @@ class Event:
     sit_out: str = "average"
     #: What takes up the players tables of four leave over (``seating.ODD_TABLES``).
     odd_tables: str = "usual"
+    #: Lock a table as soon as its game ends (its final hand complete, and confirmed where hands must be).
+    lock_at_end: bool = False
 
     def ruleset(self) -> RuleSet:
         """The event's game with its options."""
@@ -90,6 +92,7 @@ def create_event(
     who: str = "director",
     odd_tables: str = "usual",
     lines: Sequence[int] | None = None,
+    lock_at_end: bool = False,
 ) -> Event:
     """A new event with its players (at most ``MAX_EVENT_PLAYERS``: SeatingError beyond), each
     matched to the club's list (``members.settle_players``: MemberRefusal by line), which gains
@@ -100,7 +103,7 @@ def create_event(
     with immediate(db):
         cursor = db.conn.execute(
             "INSERT INTO events (name, held_on, rules, options, scoring, partnerships, wall_token, created_at, verify,"
-            " paper, rounds, sit_out, odd_tables) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " paper, rounds, sit_out, odd_tables, lock_at_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 name,
                 held_on,
@@ -115,6 +118,7 @@ def create_event(
                 rounds,
                 sit_out,
                 odd_tables,
+                int(lock_at_end),
             ],
         )
         event_id = int(cursor.lastrowid or 0)
@@ -145,6 +149,7 @@ def _event(row: dict[str, object]) -> Event:
         rounds=None if row.get("rounds") is None else int(str(row["rounds"])),
         sit_out=str(row.get("sit_out") or "average"),
         odd_tables=str(row.get("odd_tables") or "usual"),
+        lock_at_end=bool(row.get("lock_at_end", 0)),
     )
 
 
@@ -260,11 +265,13 @@ def table_filing(event: Event, table: EventTable) -> FiledUnder:
 
 
 def event_version(db: sqlite_utils.Database, event: Event) -> int:
-    """Changes anywhere in the event (for the wall screen to follow): entries plus tables."""
+    """Changes anywhere in the event (for the wall screen to follow): entries plus tables, plus
+    the lines of its history (a round's clock started, paused, extended)."""
     row = db.execute(
-        "SELECT COALESCE(SUM(g.version), 0) + COUNT(*) + COALESCE(SUM(g.locked), 0) FROM event_tables t "
+        "SELECT COALESCE(SUM(g.version), 0) + COUNT(*) + COALESCE(SUM(g.locked), 0) "
+        "+ (SELECT COUNT(*) FROM event_history h WHERE h.event_id = ?) FROM event_tables t "
         "JOIN games g ON g.id = t.game_id WHERE t.event_id = ?",
-        [event.id],
+        [event.id, event.id],
     ).fetchone()
     return int(row[0])
 
@@ -457,23 +464,53 @@ def withdraw_round(db: sqlite_utils.Database, event: Event, number: int) -> bool
             )
         games = [game_id for _, game_id, _ in tables]
         marks = ", ".join("?" * len(games))
-        db.conn.execute(f"UPDATE games SET locked = 1 WHERE id IN ({marks})", games)
+        db.conn.execute(
+            f"UPDATE games SET locked = 1, notices = notices + (locked = 0) WHERE id IN ({marks})", games
+        )
         db.conn.execute("DELETE FROM event_tables WHERE event_id = ? AND round = ?", [event.id, number])
         note_change(db, event.id, f"Round {number} withdrawn")
     return True
 
 
-def set_locked(db: sqlite_utils.Database, game: StoredGame, locked: bool, table: EventTable | None = None) -> bool:
+def set_locked(
+    db: sqlite_utils.Database,
+    game: StoredGame,
+    locked: bool,
+    table: EventTable | None = None,
+    why: str = "",
+    at_version: int | None = None,
+) -> bool:
     """Lock or unlock; False when the game was so already (nothing changes). ``table``: the
-    event's table it is, whose history says so."""
+    event's table it is, whose history says so (``why``: how it came to be, after the state).
+    ``at_version``: only if the game's log still holds that many entries (a lock decided on what
+    stood then, such as the round's time up between hands: a hand begun meanwhile goes on).
+
+    Every lock goes through here: the director's, the round's *Lock finished tables*, a game
+    ended in an event that locks at the end, and the round clock at time."""
     with immediate(db):
-        cursor = db.conn.execute(
-            "UPDATE games SET locked = ?, locked_at = CASE WHEN ? THEN ? ELSE locked_at END WHERE id = ? AND locked != ?",
-            [int(locked), int(locked), now(), game.id, int(locked)],
-        )
-        if cursor.rowcount and table is not None:
-            event_id = db.execute("SELECT event_id FROM event_tables WHERE game_id = ?", [game.id]).fetchone()
-            if event_id is not None:
-                state = "locked" if locked else "unlocked"
-                note_change(db, int(event_id[0]), f"Round {table.round}, table {table.number} {state}")
+        return lock_in_transaction(db, game.id, locked, table, why, at_version)
+
+
+def lock_in_transaction(
+    db: sqlite_utils.Database,
+    game_id: int,
+    locked: bool,
+    table: EventTable | None = None,
+    why: str = "",
+    at_version: int | None = None,
+) -> bool:
+    """``set_locked`` inside the caller's write transaction (a round's tables locked together).
+
+    The lock's changes are counted (``notices``) so that the version a phone follows moves
+    with it (``games.game_version``): a phone at a table hears of the lock at once."""
+    cursor = db.conn.execute(
+        "UPDATE games SET locked = ?, locked_at = CASE WHEN ? THEN ? ELSE locked_at END, notices = notices + 1 "
+        "WHERE id = ? AND locked != ? AND (? IS NULL OR version = ?)",
+        [int(locked), int(locked), now(), game_id, int(locked), at_version, at_version],
+    )
+    if cursor.rowcount and table is not None:
+        event_id = db.execute("SELECT event_id FROM event_tables WHERE game_id = ?", [game_id]).fetchone()
+        if event_id is not None:
+            state = "locked" if locked else "unlocked"
+            note_change(db, int(event_id[0]), f"Round {table.round}, table {table.number} {state}{why}")
     return cursor.rowcount > 0

@@ -244,10 +244,12 @@ def join_by_code(
 
 
 def game_version(db: sqlite_utils.Database, column: str, token: str) -> int | None:
-    """A game's version (the number of entries in its log), by one of its tokens: cheap, for polling."""
+    """The version a phone follows, by one of the game's tokens: cheap, for polling. It is the
+    number of entries in its log plus its notices (how often its lock or its round's clock
+    changed), so that a lock or a clock reaches the table's phones as a change does."""
     if column not in ("record_token", "view_token") or not token:
         return None
-    row = db.execute(f"SELECT version FROM games WHERE {column} = ?", [token]).fetchone()
+    row = db.execute(f"SELECT version + notices FROM games WHERE {column} = ?", [token]).fetchone()
     return int(row[0]) if row else None
 
 
@@ -333,7 +335,14 @@ class Appended:
 #: How often a change is checked again when another phone's change was appended while it was
 #: checked, before it is checked holding the write lock (so that it cannot lose every race).
 RACES_BEFORE_WAITING = 3
-LOCKED = "This game is locked: only the tournament director can change it now."
+LOCKED = "This game is locked by the director: only the director can change it now."
+
+
+class TableLocked(TableError):
+    """A change to a game the director locked: the phone is told so (``locked``), and shows the lock."""
+
+    def details(self) -> dict[str, object]:
+        return {"locked": True}
 
 
 def append(
@@ -383,7 +392,7 @@ def append_all(
             else:
                 standing = _standing(db, stored)
                 if standing.locked and not director:
-                    raise TableError(LOCKED)
+                    raise TableLocked(LOCKED)
                 if standing.epoch != stored.epoch:
                     stored = _read_again(db, stored)
                 state = load_state(db, stored, standing.version)
@@ -395,7 +404,7 @@ def append_all(
         with immediate(db):
             now_standing = _standing(db, stored)
             if now_standing.locked and not director:
-                raise TableError(LOCKED)
+                raise TableLocked(LOCKED)
             same = now_standing.version == state.version and now_standing.epoch == stored.epoch
             ids = _insert(db, stored, state, trial) if same else None
         if ids is not None:

@@ -59,6 +59,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from . import connection, errors, live_links, scripts, security, starting, static_files
     from .forms import new_idem_key
+    from .pages import table_notice_context
     from .views import (
         club,
         director,
@@ -93,6 +94,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.add_extension("jinja2.ext.do")
     app.jinja_env.globals["new_idem_key"] = new_idem_key
     app.context_processor(_saved_message)
+    app.context_processor(table_notice_context)
     return app
 
 

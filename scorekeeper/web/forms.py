@@ -51,6 +51,7 @@ from ..scoring.rulesets.house import FACE_VALUES, HANDS, LOSS_LINE, OWN, TARGET,
 from ..scoring.text import text_fault
 from ..storage.event_roster import REASON_MAX_LENGTH
 from ..storage.exchange import EVENT_NAME_MAX_LENGTH, TITLE_MAX_LENGTH
+from ..storage.round_clock import MAX_MINUTES as MAX_CLOCK_MINUTES
 from ..tournament.plan import MAX_ROUNDS
 from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, name_key
 
@@ -645,6 +646,11 @@ class EventForm(RuleOptionsForm):
         ],
         default="average",
     )
+    lock_at_end = BooleanField(
+        "Lock each table when its game ends",
+        description="As soon as a table's last hand is complete (and confirmed, where hands must be), the table is "
+        "locked: only the director can change it afterwards.",
+    )
     verify = BooleanField(
         "Hands must be confirmed",
         description="A hand is final only when it is confirmed on another phone than the one that last changed it: a player of another side confirms it on their own.",
@@ -817,6 +823,27 @@ class LockForm(Form):
     """Lock (or unlock) a table; ``anyway`` when the director was asked about a table still playing."""
 
     anyway = BooleanField()
+
+
+class NoShowForm(Form):
+    """A player seated who did not come: who takes their seat, or nobody (their table plays short)."""
+
+    missing = SelectField("Did not come", choices=[], validate_choice=False, validators=[DataRequired(message="Who did not come?")])
+    replacement = SelectField("Plays in their seat", choices=[], validate_choice=False)
+    reason = StringField(
+        "Reason (optional)", validators=[Optional(), Length(max=REASON_MAX_LENGTH), TextRule("the reason")]
+    )
+
+
+class RoundClockForm(Form):
+    """A round's clock: started with the round's length, extended by some minutes; ``mark`` is the
+    clock as it stood when the button was drawn (a second press of it changes nothing)."""
+
+    minutes = WholeNumberField(
+        "Minutes",
+        validators=[InputRequired(message="How many minutes?"), NumberRange(min=1, max=MAX_CLOCK_MINUTES)],
+    )
+    mark = HiddenField()
 
 
 class KeyedForm(Form):

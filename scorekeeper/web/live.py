@@ -36,6 +36,7 @@ from ipaddress import IPv4Network, IPv6Network, ip_address, ip_network
 
 from ..storage import events as event_store
 from ..storage.database import connect, data_version
+from ..storage.evening import settle_due
 from ..storage.games import game_version
 from .devices import guesser_key
 from .sockets import more_files, tls_context
@@ -166,6 +167,32 @@ class Hub:
                 _log.exception("live updates: could not read the versions")
 
 
+#: How often the live process looks for rounds at time (``storage.evening.settle_due``).
+CLOCK_SECONDS = 1.0
+
+
+def _settle_due(database: str) -> int:
+    db = connect(database)
+    try:
+        return settle_due(db)
+    finally:
+        db.conn.close()
+
+
+async def keep_time(database: str, stop: asyncio.Event) -> None:
+    """Lock the tables a round's time has closed, with no page open: every second, in a thread
+    (a write must not hold the loop). One live process beside all of gunicorn's workers, so the
+    timer runs once however many workers there are; the pages' own checks (a change at a table,
+    the event page, the wall screen) lock the same tables if it is not running, and every lock is
+    made only if the game's log still stands as it was checked, so two at once lock once."""
+    while not stop.is_set():
+        await asyncio.sleep(CLOCK_SECONDS)
+        try:
+            await asyncio.to_thread(_settle_due, database)
+        except Exception:  # a database busy just now: look again next time
+            _log.exception("round clock: could not lock the tables at time")
+
+
 def _answer(status: str, extra: str = "") -> bytes:
     body = status.split(" ", 1)[1] + "\n"
     return (
@@ -275,7 +302,9 @@ async def run(
     if ready is not None:
         ready()
     async with server:
+        keeping = asyncio.create_task(keep_time(database, stop))
         await hub.watch(parent, stop)
+        keeping.cancel()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -145,3 +145,24 @@ def sheet_response(stored: StoredGame, state: TableState, view_url: str) -> Resp
         notes=state.ruling_notes(),
     )
     return pdf_response(printer.render(html), download_name(stored, "sheet", "pdf", filed))
+
+
+def table_notice_context() -> dict[str, object]:
+    """What every page of a game's record and view links shows beside the log: its lock (the
+    record link's pages lose their buttons and say so, unless the director holds them) and its
+    round's clock; and the version the page follows (the log's plus the notices)."""
+    from flask import request
+
+    from ..storage.evening import table_notice
+    from ..storage.games import game_by_record_token, game_by_view_token
+    from .views.director import is_director
+
+    token = (request.view_args or {}).get("token")
+    if request.blueprint not in ("play", "view") or not isinstance(token, str):
+        return {"notice": None, "locked_out": False}
+    find = game_by_record_token if request.blueprint == "play" else game_by_view_token
+    stored = find(get_db(), token)
+    if stored is None:
+        return {"notice": None, "locked_out": False}
+    notice = table_notice(get_db(), stored)
+    return {"notice": notice, "locked_out": notice.locked and request.blueprint == "play" and not is_director()}

@@ -31,6 +31,7 @@ from ...scoring import Refusal
 from ...scoring.errors import sentence
 from ...storage import event_roster
 from ...storage import events as event_store
+from ...storage.evening import lock_finished, settle_event
 from ...storage.event_deletion import delete_event, deleted_events
 from ...storage.event_plans import StoredPlan, standings_seating, stored_plan
 from ...storage.event_results import (
@@ -48,6 +49,8 @@ from ...storage.event_results import (
 from ...storage.events import Event, EventPlayer, EventTable, RoundConflict
 from ...storage.games import load_state
 from ...storage.members import all_members
+from ...storage.round_clock import ACTIONS as CLOCK_ACTIONS
+from ...storage.round_clock import change_clock, round_clock, start_clock
 from .. import booklets, printer
 from ..connection import get_db
 from ..event_planner import event_plan
@@ -58,8 +61,10 @@ from ..forms import (
     KeyedForm,
     LatePlayerForm,
     LockForm,
+    NoShowForm,
     OddTablesForm,
     RosterChangeForm,
+    RoundClockForm,
     SeatingForm,
     WithdrawPlayerForm,
 )
@@ -118,6 +123,7 @@ def new_event() -> Response | str | tuple[str, int]:
                 odd_tables=form.odd_tables.data,
                 who=who(),
                 lines=form.parsed_lines,
+                lock_at_end=bool(form.lock_at_end.data),
             )
         except Refusal as error:  # the list matched to the club's (two members of one name, say)
             field = form[error.field] if error.field and error.field in form else form.players
@@ -156,8 +162,11 @@ def _event_page(
     reason: tuple[int, HistoryReasonForm] | None = None,
     lock_question: TableProgress | None = None,
     odd_tables: OddTablesForm | None = None,
+    clock_form: RoundClockForm | None = None,
+    no_show: NoShowForm | None = None,
 ) -> tuple[str, int]:
     db = get_db()
+    settle_event(db, event)
     tables = progress(db, event)
     latest = max((row.table.round for row in tables), default=None)
     unplayed = all(not row.state.entries for row in tables if row.table.round == latest)
@@ -181,6 +190,16 @@ def _event_page(
     late_player = late_player or LatePlayerForm(prefix="late", formdata=None, from_round=next_round)
     playing = {player.member_id for player in players if player.member_id is not None}
     lock_form = EmptyForm()
+    no_show = no_show or NoShowForm(prefix="noshow", formdata=None)
+    seated_now = {name for row in tables if row.table.round == latest for name in row.table.game.game.players}
+    no_show.missing.choices = [
+        name for row in tables if row.table.round == latest and not row.state.entries for name in row.table.game.game.players
+    ]
+    no_show.replacement.choices = [("", "Nobody: the table plays without them")] + [
+        (player.name, player.name)
+        for player in players
+        if player.name not in seated_now and (player.leaves is None or latest is None or player.leaves > latest)
+    ]
     return render_template(
         "events/event.html",
         event=event,
@@ -209,6 +228,12 @@ def _event_page(
         lock_question=lock_question,
         odd_tables=odd_tables or OddTablesForm(formdata=None, odd_tables=event.odd_tables),
         odd_tables_words=event_store.ODD_TABLE_WORDS[event.odd_tables],
+        clock=round_clock(db, event.id, latest) if latest is not None else None,
+        clock_form=clock_form or RoundClockForm(formdata=None),
+        no_show=no_show,
+        finished_unlocked=[
+            row.table.number for row in tables if row.table.round == latest and row.final_score.finished and not row.table.locked
+        ],
         tie_breaks=event_tie_breaks(event),
         stage=event_stage(tables, event),
         unreachable_host=unreachable_host(request.host_url),
@@ -442,6 +467,81 @@ def _set_locked(event_id: int, token: str, locked: bool) -> Response | tuple[str
         changed = event_store.set_locked(get_db(), table.game, locked, table)
         state = "locked" if locked else "unlocked"
         flash(f"Round {table.round}, table {table.number} {state if changed else 'was already ' + state}.", "ok")
+    return _back_to(found)
+
+
+@bp.post("/events/<int:event_id>/rounds/<int:number>/lock-finished")
+@director_required
+def lock_finished_tables(event_id: int, number: int) -> Response:
+    """Lock every finished table of a round in one press (one short transaction; a double click locks nothing more)."""
+    found = _event(event_id)
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    locked = lock_finished(get_db(), found, number)
+    if locked:
+        flash(f"Round {number}: {event_store.tables_named(locked)} locked.", "ok")
+    else:
+        flash(f"Round {number}: no finished table was left unlocked.", "ok")
+    return _back_to(found)
+
+
+@bp.post("/events/<int:event_id>/rounds/<int:number>/no-show")
+@director_required
+def no_show(event_id: int, number: int) -> Response | tuple[str, int]:
+    """A seated player who did not come: replaced at their table (not started), or their table plays without them."""
+    found = _event(event_id)
+    form = NoShowForm(prefix="noshow")
+    if not form.validate_on_submit():
+        return _event_page(found, SeatingForm(formdata=None), 422, no_show=form)
+    missing, replacement = form.missing.data, form.replacement.data or ""
+    try:
+        changed = event_roster.replace_no_show(get_db(), found, number, missing, replacement, form.reason.data or "")
+    except Refusal as error:
+        field = form.replacement if error.field == "replacement" else form.missing
+        field.errors = [str(error)]
+        return _event_page(found, SeatingForm(formdata=None), error.status, no_show=form)
+    instead = f"{replacement} plays in their seat" if replacement else "their table plays without them"
+    flash(f"{missing} did not come: {instead}." if changed else f"{missing} was replaced already.", "ok")
+    return _back_to(found)
+
+
+@bp.post("/events/<int:event_id>/rounds/<int:number>/clock")
+@director_required
+def start_round_clock(event_id: int, number: int) -> Response | tuple[str, int]:
+    """Start a round's clock with its length; a clock running already is left as it is."""
+    found = _event(event_id)
+    form = RoundClockForm()
+    if not form.validate_on_submit():
+        return _event_page(found, SeatingForm(formdata=None), 422, clock_form=form)
+    try:
+        started = start_clock(get_db(), found, number, form.minutes.data)
+    except Refusal as error:
+        form.minutes.errors = [str(error)]
+        return _event_page(found, SeatingForm(formdata=None), error.status, clock_form=form)
+    flash(f"Round {number} clock {'started' if started else 'was running already'}.", "ok")
+    return _back_to(found)
+
+
+@bp.post("/events/<int:event_id>/rounds/<int:number>/clock/<action>")
+@director_required
+def change_round_clock(event_id: int, number: int, action: str) -> Response | tuple[str, int]:
+    """Pause, resume, extend or stop a round's clock, as it stood when the button was drawn."""
+    found = _event(event_id)
+    if action not in CLOCK_ACTIONS:
+        abort(404)
+    form = RoundClockForm()
+    if action != "extend":
+        form.minutes.data = 1  # only an extension says how long
+        form.minutes.raw_data = ["1"]
+    if not form.validate_on_submit():
+        return _event_page(found, SeatingForm(formdata=None), 422, clock_form=form)
+    try:
+        changed = change_clock(get_db(), found, number, action, form.mark.data or "", form.minutes.data or 0)
+    except Refusal as error:
+        form.minutes.errors = [str(error)]
+        return _event_page(found, SeatingForm(formdata=None), error.status, clock_form=form)
+    done = {"pause": "paused", "resume": "resumed", "extend": "extended", "stop": "stopped"}[action]
+    flash(f"Round {number} clock {done}." if changed else f"Round {number} clock changed meanwhile: nothing done.", "ok")
     return _back_to(found)
 
 

@@ -35,6 +35,7 @@ from ...gamelog import (
 )
 from ...reports.qr import qr_svg
 from ...scoring import ScoringError, parse_cards
+from ...storage.evening import settle_game
 from ...storage.games import DIRECTOR, Appended, StoredGame, append, append_all, load_state
 from .. import printer
 from ..access import recording_game
@@ -107,7 +108,9 @@ def _append(
     ``read``: the state this request has read already."""
     source = _source()
     change = replace(change, address=client_address(), at=change.at or _made_at(form).isoformat())
-    return append(get_db(), stored, change, form.idem.data or "", source, source == DIRECTOR, guard, read)
+    appended = append(get_db(), stored, change, form.idem.data or "", source, source == DIRECTOR, guard, read)
+    settle_game(get_db(), stored)
+    return appended
 
 
 def _made_at(form: ChangeForm) -> datetime:
@@ -377,6 +380,7 @@ def hand_leftovers(token: str, number: int) -> Response:
             changes.append((change, f"{form.idem.data}-{entry.seat}"))
         source = _source()
         appended = append_all(get_db(), stored, changes, source, source == DIRECTOR, read=state)
+        settle_game(get_db(), stored)
     except TableError as error:
         if error.index is not None:
             seat = form.entries[error.index].seat

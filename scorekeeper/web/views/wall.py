@@ -5,7 +5,9 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, render_template, request
 
 from ...storage import events as event_store
+from ...storage.evening import settle_event
 from ...storage.event_results import event_tie_breaks, seated_by_hand, standings_shown
+from ...storage.round_clock import latest_clock
 from ..connection import get_db
 from ..responses import polled_version
 
@@ -26,10 +28,12 @@ def _event(token: str) -> event_store.Event:
 def standings(token: str) -> str:
     """The standings in pages that turn by themselves (``?seconds=`` each; every row without JavaScript)."""
     found = _event(token)
+    settle_event(get_db(), found)
     shown = standings_shown(get_db(), found)
     seconds = request.args.get("seconds", PAGE_SECONDS, type=int)
     return render_template(
         "wall/wall.html",
+        clock=latest_clock(get_db(), found.id),
         event=found,
         rows=shown.rows,
         stage=shown.stage,

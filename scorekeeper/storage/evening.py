@@ -1,0 +1,139 @@
+"""The evening as it happens: a round's finished tables locked together, a table locked as its
+game ends (where the event says so), and at the round's time every table still playing locked
+once its hand in play is complete (at once between hands). Each lock goes through
+``events.lock_in_transaction``, the director's own lock."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+import sqlite_utils
+
+from .database import immediate
+from .event_results import TableProgress, progress
+from .events import Event, EventTable, get_event, lock_in_transaction
+from .games import StoredGame, load_state
+from .round_clock import RoundClock, due_clocks, round_clock
+
+
+def lock_finished(db: sqlite_utils.Database, event: Event, round_: int) -> list[int]:
+    """Lock every table of round ``round_`` whose result stands (its game finished, and confirmed
+    where hands must be), in one short transaction; the tables newly locked, by number. The games
+    are folded before the write lock is taken, and each is locked only if its log did not move
+    meanwhile (a correction on its way is not shut out). A double click locks nothing more."""
+    rows = [row for row in progress(db, event) if row.table.round == round_]
+    ready = [row for row in rows if not row.table.locked and row.final_score.finished]
+    locked = []
+    with immediate(db):
+        for row in ready:
+            if lock_in_transaction(db, row.table.game.id, True, row.table, " (finished tables locked)", row.state.version):
+                locked.append(row.table.number)
+    return locked
+
+
+def _event_table(db: sqlite_utils.Database, stored: StoredGame) -> tuple[Event, EventTable] | None:
+    row = db.execute(
+        "SELECT t.event_id, t.round, t.number, g.locked, g.locked_at FROM event_tables t JOIN games g ON g.id = t.game_id "
+        "WHERE t.game_id = ?",
+        [stored.id],
+    ).fetchone()
+    if row is None:
+        return None
+    event = get_event(db, int(row[0]))
+    if event is None:
+        return None
+    return event, EventTable(int(row[1]), int(row[2]), stored, bool(row[3]), locked_at=row[4])
+
+
+def _locked_since(table: EventTable, moment: float) -> bool:
+    """The table was locked at or after ``moment`` (and so, if unlocked now, the director unlocked it)."""
+    if not table.locked_at:
+        return False
+    return datetime.fromisoformat(table.locked_at).timestamp() >= moment
+
+
+def _why(row: TableProgress, clock: RoundClock | None, event: Event, at: float) -> str | None:
+    """Why the table is to be locked now, as its history line ends; None when it is not. A table
+    the director unlocked after its lock (to correct it) is not locked again by the same rule."""
+    state = row.state
+    # Locks are stamped to the second: one made at time may read as up to a second before it.
+    if clock is not None and clock.up(at) and not state.finished and not _locked_since(row.table, (clock.deadline or at) - 1):
+        hand = state.current_hand
+        if hand is not None and state.last_change(hand) is None:
+            done = state.complete_hands
+            return f" at time, as it stood after hand {done}" if done else " at time, before hand 1"
+    if event.lock_at_end and row.final_score.finished and not row.table.locked_at:
+        return " (its game ended)"
+    return None
+
+
+def _settle(db: sqlite_utils.Database, event: Event, rows: Iterable[TableProgress], at: float) -> list[int]:
+    """Lock what the evening's rules say is to be locked now among ``rows`` (unlocked tables)."""
+    clocks: dict[int, RoundClock | None] = {}
+    locked = []
+    for row in rows:
+        if row.table.locked:
+            continue
+        if row.table.round not in clocks:
+            clocks[row.table.round] = round_clock(db, event.id, row.table.round)
+        why = _why(row, clocks[row.table.round], event, at)
+        if why is not None and _lock(db, row, why):
+            locked.append(row.table.number)
+    return locked
+
+
+def _lock(db: sqlite_utils.Database, row: TableProgress, why: str) -> bool:
+    with immediate(db):
+        return lock_in_transaction(db, row.table.game.id, True, row.table, why, row.state.version)
+
+
+def settle_game(db: sqlite_utils.Database, stored: StoredGame) -> bool:
+    """After a change to a game: lock its table if its game just ended (an event that locks at
+    the end) or its hand in play just completed after the round's time. True when it was locked."""
+    found = _event_table(db, stored)
+    if found is None or found[1].locked:
+        return False
+    event, table = found
+    return bool(_settle(db, event, [TableProgress(table, load_state(db, stored))], time.time()))
+
+
+def settle_event(db: sqlite_utils.Database, event: Event) -> list[int]:
+    """Whenever an event is read (its page, its wall screen): what is to be locked now, locked."""
+    return _settle(db, event, progress(db, event), time.time())
+
+
+def settle_due(db: sqlite_utils.Database) -> int:
+    """Every round at time with tables unlocked, in every event: what is to be locked now, locked.
+    The live process runs it every second, so tables are locked at time with no page open."""
+    count = 0
+    at = time.time()
+    for event_id, round_ in due_clocks(db, at):
+        event = get_event(db, event_id)
+        if event is None:
+            continue
+        rows = [row for row in progress(db, event) if row.table.round == round_]
+        count += len(_settle(db, event, rows, at))
+    return count
+
+
+@dataclass(frozen=True)
+class TableNotice:
+    """What a table's phones show beside its log: whether the director locked it, its round's
+    clock, and how often either changed (``notices``: its pages' followed version is the log's plus these)."""
+
+    locked: bool
+    notices: int
+    clock: RoundClock | None
+
+
+def table_notice(db: sqlite_utils.Database, stored: StoredGame) -> TableNotice:
+    row = db.execute(
+        "SELECT g.locked, g.notices, t.event_id, t.round FROM games g LEFT JOIN event_tables t ON t.game_id = g.id "
+        "WHERE g.id = ?",
+        [stored.id],
+    ).fetchone()
+    clock = None if row is None or row[2] is None else round_clock(db, int(row[2]), int(row[3]))
+    return TableNotice(bool(row[0]), int(row[1]), clock) if row is not None else TableNotice(False, 0, None)
