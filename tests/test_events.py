@@ -394,7 +394,7 @@ def test_a_locked_table_says_so_and_after_which_hand_it_stands(director):
     assert set_lock("unlock") == ["hand 1 of 15"]
     play(1, 2)
     assert progress_shown(director, event_url) == ["hand 3 of 15"]
-    assert set_lock("lock") == ["locked after hand 2 of 15"]
+    assert set_lock("lock") == ["locked after hand 2 of 15, prorated"]
     assert set_lock("unlock") == ["hand 3 of 15"]
     play(3, 15)
     assert progress_shown(director, event_url) == ["finished"]

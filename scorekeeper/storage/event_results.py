@@ -10,7 +10,8 @@ import sqlite_utils
 from ..gamelog import TableState
 from ..scoring import GameRecord, GameScore, score_game
 from ..tournament.standings import PlayerStanding, TableResult, standings, tie_breaks
-from .events import Event, EventTable, event_players, event_tables, table_filing, tables_named
+from .event_penalties import penalties
+from .events import Event, EventTable, event_players, event_tables, short_words, table_filing, tables_named
 from .exchange import export_record, record_extra
 from .games import load_state
 
@@ -39,7 +40,9 @@ class TableProgress:
         most = self.state.game.rules.max_hands()
         of = f" of {most}" if most else ""
         if self.table.locked:
-            return f"locked after hand {self.hands_done}{of}" if self.hands_done else "locked before hand 1"
+            if not self.hands_done:
+                return "locked before hand 1"
+            return f"locked after hand {self.hands_done}{of}, {short_words(self.table.treatment, self.table.level)}"
         return f"hand {self.hands_done + 1}{of}"
 
     @property
@@ -102,8 +105,20 @@ def event_tie_breaks(event: Event) -> str:
 
 
 def table_results(tables: list[TableProgress]) -> list[TableResult]:
-    """What the standings read: each table's score, and whether the director closed (locked) it."""
-    return [TableResult(row.table.round, row.table.number, row.final_score, row.table.locked) for row in tables]
+    """What the standings read: each table's score, whether the director closed (locked) it, and how
+    it counts if closed part-way."""
+    return [
+        TableResult(
+            row.table.round,
+            row.table.number,
+            row.final_score,
+            row.table.locked,
+            row.table.treatment,
+            row.table.level,
+            row.table.reason,
+        )
+        for row in tables
+    ]
 
 
 def event_standings(
@@ -114,7 +129,17 @@ def event_standings(
     members = event_players(db, event.id)
     withdrawn = {p.name: p.leaves for p in members if p.leaves is not None}
     players = [player.name for player in members]
-    return standings(results, players, event.scoring, round_, event.ruleset().lowest_wins, event.sit_out, withdrawn)
+    return standings(
+        results,
+        players,
+        event.scoring,
+        round_,
+        event.ruleset().lowest_wins,
+        event.sit_out,
+        withdrawn,
+        event.withdrawn_ranked,
+        penalties(db, event.id),
+    )
 
 
 def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:

@@ -12,8 +12,18 @@ import sqlite_utils
 from ..club.members import Listed
 from ..scoring import FiledUnder, Game, Refusal, RuleSet, configure
 from ..tournament.seating import MAX_EVENT_PLAYERS, SeatingError, parse_tables, partners_of
+from ..tournament.standings import (
+    ADJUSTED,
+    ADJUSTMENTS,
+    AVERAGE,
+    MISSED,
+    PRORATED,
+    SHORT_TREATMENTS,
+    WITH_THE_REST,
+    WITHDRAWN_RANKINGS,
+)
 from .database import immediate
-from .games import GAME_COLUMNS, StoredGame, _game_from_row, _insert_game, game_by_record_token, now
+from .games import GAME_COLUMNS, StoredGame, _game_from_row, _insert_game, game_by_record_token, load_state, now
 from .members import settle_players
 
 
@@ -33,6 +43,8 @@ class Event:
     rounds: int | None = None
     #: How a round a player sits out counts in the standings (``standings.SIT_OUT_RULES``).
     sit_out: str = "average"
+    #: Whether withdrawn players rank with the rest or below (``standings.WITHDRAWN_RANKINGS``).
+    withdrawn_ranked: str = WITH_THE_REST
 
     def ruleset(self) -> RuleSet:
         """The event's game with its options."""
@@ -70,6 +82,10 @@ class EventTable:
     by_hand: bool = False
     #: When the director last locked it (None: never, or before locks were timed).
     locked_at: str | None = None
+    #: How it counts if locked part-way (``standings.SHORT_TREATMENTS``), the adjusted level, and why.
+    treatment: str = PRORATED
+    level: str = AVERAGE
+    reason: str = ""
 
 
 def create_event(
@@ -86,6 +102,7 @@ def create_event(
     rounds: int | None = None,
     sit_out: str = "average",
     who: str = "director",
+    withdrawn_ranked: str = WITH_THE_REST,
     lines: Sequence[int] | None = None,
 ) -> Event:
     """A new event with its players (at most ``MAX_EVENT_PLAYERS``: SeatingError beyond), each
@@ -94,10 +111,12 @@ def create_event(
     ``lines``: each player's line in the list as the director wrote it, which refusals name."""
     if len(players) > MAX_EVENT_PLAYERS:
         raise SeatingError(f"An event seats at most {MAX_EVENT_PLAYERS} players, not {len(players)}.", "players")
+    if withdrawn_ranked not in WITHDRAWN_RANKINGS:
+        raise ValueError(f"withdrawn players rank one of {', '.join(WITHDRAWN_RANKINGS)}")
     with immediate(db):
         cursor = db.conn.execute(
             "INSERT INTO events (name, held_on, rules, options, scoring, partnerships, wall_token, created_at, verify,"
-            " paper, rounds, sit_out) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " paper, rounds, sit_out, withdrawn_ranked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 name,
                 held_on,
@@ -111,6 +130,7 @@ def create_event(
                 paper,
                 rounds,
                 sit_out,
+                withdrawn_ranked,
             ],
         )
         event_id = int(cursor.lastrowid or 0)
@@ -140,6 +160,7 @@ def _event(row: dict[str, object]) -> Event:
         paper=str(row.get("paper") or "a4"),
         rounds=None if row.get("rounds") is None else int(str(row["rounds"])),
         sit_out=str(row.get("sit_out") or "average"),
+        withdrawn_ranked=str(row.get("withdrawn_ranked") or WITH_THE_REST),
     )
 
 
@@ -185,7 +206,8 @@ def played_rounds(db: sqlite_utils.Database, event_id: int) -> list[list[list[st
 
 def event_tables(db: sqlite_utils.Database, event_id: int) -> list[EventTable]:
     rows = db.query(
-        "SELECT t.round, t.number, t.by_hand, g.record_token, g.locked, g.locked_at FROM event_tables t "
+        "SELECT t.round, t.number, t.by_hand, t.short_treatment, t.short_level, t.short_reason, g.record_token, "
+        "g.locked, g.locked_at FROM event_tables t "
         "JOIN games g ON g.id = t.game_id "
         "WHERE t.event_id = ? ORDER BY t.round, t.number",
         [event_id],
@@ -195,7 +217,17 @@ def event_tables(db: sqlite_utils.Database, event_id: int) -> list[EventTable]:
         game = game_by_record_token(db, row["record_token"])
         assert game is not None
         tables.append(
-            EventTable(row["round"], row["number"], game, bool(row["locked"]), bool(row["by_hand"]), row["locked_at"])
+            EventTable(
+                row["round"],
+                row["number"],
+                game,
+                bool(row["locked"]),
+                bool(row["by_hand"]),
+                row["locked_at"],
+                row["short_treatment"],
+                row["short_level"],
+                row["short_reason"],
+            )
         )
     return tables
 
@@ -406,9 +438,76 @@ def withdraw_round(db: sqlite_utils.Database, event: Event, number: int) -> bool
     return True
 
 
+class LockRefusal(Refusal):
+    """A table cannot be locked short as asked (an unknown treatment, an adjustment without its reason)."""
+
+
+#: What each treatment of a short table does to its players, in one sentence: the lock question's words.
+SHORT_TREATMENT_WORDS = {
+    PRORATED: "Prorated (the default): each player's points are scaled to the whole game by the cards dealt "
+    "(points × cards of the game ÷ cards dealt so far), so stopping early gains nothing.",
+    MISSED: "Counted as missed: the table counts for nobody and its players are given the event's rule "
+    "for a missed round.",
+    ADJUSTED: "Adjusted: every player of the table is given the round's average total at its finished tables "
+    "(average-plus a tenth better, average-minus a tenth worse), with your reason.",
+}
+
+
+def short_words(treatment: str, level: str = AVERAGE) -> str:
+    """"prorated", "counted as missed", "adjusted (average-plus)": how a short table counts."""
+    return {PRORATED: "prorated", MISSED: "counted as missed"}.get(treatment, f"adjusted ({level})")
+
+
+def lock_table(
+    db: sqlite_utils.Database,
+    table: EventTable,
+    treatment: str = PRORATED,
+    level: str = AVERAGE,
+    reason: str = "",
+) -> bool:
+    """Lock an event's table, and if it has not finished, say how it counts (``treatment``; the
+    default, prorated, never rewards stopping): the one way to lock a table short, which every
+    path that locks one (the director's button, a round's clock, "lock every finished table")
+    calls. The history says after which hand it was locked and how it counts ("Round 3, table 1
+    locked after hand 6 of 15, prorated"). False when it was locked already (nothing changes).
+    An adjusted table needs its reason (LockRefusal, beside ``reason``)."""
+    if treatment not in SHORT_TREATMENTS:
+        raise LockRefusal(f"A short table counts as one of: {', '.join(SHORT_TREATMENTS)}.", "treatment")
+    if level not in ADJUSTMENTS:
+        raise LockRefusal(f"An adjusted table is given one of: {', '.join(ADJUSTMENTS)}.", "level")
+    reason = reason.strip()
+    if treatment == ADJUSTED and not reason:
+        raise LockRefusal("An adjusted score needs its reason: say why the table could not finish.", "reason")
+    state = load_state(db, table.game)
+    with immediate(db):
+        cursor = db.conn.execute(
+            "UPDATE games SET locked = 1, locked_at = ? WHERE id = ? AND locked = 0", [now(), table.game.id]
+        )
+        row = db.execute("SELECT event_id FROM event_tables WHERE game_id = ?", [table.game.id]).fetchone()
+        if not cursor.rowcount or row is None:
+            return cursor.rowcount > 0
+        db.conn.execute(
+            "UPDATE event_tables SET short_treatment = ?, short_level = ?, short_reason = ? WHERE game_id = ?",
+            [treatment, level, reason[:REASON_MAX_LENGTH], table.game.id],
+        )
+        where = f"Round {table.round}, table {table.number} locked"
+        most = state.game.rules.max_hands()
+        if state.finished:
+            what = where
+        elif not state.complete_hands:
+            what = f"{where} before hand 1: its players missed the round"
+        else:
+            of = f" of {most}" if most else ""
+            what = f"{where} after hand {state.complete_hands}{of}, {short_words(treatment, level)}"
+        note_change(db, int(row[0]), what, reason)
+    return True
+
+
 def set_locked(db: sqlite_utils.Database, game: StoredGame, locked: bool, table: EventTable | None = None) -> bool:
     """Lock or unlock; False when the game was so already (nothing changes). ``table``: the
-    event's table it is, whose history says so."""
+    event's table it is, whose history says so (locked: ``lock_table``, with the default treatment)."""
+    if locked and table is not None:
+        return lock_table(db, table)
     with immediate(db):
         cursor = db.conn.execute(
             "UPDATE games SET locked = ?, locked_at = CASE WHEN ? THEN ? ELSE locked_at END WHERE id = ? AND locked != ?",
