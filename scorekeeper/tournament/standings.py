@@ -127,15 +127,24 @@ def round_half_away(value: Fraction) -> int:
     return whole if value >= 0 else -whole
 
 
-def prorated(score: GameScore) -> dict[str, tuple[int, str]] | None:
-    """Each side's total scaled to the whole game by the cards dealt, with how it was reached;
-    None for a game with no fixed length (nothing to scale to)."""
+def cards_share(score: GameScore) -> tuple[int, int] | None:
+    """(cards a player is dealt in the whole game, cards dealt in its complete hands); None for a
+    game with no fixed length or no complete hand."""
     rules, most = score.game.rules, score.game.rules.max_hands()
-    if not most:
+    if not most or not score.hands:
         return None
     seats = len(score.game.players)
     full = sum(rules.cards_dealt(number, seats) for number in range(1, most + 1))
-    dealt = sum(rules.cards_dealt(number, seats) for number in range(1, len(score.hands) + 1))
+    return full, sum(rules.cards_dealt(number, seats) for number in range(1, len(score.hands) + 1))
+
+
+def prorated(score: GameScore) -> dict[str, tuple[int, str]] | None:
+    """Each side's total scaled to the whole game by the cards dealt, with how it was reached;
+    None for a game with no fixed length (nothing to scale to)."""
+    share = cards_share(score)
+    if share is None:
+        return None
+    full, dealt = share
     out = {}
     for side in score.sides:
         points = side.total - side.start
