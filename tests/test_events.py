@@ -590,14 +590,13 @@ def test_event_pdfs(director, tmp_path):
     assert re.search(r"Pages:\s+3\n", subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True).stdout)
 
 
-def test_exports_are_saved_under_the_events_number_and_pdfs_open_in_the_browser(director):
+def test_exports_are_saved_under_the_events_name_and_date_and_pdfs_open_in_the_browser(director):
     event_url = new_event(director, ["Ann", "Bob"])
-    number = event_url.rsplit("/", 1)[1]
     seat_next_round(director, event_url)
     for path, mimetype, disposition in [
-        ("/export.json", "application/json", f'attachment; filename="event-{number}.json"'),
-        ("/export.csv", "text/csv", f'attachment; filename="event-{number}.csv"'),
-        ("/standings.pdf", "application/pdf", f'inline; filename="standings-{number}.pdf"'),
+        ("/export.json", "application/json", 'attachment; filename="club-night-2026-11-22-results.json"'),
+        ("/export.csv", "text/csv", 'attachment; filename="club-night-2026-11-22-results.csv"'),
+        ("/standings.pdf", "application/pdf", 'inline; filename="club-night-2026-11-22-standings.pdf"'),
     ]:
         response = director.get(event_url + path)
         assert (response.mimetype, response.headers["Content-Disposition"]) == (mimetype, disposition)
