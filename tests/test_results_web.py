@@ -78,6 +78,9 @@ def test_a_table_locked_after_6_of_15_is_prorated_by_default_and_does_not_rank_a
     # Raw, the short table's 420s would beat the full table's 450s; prorated they are 904.
     assert min(places[name] for name in keepers) > max(places[name] for name in full_keepers), places
     assert "round 1: locked after hand 6 of 15, prorated: 420 × 71 ÷ 33 cards = 904" in page
+    pdf = director.get(event_url + "/standings.pdf").data
+    printed = " ".join(subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode().split())
+    assert "round 1: locked after hand 6 of 15, prorated: 420 × 71 ÷ 33 cards = 904" in printed, "and on paper"
     event_page = director.get(event_url).get_data(as_text=True)
     assert "Round 1, table 2 locked after hand 6 of 15, prorated" in event_page, "the History says after which hand"
     assert "locked after hand 6 of 15, prorated" in re.findall(r'class="progress">([^<]+)</td>', event_page)
