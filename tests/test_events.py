@@ -330,7 +330,7 @@ def test_locking_a_table_still_playing_asks_first_and_a_finished_one_does_not(di
     asked = director.post(f"{event_url}/games/{playing}/lock", data={"csrf_token": csrf})
     page = asked.get_data(as_text=True)
     assert asked.status_code == 409
-    assert "table 1 has not finished: 1 hand complete" in page and "the standings count those hands" in page
+    assert "table 1 has not finished: 1 hand complete" in page and "Prorated (the default)" in page
     assert lock_buttons(director.get(event_url).get_data(as_text=True))[0] == ("lock", "Lock"), "nothing locked yet"
     finished = Phone(director.application.test_client(), done)
     for hand in range(1, 16):

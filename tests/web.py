@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
 import subprocess
@@ -88,6 +89,8 @@ def create_director(instance: Path, password: str) -> dict[str, str]:
     """Set the director's password with the installed command, as a director on the server would;
     returns the environment that points commands at that instance."""
     env = {"SCOREKEEPER_INSTANCE": str(instance), "PATH": "/usr/bin:/bin"}
+    if os.environ.get("PYTHONPATH"):  # a checkout run in place of the installed one (a git worktree)
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     script = Path(sys.executable).parent / "scorekeeper"
     subprocess.run(
         [str(script), "create-director", "--password-stdin"],
