@@ -229,3 +229,22 @@ def test_the_exports_carry_what_the_evening_held(director):
     assert by_name[full_keeper]["penalties"] == "5" and "a slow table" in by_name[full_keeper]["how"]
     results = list(csv.DictReader(io.StringIO(director.get(event_url + "/export.csv").get_data(as_text=True))))
     assert {(row["table"], row["locked_after_hand"], row["counts_as"]) for row in results} == {("1", "", ""), ("2", "6", "prorated")}
+
+
+def test_a_penalty_given_after_the_evening_moves_the_clubs_record_of_it(director, app):
+    """The club's record keeps each event's standings, derived again only when what they come from moves."""
+    from scorekeeper.storage.club_results import bring_up_to_date, record_holds
+
+    event_url, full, short = short_evening(director)
+    csrf = csrf_token(director, event_url)
+    director.post(f"{event_url}/games/{short}/lock", data={"csrf_token": csrf, "anyway": "y"})
+    event_id = int(event_url.rsplit("/", 1)[1])
+    db = connect(app.config["DATABASE"])
+    try:
+        bring_up_to_date(db)
+        assert record_holds(db, event_id)
+        sent = {"csrf_token": csrf, "penalty-round": "1", "penalty-table": "1", "penalty-player": "", "penalty-points": "5", "penalty-reason": "a slow table"}
+        assert director.post(f"{event_url}/penalties", data=sent).status_code == 302
+        assert not record_holds(db, event_id), "a penalty changes the standings the club keeps"
+    finally:
+        db.conn.close()
