@@ -138,7 +138,7 @@ def test_a_game_an_older_version_broke_still_opens_and_is_repaired_by_withdrawin
 
 
 def test_a_broken_table_counts_in_the_standings_without_the_refused_entry(app, client):
-    from scorekeeper.storage.event_results import event_standings
+    from scorekeeper.storage.event_results import event_standings, progress, table_results
     from scorekeeper.storage.events import EventPlayer, add_round, create_event, set_locked
     from scorekeeper.storage.games import game_by_record_token
 
@@ -159,11 +159,15 @@ def test_a_broken_table_counts_in_the_standings_without_the_refused_entry(app, c
             ],
         )
         game = game_by_record_token(db, token)
-        set_locked(db, game, True)  # closed by the director: its result counts as it stands
-        totals = {row.name: row.total for row in event_standings(db, event)}
+        set_locked(db, game, True)  # closed by the director
+        (table,) = table_results(progress(db, event))
+        totals = {side.side.name: side.total for side in table.score.sides}
+        # A game played to a score has no length to prorate by: locked short, it counts as missed.
+        missed = {row.name: row.missed for row in event_standings(db, event)}
     finally:
         db.conn.close()
-    assert totals == {"Ann": 10, "Bob": 0}
+    assert totals == {"Ann": 10, "Bob": 0}, "what the standings read: the game without the refused entry"
+    assert missed == {"Ann": 1, "Bob": 1}
     assert "This game holds a change the rules refuse" in t.page("/scores")
 
 

@@ -263,7 +263,8 @@ def test_a_reason_can_be_given_afterwards_once_and_a_double_click_keeps_one(dire
         assert response.status_code == 302
     page = director.get(event_url).get_data(as_text=True)
     assert page.count("scores agreed with the captain") == 1
-    assert any(said.endswith("Round 1, table 1 locked · scores agreed with the captain") for said in history_lines(page))
+    locked = "Round 1, table 1 locked before hand 1: its players missed the round"
+    assert any(said.endswith(f"{locked} · scores agreed with the captain") for said in history_lines(page))
 
     refused = post(director, event_url, f"/history/{line}/reason", reason="another story")
     assert refused.status_code == 422
@@ -430,7 +431,9 @@ def test_a_player_without_a_complete_round_shows_no_total_or_points_on_the_web_t
     assert late.status_code == 302
 
     no_round = '<tr><td>—</td><td>Eve<span class="tie-breaks">placement&nbsp;— · wins&nbsp;— · tables&nbsp;0 (+1&nbsp;missed)</span></td><td class="num">—</td><td class="num">—</td><td class="num">—</td><td class="num">0'
-    ranked = rf'<tr><td>1</td><td>{seats[0]}<span class="tie-breaks">placement&nbsp;3 · wins&nbsp;1 · tables&nbsp;1</span></td><td class="num">0</td><td class="num">3</td><td class="num">1</td>'
+    # Round 1 locked after hand 1: prorated by default, 0 points stay 0, and the standings say how.
+    how = '<span class="how small muted">round 1: locked after hand 1 of 15, prorated: 0 × 71 ÷ 8 cards = 0</span>'
+    ranked = rf'<tr><td>1</td><td>{seats[0]}{how}<span class="tie-breaks">placement&nbsp;3 · wins&nbsp;1 · tables&nbsp;1</span></td><td class="num">0</td><td class="num">3</td><td class="num">1</td>'
     wall = re.search(r'href="http://localhost(/e/[\w-]+/)"', planned_page(director, event_url)).group(1)
     for name, page in {
         "standings": director.get(event_url + "/standings").get_data(as_text=True),

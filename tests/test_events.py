@@ -330,7 +330,7 @@ def test_locking_a_table_still_playing_asks_first_and_a_finished_one_does_not(di
     asked = director.post(f"{event_url}/games/{playing}/lock", data={"csrf_token": csrf})
     page = asked.get_data(as_text=True)
     assert asked.status_code == 409
-    assert "table 1 has not finished: 1 hand complete" in page and "the standings count those hands" in page
+    assert "table 1 has not finished: 1 hand complete" in page and "Prorated (the default)" in page
     assert lock_buttons(director.get(event_url).get_data(as_text=True))[0] == ("lock", "Lock"), "nothing locked yet"
     finished = Phone(director.application.test_client(), done)
     for hand in range(1, 16):
@@ -394,7 +394,7 @@ def test_a_locked_table_says_so_and_after_which_hand_it_stands(director):
     assert set_lock("unlock") == ["hand 1 of 15"]
     play(1, 2)
     assert progress_shown(director, event_url) == ["hand 3 of 15"]
-    assert set_lock("lock") == ["locked after hand 2 of 15"]
+    assert set_lock("lock") == ["locked after hand 2 of 15, prorated"]
     assert set_lock("unlock") == ["hand 3 of 15"]
     play(3, 15)
     assert progress_shown(director, event_url) == ["finished"]
@@ -590,14 +590,13 @@ def test_event_pdfs(director, tmp_path):
     assert re.search(r"Pages:\s+3\n", subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True).stdout)
 
 
-def test_exports_are_saved_under_the_events_number_and_pdfs_open_in_the_browser(director):
+def test_exports_are_saved_under_the_events_name_and_date_and_pdfs_open_in_the_browser(director):
     event_url = new_event(director, ["Ann", "Bob"])
-    number = event_url.rsplit("/", 1)[1]
     seat_next_round(director, event_url)
     for path, mimetype, disposition in [
-        ("/export.json", "application/json", f'attachment; filename="event-{number}.json"'),
-        ("/export.csv", "text/csv", f'attachment; filename="event-{number}.csv"'),
-        ("/standings.pdf", "application/pdf", f'inline; filename="standings-{number}.pdf"'),
+        ("/export.json", "application/json", 'attachment; filename="club-night-2026-11-22-results.json"'),
+        ("/export.csv", "text/csv", 'attachment; filename="club-night-2026-11-22-results.csv"'),
+        ("/standings.pdf", "application/pdf", 'inline; filename="club-night-2026-11-22-standings.pdf"'),
     ]:
         response = director.get(event_url + path)
         assert (response.mimetype, response.headers["Content-Disposition"]) == (mimetype, disposition)

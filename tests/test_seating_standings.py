@@ -1,6 +1,7 @@
 """Seating rounds and ranking players: the event's rules, stated and tested."""
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -55,10 +56,11 @@ def test_rotating_partners_change_every_round():
 
 
 def result(round_, table, players, leftovers, closed=True):
-    """A table's one-hand game; closed by the director (so its round can be complete) unless said otherwise."""
+    """A table's one-hand game, standing as a finished one (so its round can be complete) unless
+    said otherwise (a table locked part-way is prorated: tests/test_results_defensible.py)."""
     game = Game(configure("crates"), tuple(players))
     score = score_game(game, [hand(**dict(zip(players, leftovers, strict=True)))])
-    return TableResult(round_, table, score, closed=closed)
+    return TableResult(round_, table, replace(score, finished=True) if closed else score, closed=closed)
 
 
 def test_total_points_lowest_wins_and_ties_share_a_place():
@@ -88,7 +90,7 @@ def test_placement_points_rank_by_places_won_then_total():
 def test_a_partnership_gives_both_partners_the_sides_total():
     game = Game(configure("crates"), ("Ann", "Bob", "Cy", "Di"), (("Ann", "Cy"), ("Bob", "Di")))
     score = score_game(game, [hand(Ann="K", Bob="", Cy="Q", Di="8")])
-    rows = {row.name: row for row in standings([TableResult(1, 1, score, closed=True)], ["Ann", "Bob", "Cy", "Di"], "total")}
+    rows = {row.name: row for row in standings([TableResult(1, 1, replace(score, finished=True))], ["Ann", "Bob", "Cy", "Di"], "total")}
     assert rows["Ann"].total == rows["Cy"].total == 20 and rows["Bob"].total == rows["Di"].total == 50
     assert Counter(row.place for row in rows.values()) == Counter({1: 2, 3: 2})
 
@@ -97,7 +99,7 @@ def test_where_the_highest_total_wins_the_event_ranks_it_first():
     rules = configure("crazy-eights")
     game = Game(rules, ("Ann", "Bob", "Cy"))
     score = score_game(game, [hand(Ann="", Bob="K", Cy="9")])
-    rows = standings([TableResult(1, 1, score, closed=True)], ["Ann", "Bob", "Cy"], "total", lowest_wins=False)
+    rows = standings([TableResult(1, 1, replace(score, finished=True))], ["Ann", "Bob", "Cy"], "total", lowest_wins=False)
     assert [(row.place, row.name, row.total) for row in rows] == [(1, "Ann", 19), (2, "Bob", 0), (2, "Cy", 0)]
     assert rows[0].wins == 1 and rows[0].placement == 2
 
@@ -141,7 +143,7 @@ def test_while_a_round_is_under_way_only_complete_rounds_rank_and_each_table_is_
     # Round 2 is not complete: nothing of it counts yet, for any table.
     assert rows["Ann"].total == 10 and rows["Bob"].total == 50 and rows["Flo"].total == 10
     assert rows["Ann"].playing == "round 2, table 1: hand 2 of 15, 50 so far"
-    assert rows["Bob"].playing == "round 2, table 2: closed, 1"
+    assert rows["Bob"].playing == "round 2, table 2: finished, 1"
     assert rows["Ann"].in_progress == 1 and rows["Bob"].in_progress == 0
     assert rows["Cy"].place == 1 and rows["Ann"].place == 2  # Ann 10 and 2nd at her table; Ed, Flo, Gus, Hal 10 tied
 
@@ -156,7 +158,7 @@ def test_thirteen_players_one_table_finished_nobody_earns_placement_points_for_a
     rows = standings(results, names, "placement")
     assert all(row.placement == 0 and row.total == 0 for row in rows), "no round is complete: nothing ranks yet"
     assert {row.place for row in rows} == {0}, "no complete round: nobody has a place yet"
-    assert next(row for row in rows if row.name == "P1").playing.startswith("round 1, table 1: closed")
+    assert next(row for row in rows if row.name == "P1").playing.startswith("round 1, table 1: finished")
 
 
 @pytest.mark.parametrize("rule, ann", [("average", 2 * 10), ("zero", 10)])
@@ -172,17 +174,17 @@ def test_a_complete_round_missed_counts_as_the_event_says(rule, ann):
     assert rows["Ann"].total == ann
 
 
-def test_a_withdrawn_player_ranks_below_those_still_playing_and_a_late_one_without_a_round_has_no_place():
+def test_where_the_event_says_so_a_withdrawn_player_ranks_below_and_a_late_one_without_a_round_has_no_place():
     results = [
         result(1, 1, ["Ann", "Bob"], ["K", ""]),  # Bob goes out: 0, the best total of round 1
         result(1, 2, ["Cy", "Di"], ["Q", "A"]),
         result(2, 1, ["Ann", "Cy"], ["A", "K"]),
         result(2, 2, ["Di", "Eve"], ["K", "A"], closed=False),  # Eve arrived for round 2; still playing
     ]
-    rows = standings(results, ["Ann", "Bob", "Cy", "Di", "Eve"], "total", withdrawn={"Bob": 2})
+    rows = standings(results, ["Ann", "Bob", "Cy", "Di", "Eve"], "total", withdrawn={"Bob": 2}, withdrawn_ranked="below")
     by_name = {row.name: row for row in rows}
     assert [row.name for row in rows][-2:] == ["Bob", "Eve"]
-    assert by_name["Bob"].place == 4 and by_name["Bob"].missed == 0, "withdrawn: round 2 is not his to count"
+    assert by_name["Bob"].place == 4 and by_name["Bob"].missed == 0, "round 2 is not complete yet"
     assert by_name["Eve"].place == 0 and by_name["Eve"].playing.startswith("round 2, table 2")
     assert not by_name["Eve"].ranked and by_name["Bob"].ranked, "unranked: the pages show — for place, total and points"
     assert by_name["Di"].playing and by_name["Di"].total == 1, "round 2 is not complete: Di's 10 there waits"

@@ -48,6 +48,7 @@ def test_migrations_are_named_and_run_once(tmp_path):
         "0009_event_plans",
         "0010_club",
         "0011_game_starts",
+        "0012_results_a_director_can_defend",
         "0013_evening",
         "0014_event_odd_tables",
         "0014_table_seated_by",

@@ -98,9 +98,11 @@ def score_sheet_html(
     view_url: str | None = None,
     notes: dict[int, list[str]] | None = None,
     closed: bool = False,
+    counting: Sequence[str] = (),
 ) -> str:
     """The sheet a bridge player would recognise, with the rules in force and a verification code.
-    ``closed``: an event's table the director locked, whose result stands as it is."""
+    ``closed``: an event's table the director locked, whose result stands as it is; ``counting``:
+    how the event's standings count it (a short table's treatment, penalties given at it)."""
     game, score = record.game, record.score()
     grid = score_grid(score, notes)
     return _env.get_template("print/score_sheet.html").render(
@@ -121,6 +123,7 @@ def score_sheet_html(
         qr=qr_svg(view_url, scale=2) if view_url else None,
         view_url=view_url,
         closed=closed,
+        counting=counting,
     )
 
 
@@ -303,11 +306,16 @@ def round_sheet_html(
 
 
 def event_sheets_html(
-    event: Any, tables: Sequence[Any], paper: str = DEFAULT_PAPER, view_urls: Sequence[str | None] | None = None
+    event: Any,
+    tables: Sequence[Any],
+    paper: str = DEFAULT_PAPER,
+    view_urls: Sequence[str | None] | None = None,
+    counting: Sequence[Sequence[str]] | None = None,
 ) -> list[str]:
     """Every table's score sheet, for the event's booklet: filed under the event, round and table,
     dated by the event, with its rulings and (given ``view_urls``, one a table) its QR code."""
     urls = list(view_urls) if view_urls is not None else [None] * len(tables)
+    counted = list(counting) if counting is not None else [()] * len(tables)
     return [
         score_sheet_html(
             row.record(event),
@@ -318,6 +326,7 @@ def event_sheets_html(
             view_url=url,
             notes=row.state.ruling_notes(),
             closed=row.table.locked,
+            counting=lines,
         )
-        for row, url in zip(tables, urls, strict=True)
+        for row, url, lines in zip(tables, urls, counted, strict=True)
     ]

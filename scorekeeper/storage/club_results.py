@@ -42,9 +42,17 @@ _PLAYERS_SIGNATURE = (
     "COALESCE(SUM(p.member_id), 0) || ':' || COALESCE(SUM(p.id * p.member_id), 0) FROM event_players p "
     "WHERE p.event_id = e.id"
 )
-#: What an event's record is derived from: its tables' versions and locks, its players and their members.
-_SIGNATURE = f"SELECT ({_TABLES_SIGNATURE}) || '|' || ({_PLAYERS_SIGNATURE})"
-_SIGNATURES = f"SELECT e.id, ({_TABLES_SIGNATURE}) || '|' || ({_PLAYERS_SIGNATURE}), e.club_signature FROM events e"
+_PENALTIES_SIGNATURE = (
+    "SELECT COUNT(*) || ':' || COUNT(x.withdrawn_at) || ':' || COALESCE(MAX(x.id), 0) FROM event_penalties x "
+    "WHERE x.event_id = e.id"
+)
+#: What an event's record is derived from: its tables' versions and locks (a short table's treatment is
+#: set with its lock), its players and their members, the director's penalties.
+_SIGNATURE = f"SELECT ({_TABLES_SIGNATURE}) || '|' || ({_PLAYERS_SIGNATURE}) || '|' || ({_PENALTIES_SIGNATURE})"
+_SIGNATURES = (
+    f"SELECT e.id, ({_TABLES_SIGNATURE}) || '|' || ({_PLAYERS_SIGNATURE}) || '|' || ({_PENALTIES_SIGNATURE}), "
+    "e.club_signature FROM events e"
+)
 
 
 @dataclass(frozen=True)

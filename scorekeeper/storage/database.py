@@ -573,6 +573,25 @@ def _link_into_place(partial: Path, final: Path) -> None:
         os.rename(partial, final)
 
 
+@migrations(name="0012_results_a_director_can_defend")
+def _results_a_director_can_defend(db: sqlite_utils.Database) -> None:
+    """How a table locked part-way counts (its treatment, the adjusted level, the director's reason;
+    the column's default is the treatment that never rewards stopping, so every way of locking gets
+    it), after which hand it was locked; whether withdrawn players rank with the rest or below;
+    and the director's penalties (points on a player in a round, or on every player of a table),
+    withdrawn by a date, never deleted, so the history keeps them."""
+    db.execute("ALTER TABLE event_tables ADD COLUMN short_treatment TEXT NOT NULL DEFAULT 'prorated'")
+    db.execute("ALTER TABLE event_tables ADD COLUMN short_level TEXT NOT NULL DEFAULT 'average'")
+    db.execute("ALTER TABLE event_tables ADD COLUMN short_reason TEXT NOT NULL DEFAULT ''")
+    db.execute("ALTER TABLE events ADD COLUMN withdrawn_ranked TEXT NOT NULL DEFAULT 'with-the-rest'")
+    db.execute(
+        "CREATE TABLE event_penalties (id INTEGER PRIMARY KEY, event_id INTEGER NOT NULL REFERENCES events(id), "
+        "round INTEGER NOT NULL, table_number INTEGER NOT NULL, player TEXT NOT NULL, points INTEGER NOT NULL, "
+        "reason TEXT NOT NULL, given_at TEXT NOT NULL, withdrawn_at TEXT)"
+    )
+    db.execute("CREATE INDEX event_penalties_by_event ON event_penalties (event_id)")
+
+
 @migrations(name="0013_evening")
 def _evening(db: sqlite_utils.Database) -> None:
     """The evening as it happens: how often what a table's phones show beside its log changed

@@ -12,9 +12,10 @@ from datetime import datetime
 
 import sqlite_utils
 
+from ..tournament.standings import PRORATED
 from .database import immediate
 from .event_results import TableProgress, progress
-from .events import Event, EventTable, get_event, lock_in_transaction
+from .events import Event, EventTable, get_event, lock_in_transaction, short_words
 from .games import StoredGame, load_state
 from .round_clock import RoundClock, due_clocks, round_clock
 
@@ -64,7 +65,11 @@ def _why(row: TableProgress, clock: RoundClock | None, event: Event, at: float) 
         hand = state.current_hand
         if hand is not None and state.last_change(hand) is None:
             done = state.complete_hands
-            return f" at time, as it stood after hand {done}" if done else " at time, before hand 1"
+            if not done:
+                return " at time, before hand 1: its players missed the round"
+            most = state.game.rules.max_hands()
+            of = f" of {most}" if most else ""
+            return f" at time, as it stood after hand {done}{of}, {short_words(PRORATED)}"
     if event.lock_at_end and row.final_score.finished and not row.table.locked_at:
         return " (its game ended)"
     return None

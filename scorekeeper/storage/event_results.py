@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import sqlite_utils
@@ -10,8 +10,28 @@ import sqlite_utils
 from ..gamelog import TableState
 from ..scoring import GameRecord, GameScore, score_game
 from ..tournament.shown import Stage, shown_standings, stage
-from ..tournament.standings import PlayerStanding, TableResult, standings, tie_breaks
-from .events import Event, EventTable, event_players, event_tables, game_versions, table_filing, tables_named
+from ..tournament.standings import (
+    ADJUSTED,
+    PRORATED,
+    PlayerStanding,
+    TableResult,
+    cards_share,
+    prorated,
+    standings,
+    tie_breaks,
+)
+from .event_penalties import GivenPenalty, given_penalties, penalties
+from .events import (
+    Event,
+    EventTable,
+    event_players,
+    event_tables,
+    game_versions,
+    get_event,
+    short_words,
+    table_filing,
+    tables_named,
+)
 from .exchange import export_record, record_extra
 from .games import load_state
 
@@ -40,7 +60,9 @@ class TableProgress:
         most = self.state.game.rules.max_hands()
         of = f" of {most}" if most else ""
         if self.table.locked:
-            return f"locked after hand {self.hands_done}{of}" if self.hands_done else "locked before hand 1"
+            if not self.hands_done:
+                return "locked before hand 1"
+            return f"locked after hand {self.hands_done}{of}, {short_words(self.table.treatment, self.table.level)}"
         return f"hand {self.hands_done + 1}{of}"
 
     @property
@@ -65,6 +87,47 @@ class TableProgress:
         if not self.table.game.verify:
             return self.state.score
         return score_game(self.state.game, self.state.hands[: self.state.final_hands])
+
+
+def prorated_preview(row: TableProgress) -> str:
+    """What prorating makes of a table still playing, for the lock question: "each player's points
+    × 71 ÷ 33 cards: Ann 168 → 361, Bob 253 → 544"; "" where the game has no fixed length."""
+    share, scaled = cards_share(row.final_score), prorated(row.final_score)
+    if share is None or scaled is None:
+        return ""
+    sides = ", ".join(f"{side.side.name} {side.total} → {scaled[side.side.name][0]}" for side in row.final_score.sides)
+    return f"each player's points × {share[0]} ÷ {share[1]} cards: {sides}"
+
+
+def counting_lines(row: TableProgress, given: Sequence[GivenPenalty]) -> list[str]:
+    """How a table counts in the event's standings where it is not simply as played, for its sheet:
+    a short table's treatment and how its number is reached, and the penalties given at it."""
+    lines = []
+    if row.table.locked and not row.final_score.finished and row.final_score.hands:
+        locked = TableResult(row.table.round, row.table.number, row.final_score, True).locked_after()
+        if row.table.treatment == PRORATED and prorated_preview(row):
+            lines.append(f"{locked.capitalize()}, prorated: {prorated_preview(row)}.")
+        elif row.table.treatment == ADJUSTED:
+            why = f": {row.table.reason}" if row.table.reason else ""
+            lines.append(f"{locked.capitalize()}, adjusted ({row.table.level}), as the standings show{why}.")
+        else:
+            lines.append(f"{locked.capitalize()}, counted as missed: its players have the event's rule for a missed round.")
+    for penalty in given:
+        if (penalty.round, penalty.table) == (row.table.round, row.table.number):
+            lines.append(f"Penalty {penalty.words()}: {penalty.reason}.")
+    return lines
+
+
+def game_counting(db: sqlite_utils.Database, game_id: int) -> list[str]:
+    """``counting_lines`` of the event's table this game is; [] for a game at no event's table."""
+    found = db.execute("SELECT event_id FROM event_tables WHERE game_id = ?", [game_id]).fetchone()
+    event = get_event(db, int(found[0]), deleted=True) if found is not None else None
+    if event is None:
+        return []
+    for table in event_tables(db, event.id):
+        if table.game.id == game_id:
+            return counting_lines(TableProgress(table, load_state(db, table.game)), given_penalties(db, event.id))
+    return []
 
 
 def progress(db: sqlite_utils.Database, event: Event) -> list[TableProgress]:
@@ -107,8 +170,20 @@ def event_tie_breaks(event: Event) -> str:
 
 
 def table_results(tables: list[TableProgress]) -> list[TableResult]:
-    """What the standings read: each table's score, and whether the director closed (locked) it."""
-    return [TableResult(row.table.round, row.table.number, row.final_score, row.table.locked) for row in tables]
+    """What the standings read: each table's score, whether the director closed (locked) it, and how
+    it counts if closed part-way."""
+    return [
+        TableResult(
+            row.table.round,
+            row.table.number,
+            row.final_score,
+            row.table.locked,
+            row.table.treatment,
+            row.table.level,
+            row.table.reason,
+        )
+        for row in tables
+    ]
 
 
 def event_standings(
@@ -119,7 +194,17 @@ def event_standings(
     members = event_players(db, event.id)
     withdrawn = {p.name: p.leaves for p in members if p.leaves is not None}
     players = [player.name for player in members]
-    return standings(results, players, event.scoring, round_, event.ruleset().lowest_wins, event.sit_out, withdrawn)
+    return standings(
+        results,
+        players,
+        event.scoring,
+        round_,
+        event.ruleset().lowest_wins,
+        event.sit_out,
+        withdrawn,
+        event.withdrawn_ranked,
+        penalties(db, event.id),
+    )
 
 
 @dataclass(frozen=True)
@@ -140,7 +225,15 @@ def standings_shown(
     withdrawn = {p.name: p.leaves for p in members if p.leaves is not None}
     players = [player.name for player in members]
     rows = shown_standings(
-        results, players, event.scoring, round_, event.ruleset().lowest_wins, event.sit_out, withdrawn
+        results,
+        players,
+        event.scoring,
+        round_,
+        event.ruleset().lowest_wins,
+        event.sit_out,
+        withdrawn,
+        event.withdrawn_ranked,
+        penalties(db, event.id),
     )
     return ShownStandings(rows, stage(results, event.rounds, round_))
 
@@ -151,8 +244,14 @@ def event_stage(tables: list[TableProgress], event: Event, round_: int | None = 
 
 
 def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:
-    """The whole event: its settings, players, and every table's game record (filed under the
-    event, round and table) with its verification code."""
+    """The whole event as the evening held it: its settings (how a missed round counts, how
+    withdrawn players rank), players (arrived late, withdrawn), every table's game record (filed
+    under the event, round and table) with its verification code and, if locked part-way, after
+    which hand and how it counts; the director's penalties; and the standings with how each
+    number was reached."""
+    tables = progress(db, event)
+    players = event_players(db, event.id)
+    ranking = event_standings(db, event, tables=tables)
     return {
         "format": EVENT_FORMAT,
         "name": event.name,
@@ -161,29 +260,93 @@ def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:
         "options": event.options,
         "scoring": event.scoring,
         "partnerships": event.partnerships,
-        "players": [{"name": p.name, "club": p.club, "number": p.number} for p in event_players(db, event.id)],
+        "missed_round_counts": event.sit_out,
+        "withdrawn_ranked": event.withdrawn_ranked,
+        "players": [
+            {
+                "name": p.name,
+                "club": p.club,
+                "number": p.number,
+                "arrives": p.arrives,
+                "withdrawn_from": p.leaves,
+            }
+            for p in players
+        ],
         "tables": [
             {
                 "round": row.table.round,
                 "table": row.table.number,
                 "locked": row.table.locked,
+                **_short(row),
                 "verification_code": row.verification_code(event),
                 "record": export_record(row.table.game, row.state, table_filing(event, row.table)),
             }
-            for row in progress(db, event)
+            for row in tables
+        ],
+        "penalties": [
+            {
+                "round": given.round,
+                "table": given.table,
+                "player": given.player or None,
+                "points": given.points,
+                "reason": given.reason,
+                "given_at": given.given_at,
+            }
+            for given in given_penalties(db, event.id)
+        ],
+        "standings": [
+            {
+                "place": row.place or None,
+                "player": row.name,
+                "total": row.total if row.ranked else None,
+                "placement": row.placement if row.ranked else None,
+                "wins": row.wins,
+                "tables": row.tables,
+                "missed": row.missed,
+                "penalties": row.penalties,
+                "withdrew": row.withdrew_after or None,
+                "how": row.notes,
+            }
+            for row in ranking
         ],
     }
 
 
-EXPORT_HEADER = ["round", "table", "seat", "player", "club", "number", "side", "side_total", "hands_played", "finished"]
+def _short(row: TableProgress) -> dict[str, object]:
+    """A table locked part-way: after which hand, and how it counts."""
+    if not row.table.locked or row.final_score.finished or not row.final_score.hands:
+        return {}
+    short: dict[str, object] = {"locked_after_hand": len(row.final_score.hands), "counts_as": row.table.treatment}
+    if row.table.treatment == ADJUSTED:
+        short.update(adjusted=row.table.level, reason=row.table.reason)
+    return short
+
+
+EXPORT_HEADER = [
+    "round",
+    "table",
+    "seat",
+    "player",
+    "club",
+    "number",
+    "side",
+    "side_total",
+    "hands_played",
+    "finished",
+    "locked_after_hand",
+    "counts_as",
+]
 
 
 def export_rows(db: sqlite_utils.Database, event: Event) -> list[list[object]]:
-    """One row per player and table (``EXPORT_HEADER``): round, table, seat, side, the side's total, finished or not."""
+    """One row per player and table (``EXPORT_HEADER``): round, table, seat, side, the side's total,
+    finished or not, and for a table locked part-way after which hand and how it counts."""
     rows: list[list[object]] = [list(EXPORT_HEADER)]
     clubs = {p.name: p for p in event_players(db, event.id)}
     for row in progress(db, event):
         score = row.state.score
+        short = _short(row)
+        counts = f"adjusted ({short['adjusted']})" if short.get("counts_as") == ADJUSTED else short.get("counts_as", "")
         for seat, name in enumerate(row.table.game.game.players, start=1):
             side = next(s for s in score.sides if name in s.side.members)
             member = clubs.get(name)
@@ -199,6 +362,55 @@ def export_rows(db: sqlite_utils.Database, event: Event) -> list[list[object]]:
                     side.total,
                     len(score.hands),
                     score.finished,
+                    short.get("locked_after_hand", ""),
+                    counts,
                 ]
             )
+    return rows
+
+
+STANDINGS_HEADER = [
+    "place",
+    "player",
+    "club",
+    "number",
+    "total",
+    "placement_points",
+    "wins",
+    "tables",
+    "missed_rounds",
+    "missed_round_counts",
+    "plays_from_round",
+    "withdrew",
+    "penalties",
+    "how",
+]
+
+
+def standings_rows(db: sqlite_utils.Database, event: Event) -> list[list[object]]:
+    """The overall standings, one row a player (``STANDINGS_HEADER``): place, total and points, the
+    rounds missed and the event's rule for them, late arrival and withdrawal, penalties, and how
+    the numbers were reached (short tables, penalties with their reasons)."""
+    members = {p.name: p for p in event_players(db, event.id)}
+    rows: list[list[object]] = [list(STANDINGS_HEADER)]
+    for row in event_standings(db, event):
+        member = members.get(row.name)
+        rows.append(
+            [
+                row.place or "",
+                row.name,
+                member.club if member else "",
+                member.number if member else "",
+                row.total if row.ranked else "",
+                f"{row.placement:g}" if row.ranked else "",
+                row.wins,
+                row.tables,
+                row.missed,
+                event.sit_out,
+                member.arrives if member else 1,
+                row.withdrew_after,
+                row.penalties,
+                "; ".join(row.notes),
+            ]
+        )
     return rows

@@ -10,10 +10,21 @@ from dataclasses import dataclass
 import sqlite_utils
 
 from ..club.members import Listed
+from ..gamelog.state import TableState
 from ..scoring import FiledUnder, Game, Refusal, RuleSet, configure
 from ..tournament.seating import MAX_EVENT_PLAYERS, SeatingError, parse_tables, partners_of
+from ..tournament.standings import (
+    ADJUSTED,
+    ADJUSTMENTS,
+    AVERAGE,
+    MISSED,
+    PRORATED,
+    SHORT_TREATMENTS,
+    WITH_THE_REST,
+    WITHDRAWN_RANKINGS,
+)
 from .database import immediate
-from .games import GAME_COLUMNS, StoredGame, _game_from_row, _insert_game, now, remembered_game
+from .games import GAME_COLUMNS, StoredGame, _game_from_row, _insert_game, load_state, now, remembered_game
 from .members import settle_players
 
 
@@ -37,6 +48,8 @@ class Event:
     odd_tables: str = "usual"
     #: Lock a table as soon as its game ends (its final hand complete, and confirmed where hands must be).
     lock_at_end: bool = False
+    #: Whether withdrawn players rank with the rest or below (``standings.WITHDRAWN_RANKINGS``).
+    withdrawn_ranked: str = WITH_THE_REST
 
     def ruleset(self) -> RuleSet:
         """The event's game with its options."""
@@ -74,6 +87,10 @@ class EventTable:
     by_hand: bool = False
     #: When the director last locked it (None: never, or before locks were timed).
     locked_at: str | None = None
+    #: How it counts if locked part-way (``standings.SHORT_TREATMENTS``), the adjusted level, and why.
+    treatment: str = PRORATED
+    level: str = AVERAGE
+    reason: str = ""
 
 
 def create_event(
@@ -91,6 +108,7 @@ def create_event(
     sit_out: str = "average",
     who: str = "director",
     odd_tables: str = "usual",
+    withdrawn_ranked: str = WITH_THE_REST,
     lines: Sequence[int] | None = None,
     lock_at_end: bool = False,
 ) -> Event:
@@ -100,10 +118,13 @@ def create_event(
     ``lines``: each player's line in the list as the director wrote it, which refusals name."""
     if len(players) > MAX_EVENT_PLAYERS:
         raise SeatingError(f"An event seats at most {MAX_EVENT_PLAYERS} players, not {len(players)}.", "players")
+    if withdrawn_ranked not in WITHDRAWN_RANKINGS:
+        raise ValueError(f"withdrawn players rank one of {', '.join(WITHDRAWN_RANKINGS)}")
     with immediate(db):
         cursor = db.conn.execute(
             "INSERT INTO events (name, held_on, rules, options, scoring, partnerships, wall_token, created_at, verify,"
-            " paper, rounds, sit_out, odd_tables, lock_at_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " paper, rounds, sit_out, odd_tables, lock_at_end, withdrawn_ranked)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 name,
                 held_on,
@@ -119,6 +140,7 @@ def create_event(
                 sit_out,
                 odd_tables,
                 int(lock_at_end),
+                withdrawn_ranked,
             ],
         )
         event_id = int(cursor.lastrowid or 0)
@@ -150,6 +172,7 @@ def _event(row: dict[str, object]) -> Event:
         sit_out=str(row.get("sit_out") or "average"),
         odd_tables=str(row.get("odd_tables") or "usual"),
         lock_at_end=bool(row.get("lock_at_end", 0)),
+        withdrawn_ranked=str(row.get("withdrawn_ranked") or WITH_THE_REST),
     )
 
 
@@ -196,8 +219,8 @@ def played_rounds(db: sqlite_utils.Database, event_id: int) -> list[list[list[st
 def event_tables(db: sqlite_utils.Database, event_id: int) -> list[EventTable]:
     """Every table of the event with its game, in one statement whatever the event's size."""
     rows = db.query(
-        f"SELECT t.round AS table_round, t.number AS table_number, t.by_hand AS table_by_hand, g.{GAME_COLUMNS} "
-        "FROM event_tables t JOIN games g ON g.id = t.game_id "
+        "SELECT t.round AS table_round, t.number AS table_number, t.by_hand AS table_by_hand, t.short_treatment,"
+        f" t.short_level, t.short_reason, g.{GAME_COLUMNS} FROM event_tables t JOIN games g ON g.id = t.game_id "
         "WHERE t.event_id = ? ORDER BY t.round, t.number",
         [event_id],
     )
@@ -209,6 +232,9 @@ def event_tables(db: sqlite_utils.Database, event_id: int) -> list[EventTable]:
             bool(row["locked"]),
             bool(row["table_by_hand"]),
             row["locked_at"],
+            row["short_treatment"],
+            row["short_level"],
+            row["short_reason"],
         )
         for row in rows
     ]
@@ -472,6 +498,67 @@ def withdraw_round(db: sqlite_utils.Database, event: Event, number: int) -> bool
     return True
 
 
+class LockRefusal(Refusal):
+    """A table cannot be locked short as asked (an unknown treatment, an adjustment without its reason)."""
+
+
+#: What each treatment of a short table does to its players, in one sentence: the lock question's words.
+SHORT_TREATMENT_WORDS = {
+    PRORATED: "Prorated (the default): each player's points are scaled to the whole game by the cards dealt "
+    "(points × cards of the game ÷ cards dealt so far), so stopping early gains nothing.",
+    MISSED: "Counted as missed: the table counts for nobody and its players are given the event's rule "
+    "for a missed round.",
+    ADJUSTED: "Adjusted: every player of the table is given the round's average total at its finished tables "
+    "(average-plus a tenth better, average-minus a tenth worse), with your reason.",
+}
+
+
+def short_words(treatment: str, level: str = AVERAGE) -> str:
+    """"prorated", "counted as missed", "adjusted (average-plus)": how a short table counts."""
+    return {PRORATED: "prorated", MISSED: "counted as missed"}.get(treatment, f"adjusted ({level})")
+
+
+def short_why(state: TableState, treatment: str = PRORATED, level: str = AVERAGE) -> str:
+    """How a table's history line ends when it is locked as ``state`` stands: nothing for a
+    finished game, else after which hand and how it counts (", after hand 6 of 15, prorated")."""
+    if state.finished:
+        return ""
+    if not state.complete_hands:
+        return " before hand 1: its players missed the round"
+    most = state.game.rules.max_hands()
+    of = f" of {most}" if most else ""
+    return f" after hand {state.complete_hands}{of}, {short_words(treatment, level)}"
+
+
+def lock_table(
+    db: sqlite_utils.Database,
+    table: EventTable,
+    treatment: str = PRORATED,
+    level: str = AVERAGE,
+    reason: str = "",
+    why: str | None = None,
+    at_version: int | None = None,
+) -> bool:
+    """Lock an event's table, and if it has not finished, say how it counts (``treatment``; the
+    default, prorated, never rewards stopping): the one way to lock a table short, which every
+    path that locks one (the director's button, a round's clock, "lock every finished table")
+    goes through (``lock_in_transaction`` records the treatment). The history says after which
+    hand it was locked and how it counts ("Round 3, table 1 locked after hand 6 of 15,
+    prorated"; ``why`` instead, if given). False when it was locked already (nothing changes).
+    An adjusted table needs its reason (LockRefusal, beside ``reason``)."""
+    if treatment not in SHORT_TREATMENTS:
+        raise LockRefusal(f"A short table counts as one of: {', '.join(SHORT_TREATMENTS)}.", "treatment")
+    if level not in ADJUSTMENTS:
+        raise LockRefusal(f"An adjusted table is given one of: {', '.join(ADJUSTMENTS)}.", "level")
+    reason = reason.strip()
+    if treatment == ADJUSTED and not reason:
+        raise LockRefusal("An adjusted score needs its reason: say why the table could not finish.", "reason")
+    if why is None:
+        why = short_why(load_state(db, table.game), treatment, level)
+    with immediate(db):
+        return lock_in_transaction(db, table.game.id, True, table, why, at_version, treatment, level, reason)
+
+
 def set_locked(
     db: sqlite_utils.Database,
     game: StoredGame,
@@ -481,12 +568,12 @@ def set_locked(
     at_version: int | None = None,
 ) -> bool:
     """Lock or unlock; False when the game was so already (nothing changes). ``table``: the
-    event's table it is, whose history says so (``why``: how it came to be, after the state).
-    ``at_version``: only if the game's log still holds that many entries (a lock decided on what
-    stood then, such as the round's time up between hands: a hand begun meanwhile goes on).
-
-    Every lock goes through here: the director's, the round's *Lock finished tables*, a game
-    ended in an event that locks at the end, and the round clock at time."""
+    event's table it is, whose history says so (locked: ``lock_table``, with the default
+    treatment; ``why``: how it came to be). ``at_version``: only if the game's log still holds
+    that many entries (a lock decided on what stood then, such as the round's time up between
+    hands: a hand begun meanwhile goes on)."""
+    if locked and table is not None:
+        return lock_table(db, table, why=why or None, at_version=at_version)
     with immediate(db):
         return lock_in_transaction(db, game.id, locked, table, why, at_version)
 
@@ -498,8 +585,14 @@ def lock_in_transaction(
     table: EventTable | None = None,
     why: str = "",
     at_version: int | None = None,
+    treatment: str = PRORATED,
+    level: str = AVERAGE,
+    reason: str = "",
 ) -> bool:
     """``set_locked`` inside the caller's write transaction (a round's tables locked together).
+    Every lock goes through here: the director's, the round's *Lock finished tables*, a game
+    ended in an event that locks at the end, and the round clock at time; a table locked is
+    given how it counts if short (``treatment``, the default prorated, ``level``, ``reason``).
 
     The lock's changes are counted (``notices``) so that the version a phone follows moves
     with it (``games.game_version``): a phone at a table hears of the lock at once."""
@@ -511,6 +604,11 @@ def lock_in_transaction(
     if cursor.rowcount and table is not None:
         event_id = db.execute("SELECT event_id FROM event_tables WHERE game_id = ?", [game_id]).fetchone()
         if event_id is not None:
+            if locked:
+                db.conn.execute(
+                    "UPDATE event_tables SET short_treatment = ?, short_level = ?, short_reason = ? WHERE game_id = ?",
+                    [treatment, level, reason[:REASON_MAX_LENGTH], game_id],
+                )
             state = "locked" if locked else "unlocked"
-            note_change(db, int(event_id[0]), f"Round {table.round}, table {table.number} {state}{why}")
+            note_change(db, int(event_id[0]), f"Round {table.round}, table {table.number} {state}{why}", reason)
     return cursor.rowcount > 0

@@ -22,7 +22,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .standings import AVERAGE, PlayerStanding, TableResult, complete_rounds, standings
+from .standings import AVERAGE, WITH_THE_REST, Penalty, PlayerStanding, TableResult, complete_rounds, standings
 
 
 @dataclass(frozen=True)
@@ -124,11 +124,13 @@ def shown_standings(
     lowest_wins: bool = True,
     sit_out: str = AVERAGE,
     withdrawn: Mapping[str, int] | None = None,
+    withdrawn_ranked: str = WITH_THE_REST,
+    penalties: Sequence[Penalty] = (),
 ) -> list[PlayerStanding]:
     """The standings as shown: ``standings`` itself once a round (of those asked for) is complete;
     before, the players of the first round's finished tables ranked, provisionally, by what they
     have, then those still playing, then the rest (the module's docstring says how)."""
-    rows = standings(results, players, mode, round_, lowest_wins, sit_out, withdrawn)
+    rows = standings(results, players, mode, round_, lowest_wins, sit_out, withdrawn, withdrawn_ranked, penalties)
     chosen = [result for result in results if round_ is None or result.round == round_]
     if complete_rounds(chosen) or not chosen:
         return rows
@@ -138,7 +140,9 @@ def shown_standings(
     if not at_done:
         return rows
     gone = {name: number for name, number in (withdrawn or {}).items() if name in at_done}
-    ranked = standings(done, [row.name for row in rows if row.name in at_done], mode, None, lowest_wins, sit_out, gone)
+    ranked = standings(
+        done, [row.name for row in rows if row.name in at_done], mode, None, lowest_wins, sit_out, gone, withdrawn_ranked
+    )
     now = {row.name: row for row in rows}
     placed = [dataclasses.replace(row, playing=now[row.name].playing, provisional=True) for row in ranked]
     playing = [row for row in rows if row.name not in at_done and row.in_progress]

@@ -19,12 +19,33 @@ the event says (``SIT_OUT_RULES``): ``average``, the average of that player's co
 (total and placement points; the default), or ``zero``, nothing at all (which in a game won
 by the lowest total flatters whoever missed a round). A table the director closed before any
 hand was complete counts for nobody: its players missed that round.
+
+A **short table** (locked part-way: some hands complete, the game not finished) is compared
+like with like by its treatment (``SHORT_TREATMENTS``), kept with its lock:
+- ``prorated`` (the default, whatever locked it): each side's points scaled to the whole game
+  by the cards dealt, ``start + points × cards of the game ÷ cards dealt so far``, rounded to
+  the nearest whole point (halves away from zero). Crates deals 8 down to 1 and back to 8:
+  71 cards a player; after 6 hands 33, so 168 points count as 168 × 71 ÷ 33 = 361.4 → 361.
+  Its places at the table follow the prorated totals. A game with no fixed length (played to
+  a score) cannot be prorated: its short table counts as missed.
+- ``missed``: the table counts for nobody; its players missed the round (the event's rule).
+- ``adjusted``: every player of the table is given the round's average (the mean total of
+  the players at its tables that finished), average-plus or average-minus (a tenth better
+  or worse: × 9/10 or × 11/10 where the lowest total wins), with the director's reason; and
+  half, six tenths or four tenths of a table's placement points. With no finished table in
+  the round to average, it counts as missed.
+
+A **withdrawn** player's rounds after they left are missed rounds like any other, counted by
+the event's rule; the event says whether they rank with the rest (the default) or below.
+A director's **penalty** (``Penalty``: points added to a player's total in a round, with its
+reason) counts once its round is complete, after the missed-round rule (never averaged).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from ..scoring import GameScore
 
@@ -32,6 +53,20 @@ TOTAL, PLACEMENT = "total", "placement"
 SCORING_MODES = (TOTAL, PLACEMENT)
 AVERAGE, ZERO = "average", "zero"
 SIT_OUT_RULES = (AVERAGE, ZERO)
+PRORATED, MISSED, ADJUSTED = "prorated", "missed", "adjusted"
+#: What a table locked part-way counts as; the first is the default, which never rewards stopping.
+SHORT_TREATMENTS = (PRORATED, MISSED, ADJUSTED)
+AVERAGE_PLUS, AVERAGE_MINUS = "average-plus", "average-minus"
+#: An adjusted table's level: (its share of a table's placement points, its factor on the average
+#: total where the lowest wins, where the highest wins).
+ADJUSTMENTS: dict[str, tuple[Fraction, Fraction, Fraction]] = {
+    AVERAGE_PLUS: (Fraction(6, 10), Fraction(9, 10), Fraction(11, 10)),
+    AVERAGE: (Fraction(1, 2), Fraction(1), Fraction(1)),
+    AVERAGE_MINUS: (Fraction(4, 10), Fraction(11, 10), Fraction(9, 10)),
+}
+#: Whether withdrawn players rank with everyone else (the default) or below those still playing.
+WITH_THE_REST, BELOW = "with-the-rest", "below"
+WITHDRAWN_RANKINGS = (WITH_THE_REST, BELOW)
 
 
 def tie_breaks(mode: str, lowest_wins: bool = True) -> str:
@@ -48,12 +83,75 @@ class TableResult:
     round: int
     table: int
     score: GameScore
-    #: Closed by the director (locked) before its game finished: its result counts as it stands.
+    #: Closed by the director (locked) before its game finished: it counts by its ``treatment``.
     closed: bool = False
+    #: How it counts if closed part-way (``SHORT_TREATMENTS``), the adjusted level, the director's reason.
+    treatment: str = PRORATED
+    level: str = AVERAGE
+    reason: str = ""
 
     @property
     def final(self) -> bool:
         return self.score.finished or self.closed
+
+    @property
+    def short(self) -> bool:
+        """Closed (locked) with some hands complete but its game not finished."""
+        return self.closed and not self.score.finished and bool(self.score.hands)
+
+    def locked_after(self) -> str:
+        """ "locked after hand 6 of 15", for the standings, sheets and history."""
+        most = self.score.game.rules.max_hands()
+        return f"locked after hand {len(self.score.hands)}{f' of {most}' if most else ''}"
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """A director's penalty or adjustment: ``points`` added to ``player``'s total in ``round``."""
+
+    round: int
+    player: str
+    points: int
+    reason: str
+    #: The table it was given at (0: given to the player alone).
+    table: int = 0
+
+    def words(self) -> str:
+        where = f"round {self.round}{f', table {self.table}' if self.table else ''}"
+        return f"penalty {self.points:+d} in {where}: {self.reason}"
+
+
+def round_half_away(value: Fraction) -> int:
+    """The nearest whole number, halves away from zero (168 × 71 ÷ 33 = 361.45… → 361)."""
+    whole = int(abs(value) + Fraction(1, 2))
+    return whole if value >= 0 else -whole
+
+
+def cards_share(score: GameScore) -> tuple[int, int] | None:
+    """(cards a player is dealt in the whole game, cards dealt in its complete hands); None for a
+    game with no fixed length or no complete hand."""
+    rules, most = score.game.rules, score.game.rules.max_hands()
+    if not most or not score.hands:
+        return None
+    seats = len(score.game.players)
+    full = sum(rules.cards_dealt(number, seats) for number in range(1, most + 1))
+    return full, sum(rules.cards_dealt(number, seats) for number in range(1, len(score.hands) + 1))
+
+
+def prorated(score: GameScore) -> dict[str, tuple[int, str]] | None:
+    """Each side's total scaled to the whole game by the cards dealt, with how it was reached;
+    None for a game with no fixed length (nothing to scale to)."""
+    share = cards_share(score)
+    if share is None:
+        return None
+    full, dealt = share
+    out = {}
+    for side in score.sides:
+        points = side.total - side.start
+        total = side.start + round_half_away(Fraction(points * full, dealt))
+        start = f"{side.start} + " if side.start else ""
+        out[side.side.name] = (total, f"{start}{points} × {full} ÷ {dealt} cards = {total}")
+    return out
 
 
 @dataclass
@@ -71,10 +169,26 @@ class PlayerStanding:
     missed: int = 0
     #: The player's table in a round not complete yet: "round 2, table 3: hand 7 of 15, 48 so far".
     playing: str = ""
-    #: The round the player withdrew from (they rank below everyone still playing), or None.
+    #: The round the player withdrew from, or None.
     withdrawn_from: int | None = None
     #: A place while no round is complete yet, from the player's finished table alone (``shown.py``).
     provisional: bool = False
+    #: How the numbers were reached where a table did not count as played: "round 3: locked
+    #: after hand 6 of 15, prorated: 168 × 71 ÷ 33 cards = 361"; penalties with their reasons.
+    notes: list[str] = field(default_factory=list)
+    #: Points of the director's penalties counted in ``total``.
+    penalties: int = 0
+    #: Ranked below everyone still playing (withdrawn, in an event that ranks them below).
+    below: bool = False
+
+    @property
+    def withdrew_after(self) -> str:
+        """ "withdrew after round 2" ("withdrew before round 1"), "" for a player still playing."""
+        if self.withdrawn_from is None:
+            return ""
+        if self.withdrawn_from <= 1:
+            return "withdrew before round 1"
+        return f"withdrew after round {self.withdrawn_from - 1}"
 
     @property
     def ranked(self) -> bool:
@@ -90,31 +204,40 @@ def standings(
     lowest_wins: bool = True,
     sit_out: str = AVERAGE,
     withdrawn: Mapping[str, int] | None = None,
+    withdrawn_ranked: str = WITH_THE_REST,
+    penalties: Sequence[Penalty] = (),
 ) -> list[PlayerStanding]:
     """Every player with their place, over the complete rounds (only ``round_`` if given).
 
-    ``withdrawn[name]`` is the round a player withdrew from: the rounds from it on are not
-    theirs to count, and they rank below everyone still playing. A player without a complete
-    round yet (arrived late) has no place yet (0) and is listed last.
+    ``withdrawn[name]`` is the round a player withdrew from: the complete rounds from it on
+    are missed rounds, counted by ``sit_out``; ``withdrawn_ranked`` says whether they rank
+    with the rest or below everyone still playing. A player without a complete round yet
+    (arrived late) has no place yet (0) and is listed last. ``penalties`` are added to totals.
     """
     if mode not in SCORING_MODES:
         raise ValueError(f"scoring must be one of {', '.join(SCORING_MODES)}")
     if sit_out not in SIT_OUT_RULES:
         raise ValueError(f"a sit-out counts as one of {', '.join(SIT_OUT_RULES)}")
+    if withdrawn_ranked not in WITHDRAWN_RANKINGS:
+        raise ValueError(f"withdrawn players rank one of {', '.join(WITHDRAWN_RANKINGS)}")
     table_of = {name: PlayerStanding(name) for name in players}
     chosen = [result for result in results if round_ is None or result.round == round_]
     complete = set(complete_rounds(chosen))
+    averages = _round_averages(chosen)
     seated: dict[int, set[str]] = {}
     for result in chosen:
-        if result.final and not result.score.finished and not result.score.hands:
-            # Closed by the director before any hand was complete: nobody played it. Its
-            # players missed the round (the sit-out rule), rather than scoring 0, the best total.
+        counted = _counted(result, averages.get(result.round), lowest_wins)
+        if result.final and not result.score.finished and counted is None:
+            # Closed by the director before any hand was complete, or short and counted as
+            # missed: nobody played it. Its players missed the round (the sit-out rule), rather
+            # than scoring what they had, which in Crates rewards stopping.
+            if result.short and result.round in complete:
+                for member in (m for side in result.score.sides for m in side.side.members):
+                    row = table_of.setdefault(member, PlayerStanding(member))
+                    row.notes.append(f"round {result.round}: {result.locked_after()}, counted as missed")
             continue
-        places = {side.side.name: place for place, side in result.score.standings()}
         for side in result.score.sides:
-            mine = places[side.side.name]
-            worse = sum(1 for other in places.values() if other > mine)
-            tied = sum(1 for other in places.values() if other == mine) - 1
+            total, points, win, how = counted[side.side.name] if counted else _as_played(result, side.side.name)
             for member in side.side.members:
                 row = table_of.setdefault(member, PlayerStanding(member))
                 seated.setdefault(result.round, set()).add(member)
@@ -124,18 +247,26 @@ def standings(
                     # Two rounds may be under way at once (the next seated early): each is shown.
                     row.playing = "; ".join(filter(None, (row.playing, _playing(result, side.total))))
                     continue
-                row.total += side.total
-                row.placement += worse + tied / 2
-                row.wins += 1 if mine == 1 and tied == 0 else 0
+                row.total += total
+                row.placement += points
+                row.wins += win
                 row.tables += 1
-                row.by_round[result.round] = row.by_round.get(result.round, 0) + side.total
+                row.by_round[result.round] = row.by_round.get(result.round, 0) + total
+                if how:
+                    row.notes.append(f"round {result.round}: {how}")
     for row in table_of.values():
         row.withdrawn_from = (withdrawn or {}).get(row.name)
-        gone = row.withdrawn_from or (max(complete, default=0) + 1)
-        row.missed = sum(1 for n in complete if n < gone and row.name not in seated.get(n, set()))
+        row.below = row.withdrawn_from is not None and withdrawn_ranked == BELOW
+        row.missed = sum(1 for n in complete if row.name not in seated.get(n, set()))
         if row.missed and row.tables and sit_out == AVERAGE:
             row.total += round(row.total * row.missed / row.tables)
             row.placement += row.placement * row.missed / row.tables
+    for penalty in penalties:
+        if penalty.round in complete and penalty.player in table_of:
+            row = table_of[penalty.player]
+            row.total += penalty.points
+            row.penalties += penalty.points
+            row.notes.append(penalty.words())
     rows = list(table_of.values())
     sign = 1 if lowest_wins else -1
     rows.sort(key=lambda row: (*_key(row, mode, sign), row.name.casefold()))
@@ -154,6 +285,68 @@ def complete_rounds(results: Sequence[TableResult], round_: int | None = None) -
     return sorted({r.round for r in chosen} - {r.round for r in chosen if not r.final})
 
 
+Counted = dict[str, tuple[int, float, int, str]]
+
+
+def _as_played(result: TableResult, side: str) -> tuple[int, float, int, str]:
+    """A side's total, placement points, win and note (none) at a table counted as played."""
+    places = {entry.side.name: place for place, entry in result.score.standings()}
+    mine = places[side]
+    worse = sum(1 for other in places.values() if other > mine)
+    tied = sum(1 for other in places.values() if other == mine) - 1
+    return result.score.side(side).total, worse + tied / 2, 1 if mine == 1 and tied == 0 else 0, ""
+
+
+def _round_averages(results: Sequence[TableResult]) -> dict[int, Fraction]:
+    """Each round's mean player total at its tables that finished: what an adjusted table is given."""
+    totals: dict[int, list[int]] = {}
+    for result in results:
+        if result.score.finished:
+            for side in result.score.sides:
+                totals.setdefault(result.round, []).extend([side.total] * len(side.side.members))
+    return {number: Fraction(sum(values), len(values)) for number, values in totals.items() if values}
+
+
+def _counted(result: TableResult, average: Fraction | None, lowest_wins: bool) -> Counted | None:
+    """How a closed table counts: {} as played (finished, or still playing); None for nobody
+    (closed before hand 1, or short and counted as missed); else each side's total, placement
+    points, win and how the number was reached."""
+    if not result.closed or result.score.finished:
+        return {}
+    if not result.short or result.treatment == MISSED:
+        return None
+    sides = len(result.score.sides)
+    if result.treatment == ADJUSTED:
+        if average is None:
+            return None
+        share, low, high = ADJUSTMENTS.get(result.level, ADJUSTMENTS[AVERAGE])
+        total = round_half_away(average * (low if lowest_wins else high))
+        placement = float(share * (sides - 1))
+        why = f": {result.reason}" if result.reason else ""
+        how = (
+            f"{result.locked_after()}, adjusted ({result.level}: the round's average {float(average):g} → {total}){why}"
+        )
+        return {side.side.name: (total, placement, 0, how) for side in result.score.sides}
+    scaled = prorated(result.score)
+    if scaled is None:
+        return None
+    sign = 1 if lowest_wins else -1
+    counted: Counted = {}
+    for side in result.score.sides:
+        total, how = scaled[side.side.name]
+        others = [scaled[other.side.name][0] * sign for other in result.score.sides if other is not side]
+        better = sum(1 for other in others if other < total * sign)
+        worse = sum(1 for other in others if other > total * sign)
+        tied = len(others) - better - worse
+        counted[side.side.name] = (
+            total,
+            worse + tied / 2,
+            int(better == 0 and tied == 0),
+            f"{result.locked_after()}, prorated: {how}",
+        )
+    return counted
+
+
 def _playing(result: TableResult, total: int) -> str:
     where = f"round {result.round}, table {result.table}"
     if result.final:
@@ -163,9 +356,10 @@ def _playing(result: TableResult, total: int) -> str:
 
 
 def _key(row: PlayerStanding, mode: str, sign: int) -> tuple[float, ...]:
-    """Smaller is better; ``sign`` is -1 where the highest total wins. Players still in the
-    event first, then those withdrawn, then those without a complete round."""
-    order = (0 if row.ranked else 2) if row.withdrawn_from is None else (1 if row.ranked else 2)
+    """Smaller is better; ``sign`` is -1 where the highest total wins. Players ranked first
+    (withdrawn ones among them unless the event ranks them below, then those), then those
+    without a complete round."""
+    order = (1 if row.below else 0) if row.ranked else 2
     if mode == TOTAL:
         return (order, sign * row.total, -row.placement, -row.wins)
     return (order, -row.placement, sign * row.total, -row.wins)

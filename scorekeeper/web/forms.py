@@ -18,6 +18,7 @@ from wtforms import (
     HiddenField,
     IntegerField,
     PasswordField,
+    RadioField,
     SelectChoice,
     SelectField,
     StringField,
@@ -54,6 +55,16 @@ from ..storage.exchange import EVENT_NAME_MAX_LENGTH, TITLE_MAX_LENGTH
 from ..storage.round_clock import MAX_MINUTES as MAX_CLOCK_MINUTES
 from ..tournament.plan import MAX_ROUNDS
 from ..tournament.seating import MAX_EVENT_PLAYERS, NAME_MAX_LENGTH, name_key
+from ..tournament.standings import (
+    ADJUSTED,
+    AVERAGE,
+    AVERAGE_MINUS,
+    AVERAGE_PLUS,
+    BELOW,
+    MISSED,
+    PRORATED,
+    WITH_THE_REST,
+)
 
 MAX_PLAYERS = 10
 #: Player slots shown open on the start form; the rest are behind "More players".
@@ -651,6 +662,15 @@ class EventForm(RuleOptionsForm):
         description="As soon as a table's last hand is complete (and confirmed, where hands must be), the table is "
         "locked: only the director can change it afterwards.",
     )
+    withdrawn_ranked = SelectField(
+        "A withdrawn player is ranked",
+        choices=[
+            SelectChoice(WITH_THE_REST, "With the rest, their missed rounds counted as above"),
+            SelectChoice(BELOW, "Below everyone still playing"),
+        ],
+        default=WITH_THE_REST,
+        description="Most clubs rank everyone together: the rounds a player missed count by the rule above.",
+    )
     verify = BooleanField(
         "Hands must be confirmed",
         description="A hand is final only when it is confirmed on another phone than the one that last changed it: a player of another side confirms it on their own.",
@@ -820,9 +840,58 @@ class EmptyForm(Form):
 
 
 class LockForm(Form):
-    """Lock (or unlock) a table; ``anyway`` when the director was asked about a table still playing."""
+    """Lock (or unlock) a table; ``anyway`` when the director was asked about a table still playing,
+    with how it counts (``treatment``; prorated unless chosen otherwise), and for an adjusted score
+    its level and reason."""
 
     anyway = BooleanField()
+    treatment = RadioField(
+        "How its result counts",
+        choices=[
+            SelectChoice(PRORATED, "Prorated to the whole game"),
+            SelectChoice(MISSED, "Counted as a missed round"),
+            SelectChoice(ADJUSTED, "An adjusted score"),
+        ],
+        default=PRORATED,
+    )
+    level = SelectField(
+        "Adjusted score",
+        choices=[
+            SelectChoice(AVERAGE_PLUS, "Average-plus (a tenth better than the round's average)"),
+            SelectChoice(AVERAGE, "Average (the round's average)"),
+            SelectChoice(AVERAGE_MINUS, "Average-minus (a tenth worse)"),
+        ],
+        default=AVERAGE,
+    )
+    reason = StringField(
+        "Reason (needed for an adjusted score)",
+        validators=[Optional(), Length(max=REASON_MAX_LENGTH), TextRule("the reason")],
+    )
+
+
+class PenaltyForm(Form):
+    """A director's penalty or adjustment: points on a player of a table (or every player of it), with its reason."""
+
+    round = WholeNumberField(
+        "Round", validators=[InputRequired(message="Which round?"), NumberRange(min=1, max=MAX_ROUNDS)]
+    )
+    table = WholeNumberField(
+        "Table", validators=[InputRequired(message="Which table?"), NumberRange(min=1, max=MAX_EVENT_PLAYERS)]
+    )
+    player = StringField(
+        "Player (empty: every player of the table)",
+        validators=[Optional(), Length(max=NAME_MAX_LENGTH + NUMBER_MAX_LENGTH + 3), TextRule("the player's name")],
+    )
+    points = WholeNumberField(
+        "Points added to the total",
+        validators=[InputRequired(message="How many points?"), NumberRange(min=-1000, max=1000)],
+        description="Added to the player's total in that round: where the lowest total wins (Crates) a penalty "
+        "is above 0 and an adjustment in the player's favour below; where the highest wins, the other way round.",
+    )
+    reason = StringField(
+        "Reason",
+        validators=[DataRequired(message="Say why: a revoke, a slow table."), Length(max=REASON_MAX_LENGTH), TextRule("the reason")],
+    )
 
 
 class NoShowForm(Form):

@@ -10,6 +10,7 @@ from ..gamelog.phone_copy import entry_data, phone_copy
 from ..reports.charts import running_total_chart
 from ..reports.sheets import score_sheet_html
 from ..scoring import FiledUnder, GameRecord
+from ..storage.event_results import game_counting
 from ..storage.events import event_paper, filed_under
 from ..storage.exchange import export_record, record_extra
 from ..storage.games import StoredGame
@@ -143,6 +144,7 @@ def sheet_response(stored: StoredGame, state: TableState, view_url: str) -> Resp
         paper=requested_paper(event_paper(get_db(), stored.id)),
         view_url=view_url,
         notes=state.ruling_notes(),
+        counting=game_counting(get_db(), stored.id) if filed else (),
     )
     return pdf_response(printer.render(html), download_name(stored, "sheet", "pdf", filed))
 

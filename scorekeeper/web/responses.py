@@ -61,6 +61,13 @@ def download_name(stored: StoredGame, kind: str, extension: str, filed: FiledUnd
     return "-".join(part for part in (kind, date, title) if part) + "." + extension
 
 
+def event_file_name(name: str, held_on: str, what: str, extension: str) -> str:
+    """An event's download named by the event and its date, in safe ASCII:
+    ``thursday-club-2026-11-19-standings.pdf``; ``what`` says which of its files it is."""
+    head = "-".join(part for part in (_slug(name, NAME_SLUG), _slug(held_on, 20)) if part) or "event"
+    return f"{head}-{what}.{extension}"
+
+
 def _slug(text: str, most: int) -> str:
     """``text`` in lower-case ASCII letters and digits joined by dashes, at most ``most`` characters."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()

@@ -33,16 +33,20 @@ from ...storage import event_roster
 from ...storage import events as event_store
 from ...storage.evening import lock_finished, settle_event
 from ...storage.event_deletion import delete_event, deleted_events
+from ...storage.event_penalties import give_penalty, given_penalties, withdraw_penalty
 from ...storage.event_plans import StoredPlan, standings_seating, stored_plan
 from ...storage.event_results import (
     TableProgress,
+    counting_lines,
     event_stage,
     event_tie_breaks,
     export_json,
     export_rows,
     progress,
+    prorated_preview,
     rounds_played,
     seated_by_hand,
+    standings_rows,
     standings_shown,
     unfinished_tables,
 )
@@ -63,13 +67,14 @@ from ..forms import (
     LockForm,
     NoShowForm,
     OddTablesForm,
+    PenaltyForm,
     RosterChangeForm,
     RoundClockForm,
     SeatingForm,
     WithdrawPlayerForm,
 )
 from ..picking import event_lines, late_options
-from ..responses import download_response, json_download, pdf_response, requested_paper
+from ..responses import download_response, event_file_name, json_download, pdf_response, requested_paper
 from .director import director_required, who
 
 RosterForm = TypeVar("RosterForm", bound=RosterChangeForm)
@@ -122,6 +127,7 @@ def new_event() -> Response | str | tuple[str, int]:
                 sit_out=form.sit_out.data,
                 odd_tables=form.odd_tables.data,
                 who=who(),
+                withdrawn_ranked=form.withdrawn_ranked.data,
                 lines=form.parsed_lines,
                 lock_at_end=bool(form.lock_at_end.data),
             )
@@ -160,7 +166,8 @@ def _event_page(
     withdraw_player: WithdrawPlayerForm | None = None,
     late_player: LatePlayerForm | None = None,
     reason: tuple[int, HistoryReasonForm] | None = None,
-    lock_question: TableProgress | None = None,
+    lock_question: tuple[TableProgress, LockForm] | None = None,
+    penalty: PenaltyForm | None = None,
     odd_tables: OddTablesForm | None = None,
     clock_form: RoundClockForm | None = None,
     no_show: NoShowForm | None = None,
@@ -225,7 +232,12 @@ def _event_page(
         withdrawable=latest if unplayed else None,
         withdraw_error=withdraw_error,
         seating_error=stale,
-        lock_question=lock_question,
+        lock_question=lock_question[0] if lock_question else None,
+        lock_choices=lock_question[1] if lock_question else None,
+        short_words=event_store.SHORT_TREATMENT_WORDS,
+        prorated_preview=prorated_preview(lock_question[0]) if lock_question else "",
+        penalty=penalty or PenaltyForm(prefix="penalty", formdata=None, round=latest),
+        penalties=given_penalties(db, event.id),
         odd_tables=odd_tables or OddTablesForm(formdata=None, odd_tables=event.odd_tables),
         odd_tables_words=event_store.ODD_TABLE_WORDS[event.odd_tables],
         clock=round_clock(db, event.id, latest) if latest is not None else None,
@@ -259,7 +271,7 @@ def _table_rows(event: Event, tables: list[TableProgress], lock_form: EmptyForm)
     for row in tables:
         table = row.table
         key = (event.id, event.verify, table.game.memo_key, row.state.version, table.locked, table.by_hand,
-               table.round, table.number)
+               table.round, table.number, table.treatment, table.level, table.reason)
         rows.append(_TABLE_ROWS.get(key, partial(_rendered, template, event=event, row=row, lock_csrf=Markup(_CSRF_MARK))))
     return Markup("".join(rows).replace(_CSRF_MARK, str(lock_form.csrf_token())))
 
@@ -460,13 +472,65 @@ def _set_locked(event_id: int, token: str, locked: bool) -> Response | tuple[str
     table = event_store.game_in_event(get_db(), found.id, token)
     if table is None:
         abort(404)
+    row = TableProgress(table, load_state(get_db(), table.game))
+    asking = locked and not row.final_score.finished and not table.locked
     if form.validate_on_submit():
-        row = TableProgress(table, load_state(get_db(), table.game))
-        if locked and not row.final_score.finished and not table.locked and not form.anyway.data:
-            return _event_page(found, SeatingForm(formdata=None), 409, lock_question=row)
-        changed = event_store.set_locked(get_db(), table.game, locked, table)
+        if asking and not form.anyway.data:
+            return _event_page(found, SeatingForm(formdata=None), 409, lock_question=(row, LockForm(formdata=None)))
+        try:
+            if locked:
+                changed = event_store.lock_table(
+                    get_db(), table, form.treatment.data, form.level.data, form.reason.data or ""
+                )
+            else:
+                changed = event_store.set_locked(get_db(), table.game, False, table)
+        except Refusal as error:
+            form[error.field if error.field in form else "reason"].errors = [sentence(str(error))]
+            return _event_page(found, SeatingForm(formdata=None), error.status, lock_question=(row, form))
         state = "locked" if locked else "unlocked"
         flash(f"Round {table.round}, table {table.number} {state if changed else 'was already ' + state}.", "ok")
+    elif asking and form.anyway.data:
+        return _event_page(found, SeatingForm(formdata=None), 422, lock_question=(row, form))
+    return _back_to(found)
+
+
+@bp.post("/events/<int:event_id>/penalties")
+@director_required
+def penalty(event_id: int) -> Response | tuple[str, int]:
+    """A director's penalty or adjustment, with its reason: refused beside its field, kept as typed."""
+    found = _event(event_id)
+    form = PenaltyForm(prefix="penalty")
+    if form.validate_on_submit():
+        try:
+            give_penalty(
+                get_db(),
+                found,
+                form.round.data or 0,
+                form.table.data or 0,
+                (form.player.data or "").strip(),
+                form.points.data or 0,
+                form.reason.data or "",
+            )
+        except Refusal as error:
+            form[error.field if error.field in form else "reason"].errors = [sentence(str(error))]
+            return _event_page(found, SeatingForm(formdata=None), error.status, penalty=form)
+        flash("Penalty given: it counts once its round is complete.", "ok")
+        return _back_to(found)
+    return _event_page(found, SeatingForm(formdata=None), 422, penalty=form)
+
+
+@bp.post("/events/<int:event_id>/penalties/<int:penalty_id>/withdraw")
+@director_required
+def unpenalty(event_id: int, penalty_id: int) -> Response:
+    """Withdraw (undo) a penalty: it stops counting; the history keeps it and its withdrawal."""
+    found = _event(event_id)
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    try:
+        changed = withdraw_penalty(get_db(), found, penalty_id)
+    except Refusal:
+        abort(404)
+    flash("Penalty withdrawn." if changed else "That penalty was withdrawn already.", "ok")
     return _back_to(found)
 
 
@@ -616,7 +680,7 @@ def standings_pdf(event_id: int) -> Response:
         by_hand=seated_by_hand((row.table for row in tables), round_),
         stage=shown.stage,
     )
-    return pdf_response(printer.render(html), f"standings-{found.id}.pdf")
+    return pdf_response(printer.render(html), _file(found, f"standings{f'-round-{round_}' if round_ else ''}", "pdf"))
 
 
 def _round_asked(tables: list[TableProgress]) -> int | None:
@@ -632,6 +696,12 @@ def _round_asked(tables: list[TableProgress]) -> int | None:
     if number not in {row.table.round for row in tables}:
         abort(404)
     return number
+
+
+def _countings(event: Event, tables: list[TableProgress]) -> list[list[str]]:
+    """How each table counts in the standings, for its sheet (a short table, penalties at it)."""
+    given = given_penalties(get_db(), event.id)
+    return [counting_lines(row, given) for row in tables]
 
 
 def _members(event: Event) -> dict[str, EventPlayer]:
@@ -674,7 +744,7 @@ def table_cards(event_id: int) -> Response:
     round_, seated = _round_to_print(found)
     cards = [(table, qr_svg(url_for("play.hand", token=table.game.record_token, _external=True), scale=4)) for table in seated]
     html = table_cards_html(found, round_, cards, requested_paper(found.paper), unreachable_host(request.host_url))
-    return pdf_response(printer.render(html), f"tables-round-{round_}.pdf")
+    return pdf_response(printer.render(html), _file(found, f"table-cards-round-{round_}", "pdf"))
 
 
 @bp.get("/events/<int:event_id>/round-sheet.pdf")
@@ -701,7 +771,7 @@ def round_sheet(event_id: int) -> Response:
         printed_at=_now(),
         seated_by=event_store.round_seated_by(db, found.id, round_),
     )
-    return pdf_response(printer.render(html), f"round-{round_}.pdf")
+    return pdf_response(printer.render(html), _file(found, f"round-{round_}-seating", "pdf"))
 
 
 def unreachable_host(url: str) -> str | None:
@@ -751,7 +821,11 @@ def booklet(event_id: int) -> Response:
         )
         sheets = [
             booklets.Part(html, row.verification_code(found) if row.table.locked else None)
-            for row, html in zip(tables, event_sheets_html(found, tables, found.paper, view_urls=urls), strict=True)
+            for row, html in zip(
+                tables,
+                event_sheets_html(found, tables, found.paper, view_urls=urls, counting=_countings(found, tables)),
+                strict=True,
+            )
         ]
     job = booklets.start(
         current_app.instance_path, [booklets.Part(cover), *sheets], found.name, f"{found.id} {form.idem.data}", found.id
@@ -779,18 +853,30 @@ def booklet_pdf(event_id: int, job: str) -> Response:
     path = booklets.result(current_app.instance_path, job, found.id)
     if path is None:
         abort(404)
-    return pdf_response(path.read_bytes(), f"booklet-{found.id}.pdf")
+    return pdf_response(path.read_bytes(), _file(found, "booklet", "pdf"))
 
 
 @bp.get("/events/<int:event_id>/export.json")
 @director_required
 def export_event_json(event_id: int) -> Response:
     found = _event(event_id)
-    return json_download(export_json(get_db(), found), f"event-{found.id}.json")
+    return json_download(export_json(get_db(), found), _file(found, "results", "json"))
 
 
 @bp.get("/events/<int:event_id>/export.csv")
 @director_required
 def export_event_csv(event_id: int) -> Response:
     found = _event(event_id)
-    return download_response(csv_text(export_rows(get_db(), found)), "text/csv", f"event-{found.id}.csv")
+    return download_response(csv_text(export_rows(get_db(), found)), "text/csv", _file(found, "results", "csv"))
+
+
+@bp.get("/events/<int:event_id>/standings.csv")
+@director_required
+def export_standings_csv(event_id: int) -> Response:
+    """The overall standings as a spreadsheet reads them: places, totals, how each number was reached."""
+    found = _event(event_id)
+    return download_response(csv_text(standings_rows(get_db(), found)), "text/csv", _file(found, "standings", "csv"))
+
+
+def _file(event: Event, what: str, extension: str) -> str:
+    return event_file_name(event.name, event.held_on, what, extension)

@@ -12,7 +12,7 @@ from .. import booklets, printer
 from ..connection import get_db
 from ..forms import EmptyForm, KeyedForm
 from ..publishing import event_site
-from ..responses import download_response
+from ..responses import download_response, event_file_name
 from .director import director_required
 
 bp = Blueprint("published", __name__, url_prefix="/director/events/<int:event_id>/published")
@@ -64,4 +64,4 @@ def download(event_id: int, job: str) -> Response:
     path = booklets.result(current_app.instance_path, job, found.id, booklets.PUBLISHED)
     if path is None:
         abort(404)
-    return download_response(path.read_bytes(), "application/zip", f"event-{found.id}-published.zip")
+    return download_response(path.read_bytes(), "application/zip", event_file_name(found.name, found.held_on, "published", "zip"))
