@@ -183,8 +183,8 @@ def test_at_time_a_table_between_hands_is_locked_at_once_and_one_mid_hand_once_i
         playing.leftovers(2, seat, went_out=seat == 0, cards="" if seat == 0 else "K")
     assert locked(director, mid_hand), "its hand in play complete: locked as it stands"
     lines = history(director, event_url)
-    assert "Round 1, table 2 locked at time, as it stood after hand 1" in lines
-    assert "Round 1, table 1 locked at time, as it stood after hand 2" in lines
+    assert "Round 1, table 2 locked at time, as it stood after hand 1 of 15, prorated" in lines
+    assert "Round 1, table 1 locked at time, as it stood after hand 2 of 15, prorated" in lines
     assert settle_due(director.db) == 0
 
 

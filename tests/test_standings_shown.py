@@ -27,7 +27,7 @@ def test_while_no_round_is_complete_finished_tables_rank_provisionally_and_playe
     assert [row.name for row in placed] == expected and len(placed) == 8
     assert all(row.provisional and row.tables == 1 for row in placed)
     assert [row.place for row in placed] == [row.place for row in standings(results[:2], NAMES[:8], "total")]
-    assert placed[0].playing.startswith("round 1, table ") and ": closed," in placed[0].playing
+    assert placed[0].playing.startswith("round 1, table ") and ": finished," in placed[0].playing
     # Then the nine still playing, by name, with no place, no points and their hand beside them.
     rest = rows[8:]
     assert [row.name for row in rest] == sorted(NAMES[8:])
