@@ -188,6 +188,21 @@ def test_at_time_a_table_between_hands_is_locked_at_once_and_one_mid_hand_once_i
     assert settle_due(director.db) == 0
 
 
+def test_at_time_a_table_that_finished_and_was_left_open_is_locked_too(director):
+    """Seen on a director's evening: the round's time came, the finished tables stayed open (and
+    changeable), though every table is locked at time."""
+    from scorekeeper.storage.evening import settle_due
+
+    event_url = new_event(director, EIGHT)
+    seat_next_round(director, event_url)
+    finished, _ = record_links(director, event_url)
+    finish(phone(director, finished))
+    assert not locked(director, finished)
+    time_up(director, event_url)
+    assert settle_due(director.db) == 2 and locked(director, finished)
+    assert "Round 1, table 1 locked at time, its game ended" in history(director, event_url)
+
+
 def test_a_stopped_clock_locks_nothing(director):
     from scorekeeper.storage.evening import settle_due
 

@@ -242,7 +242,9 @@ def test_the_standings_pdf_is_provisional_while_tables_play(director, tmp_path):
     body = director.get(event_url + "/standings.pdf").data
     text = pdf_text(body, tmp_path)
     flat = " ".join(text.split())
-    assert "(provisional)" in flat and "Provisional: 1 table still playing" in flat
+    # Said once, and not contradicted by the note for later rounds (complete rounds only).
+    assert "provisional: 1 of 2 tables finished" in flat and "(provisional)" not in flat
+    assert "counts complete rounds only" not in flat
     assert re.search(r"Hands\s.*played", text, re.S)
     assert "Riverside" in flat and "10442" in flat and "Hilltop" in flat and "3311" in flat
     assert re.search(r"printed \d{4}-\d\d-\d\d \d\d:\d\d", flat)

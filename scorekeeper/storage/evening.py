@@ -61,7 +61,9 @@ def _why(row: TableProgress, clock: RoundClock | None, event: Event, at: float) 
     the director unlocked after its lock (to correct it) is not locked again by the same rule."""
     state = row.state
     # Locks are stamped to the second: one made at time may read as up to a second before it.
-    if clock is not None and clock.up(at) and not state.finished and not _locked_since(row.table, (clock.deadline or at) - 1):
+    if clock is not None and clock.up(at) and not _locked_since(row.table, (clock.deadline or at) - 1):
+        if state.finished:  # played to its end before time, left open: at time every table is locked
+            return " at time, its game ended"
         hand = state.current_hand
         if hand is not None and state.last_change(hand) is None:
             done = state.complete_hands
