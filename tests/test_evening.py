@@ -203,6 +203,13 @@ def test_at_time_a_table_that_finished_and_was_left_open_is_locked_too(director)
     assert "Round 1, table 1 locked at time, its game ended" in history(director, event_url)
 
 
+def test_a_one_minute_clock_is_said_in_the_singular(director):
+    event_url = new_event(director, EIGHT)
+    seat_next_round(director, event_url)
+    press(director, event_url, "/rounds/1/clock", minutes="1")
+    assert "Round 1 clock started: 1 minute" in history(director, event_url)
+
+
 def test_a_stopped_clock_locks_nothing(director):
     from scorekeeper.storage.evening import settle_due
 

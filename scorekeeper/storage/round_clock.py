@@ -132,7 +132,7 @@ def start_clock(db: sqlite_utils.Database, event: Event, round_: int, minutes: i
             "paused_left = NULL, stopped = 0",
             [event.id, round_, minutes * 60.0, time.time() + minutes * 60],
         )
-        note_change(db, event.id, f"Round {round_} clock started: {minutes} minutes")
+        note_change(db, event.id, f"Round {round_} clock started: {minutes} minute{'s' if minutes != 1 else ''}")
         _tell_tables(db, event.id, round_)
     return True
 

@@ -324,7 +324,7 @@ def _counted(result: TableResult, average: Fraction | None, lowest_wins: bool) -
         placement = float(share * (sides - 1))
         why = f": {result.reason}" if result.reason else ""
         how = (
-            f"{result.locked_after()}, adjusted ({result.level}: the round's average {float(average):g} → {total}){why}"
+            f"{result.locked_after()}, adjusted ({result.level}: the round's average {round(float(average), 1):g} → {total}){why}"
         )
         return {side.side.name: (total, placement, 0, how) for side in result.score.sides}
     scaled = prorated(result.score)
