@@ -14,7 +14,14 @@ from hypothesis import strategies as st
 from scorekeeper.storage.database import connect
 from scorekeeper.storage.event_results import event_standings
 from scorekeeper.storage.events import get_event
-from scorekeeper.tournament.seating import STANDINGS_WINDOW, SeatingError, meetings, seat_by_standings, table_sizes
+from scorekeeper.tournament.seating import (
+    STANDINGS_WINDOW,
+    SeatingError,
+    meeting_again,
+    meetings,
+    seat_by_standings,
+    table_sizes,
+)
 
 from .test_event_planning_web import history_lines, post, proposal_in
 from .test_events import new_event, planned_page, record_links, seat_next_round, set_up_director
@@ -151,3 +158,29 @@ def test_before_any_round_is_complete_there_are_no_standings_to_seat_by(director
     page = response.get_data(as_text=True)
     assert "No round is complete yet: there are no standings to seat by." in page
     assert csrf_token(director, event_url)
+
+
+def test_meeting_again_names_each_pair_a_round_would_seat_together_more_than_twice():
+    previous = [[["A", "B", "C", "D"], ["E", "F", "G", "H"]]] * 2
+    assert meeting_again([["A", "B", "E", "F"], ["C", "D", "G", "H"]], previous) == [
+        ("A", "B", 3),
+        ("E", "F", 3),
+        ("C", "D", 3),
+        ("G", "H", 3),
+    ]
+    assert meeting_again([["A", "E", "B", "F"]], previous[:1]) == []
+
+
+def test_a_proposal_that_seats_two_players_together_a_third_time_says_so_before_it_is_seated(director):
+    """Seen on a director's evening: the proposal for round 4 put two players together a third
+    time while the page still said nobody meets more than twice."""
+    eight = THIRTEEN[:8]
+    event_url = new_event(director, eight, rounds="3")
+    planned_page(director, event_url)
+    same = [eight[:4], eight[4:]]
+    for number in (1, 2):
+        written = "\n".join(map(", ".join, same))
+        assert post(director, event_url, "/rounds", number=str(number), tables=written, anyway="y").status_code == 302
+        finish_round(director, event_url, same if number == 1 else same + same)
+    page = post(director, event_url, "/rounds", number="3", tables="", by_standings="y").get_data(as_text=True)
+    assert "This proposal seats players together again:" in page and "(3rd time)" in page

@@ -20,7 +20,7 @@ import sqlite_utils
 
 from ..gamelog.memo import Memo
 from ..tournament.plan import OddChoice, Plan, Quality, plan_with_choice
-from ..tournament.seating import ALONE, USUAL, SeatingError, seat_by_standings, table_sizes
+from ..tournament.seating import ALONE, USUAL, SeatingError, meeting_again, seat_by_standings, table_sizes
 from ..tournament.standings import complete_rounds
 from .database import immediate
 from .event_results import event_standings, progress, rounds_played, table_results
@@ -195,3 +195,17 @@ def standings_seating(db: sqlite_utils.Database, event: Event, number: int) -> t
     ranked += sorted(playing - set(ranked))
     seated = seat_by_standings(ranked, rounds_played(tables), table_sizes(len(ranked), ALONE, 4, event.odd_tables))
     return seated, f"the standings after round {max(complete)}"
+
+
+def standings_warning(db: sqlite_utils.Database, event: Event, tables: list[list[str]]) -> str:
+    """What a director is told of a round proposed by the standings before seating it: the pairs
+    it would seat together a third time or more (near the bottom, where few players are left)."""
+    again = meeting_again(tables, rounds_played(progress(db, event)))
+    if not again:
+        return ""
+    pairs = "; ".join(f"{a} and {b} ({_nth(times)} time)" for a, b, times in again)
+    return f"This proposal seats players together again: {pairs}. Swap them by hand if you would rather not."
+
+
+def _nth(number: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(number, f"{number}th")

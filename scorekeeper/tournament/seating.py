@@ -179,6 +179,22 @@ def seat_by_standings(
     return tables
 
 
+def meeting_again(
+    tables: Sequence[Sequence[str]], previous: Sequence[Sequence[Sequence[str]]], more_than: int = 2
+) -> list[tuple[str, str, int]]:
+    """The pairs ``tables`` would seat together for more than ``more_than`` times in all (with
+    ``previous`` rounds), each with that count, in seating order: what a director is warned of
+    before seating a round proposed by the standings."""
+    met, _ = meetings(previous)
+    again = []
+    for table in tables:
+        for a, b in combinations(table, 2):
+            times = met[frozenset((a, b))] + 1
+            if times > more_than:
+                again.append((a, b, times))
+    return again
+
+
 def _standing_cost(
     player: str, table: list[str], window: list[str], met: Counter[frozenset[str]]
 ) -> tuple[int, int, int]:

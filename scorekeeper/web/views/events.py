@@ -34,7 +34,7 @@ from ...storage import events as event_store
 from ...storage.evening import lock_finished, settle_event
 from ...storage.event_deletion import delete_event, deleted_events
 from ...storage.event_penalties import give_penalty, given_penalties, withdraw_penalty
-from ...storage.event_plans import StoredPlan, standings_seating, stored_plan
+from ...storage.event_plans import StoredPlan, standings_seating, standings_warning, stored_plan
 from ...storage.event_results import (
     TableProgress,
     counting_lines,
@@ -355,6 +355,7 @@ def _standings_proposal(found: Event, form: SeatingForm) -> tuple[str, int]:
     form.tables.data = "\n".join(", ".join(table) for table in tables)
     form.number.data = number
     form.seated_by.data = words
+    form.tables.description = standings_warning(get_db(), found, tables) or form.tables.description
     return _event_page(found, form)
 
 
