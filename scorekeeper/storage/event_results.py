@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import sqlite_utils
@@ -190,21 +190,7 @@ def event_standings(
     db: sqlite_utils.Database, event: Event, round_: int | None = None, tables: list[TableProgress] | None = None
 ) -> list[PlayerStanding]:
     """The event's standings (of ``round_``, or overall), from its ``tables`` if read already."""
-    results = table_results(progress(db, event) if tables is None else tables)
-    members = event_players(db, event.id)
-    withdrawn = {p.name: p.leaves for p in members if p.leaves is not None}
-    players = [player.name for player in members]
-    return standings(
-        results,
-        players,
-        event.scoring,
-        round_,
-        event.ruleset().lowest_wins,
-        event.sit_out,
-        withdrawn,
-        event.withdrawn_ranked,
-        penalties(db, event.id),
-    )
+    return _ranked(standings, db, event, round_, table_results(progress(db, event) if tables is None else tables))
 
 
 @dataclass(frozen=True)
@@ -221,21 +207,30 @@ def standings_shown(
 ) -> ShownStandings:
     """The event's standings as shown (of ``round_``, or overall), from its ``tables`` if read already."""
     results = table_results(progress(db, event) if tables is None else tables)
+    rows = _ranked(shown_standings, db, event, round_, results)
+    return ShownStandings(rows, stage(results, event.rounds, round_))
+
+
+def _ranked(
+    rank: Callable[..., list[PlayerStanding]],
+    db: sqlite_utils.Database,
+    event: Event,
+    round_: int | None,
+    results: list[TableResult],
+) -> list[PlayerStanding]:
+    """``rank`` (the standings, or as shown) over the event's players by the event's rules."""
     members = event_players(db, event.id)
-    withdrawn = {p.name: p.leaves for p in members if p.leaves is not None}
-    players = [player.name for player in members]
-    rows = shown_standings(
+    return rank(
         results,
-        players,
+        [player.name for player in members],
         event.scoring,
         round_,
         event.ruleset().lowest_wins,
         event.sit_out,
-        withdrawn,
+        {p.name: p.leaves for p in members if p.leaves is not None},
         event.withdrawn_ranked,
         penalties(db, event.id),
     )
-    return ShownStandings(rows, stage(results, event.rounds, round_))
 
 
 def event_stage(tables: list[TableProgress], event: Event, round_: int | None = None) -> Stage:
