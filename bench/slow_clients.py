@@ -143,6 +143,9 @@ class Figures:
     opened: dict[str, int]
     followed: int
     heard: int
+    #: Whether the stream told the newest version saved (versions saved within one poll of the
+    #: live process are told as the newer: a phone needs only the newest).
+    heard_last: bool = False
 
 
 def measure(each: int = EACH, seconds: float = SECONDS) -> Figures:
@@ -175,6 +178,7 @@ def measure(each: int = EACH, seconds: float = SECONDS) -> Figures:
             time.sleep(0.5)  # the last version reaches the follower
             followed = {version for token, version in attacked.versions if token == tokens[TABLES][0]}
             heard = len(followed & set(follower.heard))
+            heard_last = bool(followed) and max(followed) in follower.heard
         finally:
             if follower is not None:
                 follower.close()
@@ -184,7 +188,7 @@ def measure(each: int = EACH, seconds: float = SECONDS) -> Figures:
             found = json.loads(line)
             held = found.get("open", held)
             opened = found.get("opened", opened)
-    return Figures(quiet, attacked, held, opened, len(followed), heard)
+    return Figures(quiet, attacked, held, opened, len(followed), heard, heard_last)
 
 
 def main() -> None:
