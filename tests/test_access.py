@@ -153,3 +153,14 @@ def test_a_correction_naming_another_kind_of_entry_of_this_game_is_refused_plain
     response = client.post(f"{table.base}/hand/1/seat/0", data=form, headers={"X-Requested-With": "outbox"})
     assert response.status_code == 422
     assert response.get_json()["error"] == "What this corrects is not Ann's leftovers for hand 1: reload the page."
+
+
+def test_only_an_answer_to_a_link_that_exists_tells_the_front_the_phone_is_known(client, table):
+    """The front counts a network as known (never a stranger when connections flood in) only when
+    the workers answered it something a phone holding a real link asks for."""
+    known = "X-Scorekeeper-Known"
+    for path in [f"/t/{table.token}/", f"/t/{table.token}/scores", f"/v/{view_token(table)}/"]:
+        assert client.get(path).headers.get(known) == "1", path
+    wrong = table.token[:-2] + ("AA" if not table.token.endswith("AA") else "BB")
+    for path in ["/", "/robots.txt", "/join", f"/t/{wrong}/", "/director/"]:
+        assert known not in client.get(path).headers, path

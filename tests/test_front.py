@@ -12,7 +12,7 @@ import socket
 import ssl
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,7 +44,10 @@ class Workers:
         if head.startswith(b"GET /slow"):
             await asyncio.sleep(SHORT / 2)
         answer = b"x" * 400_000 if head.startswith(b"GET /big") else head + body
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(answer) + answer)
+        known = b"X-Scorekeeper-Known: 1\r\n" if head.split(b" ")[1].startswith(b"/t/") else b""  # a link that exists
+        writer.write(
+            b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n%sConnection: close\r\n\r\n" % (len(answer), known) + answer
+        )
         await writer.drain()
         writer.close()
 
@@ -236,6 +239,14 @@ def test_a_body_larger_than_the_front_takes_is_refused_before_it_is_read(served)
         answer = read_answer(sock)
     assert answer.startswith(b"HTTP/1.1 413") and b"This request is too large." in answer
     assert served.workers.heard == []
+
+
+def until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
+    """Wait until ``condition`` holds (the front's loop runs in another thread)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the front never got there"
+        time.sleep(0.01)
 
 
 def from_address(port: int, source: str) -> socket.socket:
@@ -442,8 +453,8 @@ def test_while_the_front_is_nearly_full_strangers_share_a_few_openings_and_a_kno
     monkeypatch.setattr(front_module, "STRANGER_OPENINGS_PER_SECOND", 0.1)
     for running in _running(tmp_path):
         running.front.max_connections = 6
-        with from_address(running.port, "127.0.0.50") as phone:  # known: the workers answered it
-            phone.sendall(b"GET /first HTTP/1.1\r\nHost: a\r\n\r\n")
+        with from_address(running.port, "127.0.0.50") as phone:  # known: the workers answered it a game's page
+            phone.sendall(b"GET /t/game HTTP/1.1\r\nHost: a\r\n\r\n")
             assert read_answer(phone).startswith(b"HTTP/1.1 200")
         held = [from_address(running.port, f"127.0.1.{n}") for n in range(6)]
         try:
@@ -459,6 +470,64 @@ def test_while_the_front_is_nearly_full_strangers_share_a_few_openings_and_a_kno
                 sock.close()
         finally:
             for sock in held:
+                sock.close()
+
+
+def test_a_network_answered_only_pages_anyone_may_fetch_stays_a_stranger(tmp_path, shortened, monkeypatch):
+    """Seen in an attack: 2,300 addresses each fetched /robots.txt, were then known to the front,
+    and churned connections past the strangers' bucket (pages and saves took 1.5 to 3 s)."""
+    monkeypatch.setattr(front_module, "IDLE_SECONDS", 10 * SHORT)
+    monkeypatch.setattr(front_module, "STRANGER_OPENINGS", 0)
+    for running in _running(tmp_path):
+        running.front.max_connections = 4
+        with from_address(running.port, "127.0.5.1") as anyone:
+            anyone.sendall(b"GET /robots.txt HTTP/1.1\r\nHost: a\r\n\r\n")
+            assert read_answer(anyone).startswith(b"HTTP/1.1 200")
+        with from_address(running.port, "127.0.5.2") as phone:
+            phone.sendall(b"GET /t/game HTTP/1.1\r\nHost: a\r\n\r\n")
+            answer = read_answer(phone)
+        assert answer.startswith(b"HTTP/1.1 200") and b"known" not in answer.partition(b"\r\n\r\n")[0].lower()
+        until(lambda: running.front.holding == 0)
+        own = [from_address(running.port, "127.0.0.1") for _ in range(4)]
+        try:
+            time.sleep(0.1)  # the front is full: a stranger may not open one
+            with from_address(running.port, "127.0.5.1") as anyone:
+                assert closed_within(anyone, 0.2)
+            with from_address(running.port, "127.0.5.2") as phone:
+                phone.sendall(b"GET /t/game HTTP/1.1\r\nHost: a\r\n\r\n")
+                assert read_answer(phone).startswith(b"HTTP/1.1 200")
+        finally:
+            for sock in own:
+                sock.close()
+
+
+def test_all_networks_together_begin_only_so_many_connections_a_second_and_a_known_phone_goes_first(
+    tmp_path, shortened, monkeypatch
+):
+    """Seen in an attack: below the front's limit, 2,300 addresses each opening a few connections
+    a second cost a TLS handshake each, and pages and saves waited seconds. Past the burst, a new
+    connection waits for its turn before any TLS work (known networks first), or is closed."""
+    monkeypatch.setattr(front_module, "IDLE_SECONDS", 10 * SHORT)
+    monkeypatch.setattr(front_module, "ALL_OPENINGS_PER_SECOND", 4.0)
+    monkeypatch.setattr(front_module, "STRANGER_WAIT_SECONDS", 0.5)
+    for running in _running(tmp_path):
+        with from_address(running.port, "127.0.6.1") as phone:
+            phone.sendall(b"GET /t/game HTTP/1.1\r\nHost: a\r\n\r\n")
+            assert read_answer(phone).startswith(b"HTTP/1.1 200")
+        first = [from_address(running.port, f"127.0.7.{n}") for n in range(3)]  # the rest of the burst
+        waiting = [from_address(running.port, f"127.0.8.{n}") for n in range(2)]  # two turns to come
+        too_late = from_address(running.port, "127.0.9.1")  # its turn would come too late
+        phone = from_address(running.port, "127.0.6.1")
+        try:
+            for n, sock in enumerate([*first, *waiting, phone]):
+                sock.sendall(b"GET /s%d HTTP/1.1\r\nHost: a\r\n\r\n" % n)
+            assert closed_within(too_late, 0.1)
+            assert all(read_answer(sock).startswith(b"HTTP/1.1 200") for sock in [*first, phone, *waiting])
+            heard = [request.split(b" ")[1] for request in running.workers.heard[1:]]
+            assert heard[:3] == [b"/s0", b"/s1", b"/s2"] and heard[3] == b"/s5"  # the known phone's turn came first
+            assert running.workers.when[-1] - running.workers.when[1] >= 2 / 4.0 * 0.8  # one turn each quarter second
+        finally:
+            for sock in [*first, *waiting, too_late, phone]:
                 sock.close()
 
 

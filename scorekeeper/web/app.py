@@ -57,7 +57,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = ensure_secret_key(app.instance_path)
 
-    from . import connection, errors, live_links, scripts, security, starting, static_files
+    from . import access, connection, errors, live_links, scripts, security, starting, static_files
     from .forms import new_idem_key
     from .pages import table_notice_context
     from .views import (
@@ -78,6 +78,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
 
     CSRFProtect(app)
+    access.init_app(app)
     live_links.init_app(app)
     static_files.init_app(app)
     scripts.init_app(app)

@@ -30,6 +30,7 @@ import re
 import signal
 import socket
 import ssl
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from ipaddress import IPv6Address, ip_address, ip_network
@@ -93,14 +94,28 @@ OPENINGS_PER_SECOND = 5.0
 QUIET_OPENINGS = 60
 QUIET_OPENINGS_PER_SECOND = 20.0
 THIS_MACHINE = frozenset({"127.0.0.1", "::1/128", "::1"})
-#: While pressed, networks the workers have not answered within ``KNOWN_SECONDS`` ("strangers":
-#: not a phone already at the table) share one bucket of openings, so that hundreds of addresses
-#: reopening connections cannot keep the front busy with TLS handshakes; a phone the front knows
-#: is never counted against it. The front remembers at most ``KNOWN_NETWORKS`` networks.
+#: A network is *known* for ``KNOWN_SECONDS`` after the workers answered it a page or a save
+#: that only a phone holding a link that exists (a game's, a wall's) or the director's session can
+#: ask for (the answer carries ``KNOWN_HEADER``, which the front keeps to itself); any other
+#: network is a *stranger*, however many pages anyone may fetch (``/``, ``/robots.txt``, a 404) it
+#: was answered. While pressed, strangers share one bucket of openings, so that hundreds of
+#: addresses reopening connections cannot keep the front busy with TLS handshakes; a phone the
+#: front knows is never counted against it. The front remembers at most ``KNOWN_NETWORKS`` networks.
 STRANGER_OPENINGS = 50
 STRANGER_OPENINGS_PER_SECOND = 50.0
 KNOWN_SECONDS = 3600.0
 KNOWN_NETWORKS = 20000
+KNOWN_HEADER = b"x-scorekeeper-known"
+#: At any time, all networks together (not the server's own machine, nor a trusted proxy) begin
+#: at most ``ALL_OPENINGS_PER_SECOND`` connections a second, after a burst of as many: a newer one
+#: waits, accepted but before any TLS work, for its turn (known networks' before strangers') and
+#: is closed when more are waiting than can begin in ``KNOWN_WAIT_SECONDS`` (for a stranger, in
+#: ``STRANGER_WAIT_SECONDS``), or when it has waited ``KNOWN_WAIT_SECONDS``. The front's one core does about 1,000 TLS handshakes a
+#: second: thousands of addresses opening connections together take at most a fifth of it, and a
+#: hall's phones arriving (a handful of connections each, a few a second) never wait.
+ALL_OPENINGS_PER_SECOND = 200.0
+KNOWN_WAIT_SECONDS = 5.0
+STRANGER_WAIT_SECONDS = 2.0
 #: What asyncio reads from a TLS connection at once. Its own size (256 KB, allocated and zeroed
 #: for every connection) took 290 KB a TLS connection, 520 MB for 1,800 idle ones; a TLS record
 #: is at most 16 KB, and a larger body is read in more steps.
@@ -153,8 +168,16 @@ class Front:
     #: strangers' together.
     openings: dict[str, tuple[float, float]] = field(default_factory=dict)
     strangers: tuple[float, float] | None = None
-    #: When the workers last answered each network (the loop's clock), the longest ago first.
+    #: When the workers last answered each network a known answer (the loop's clock), the longest
+    #: ago first.
     known: dict[str, float] = field(default_factory=dict)
+    #: The openings all networks may begin now and when they were last counted; the connections
+    #: waiting for their turn (known networks', strangers'); the task that gives the turns.
+    begun: tuple[float, float] | None = None
+    queued: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = field(
+        default_factory=lambda: (deque(), deque())
+    )
+    pacing: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
         self.proxy_networks = [ip_network(proxy, strict=False) for proxy in self.proxies]
@@ -184,7 +207,7 @@ class Front:
             self.fresh.pop(task, None)
 
     def answered(self, network: str) -> None:
-        """The workers have answered ``network``: it is no stranger for ``KNOWN_SECONDS``."""
+        """The workers have answered ``network`` a known answer: no stranger for ``KNOWN_SECONDS``."""
         self.known.pop(network, None)
         self.known[network] = asyncio.get_running_loop().time()
         while len(self.known) > KNOWN_NETWORKS:
@@ -298,6 +321,51 @@ class Front:
             }
         return allowed
 
+    def _openings_now(self) -> float:
+        """The openings all networks together may begin now (``ALL_OPENINGS_PER_SECOND``)."""
+        now = asyncio.get_running_loop().time()
+        left, then = self.begun or (ALL_OPENINGS_PER_SECOND, now)
+        left = min(ALL_OPENINGS_PER_SECOND, left + (now - then) * ALL_OPENINGS_PER_SECOND)
+        self.begun = (left, now)
+        return left
+
+    async def begin(self, network: str) -> bool:
+        """Wait for this new connection's turn to begin (``ALL_OPENINGS_PER_SECOND``); False if it
+        would come too late and the connection is to be closed."""
+        if network in THIS_MACHINE or network.startswith("proxy "):
+            return True
+        known, strangers = self.queued
+        left = self._openings_now()
+        if left >= 1 and not known and not strangers:
+            self.begun = (left - 1, asyncio.get_running_loop().time())
+            return True
+        is_known = self.is_known(network)
+        ahead = len(known) if is_known else len(known) + len(strangers)
+        if ahead >= (KNOWN_WAIT_SECONDS if is_known else STRANGER_WAIT_SECONDS) * ALL_OPENINGS_PER_SECOND:
+            return False
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        (known if is_known else strangers).append(turn)
+        if self.pacing is None or self.pacing.done():
+            self.pacing = asyncio.ensure_future(self._give_turns())
+        try:  # a stranger's turn may come later than it was told: known networks go first
+            await asyncio.wait_for(turn, KNOWN_WAIT_SECONDS)
+        except TimeoutError:
+            return False
+        return True
+
+    async def _give_turns(self) -> None:
+        """Give the waiting connections their turns as openings come, known networks' first."""
+        while any(self.queued):
+            left = self._openings_now()
+            if left < 1:
+                await asyncio.sleep((1 - left) / ALL_OPENINGS_PER_SECOND)
+                continue
+            queue = next(waiting for waiting in self.queued if waiting)
+            turn = queue.popleft()
+            if not turn.done():  # not closed meanwhile
+                turn.set_result(None)
+                self.begun = (left - 1, asyncio.get_running_loop().time())
+
     def release(self, network: str) -> None:
         self.holding -= 1
         left = self.held.get(network, 1) - 1
@@ -356,6 +424,8 @@ async def meet(front: Front, sock: socket.socket, address: str) -> None:
     front.opened(network, fresh=True)
     writer: asyncio.StreamWriter | None = None
     try:
+        if not await front.begin(network):
+            return
         sock.setblocking(False)
         # Small answers go at once (asyncio sets this only on sockets it made itself).
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -418,6 +488,8 @@ class Answer:
     headers: list[tuple[bytes, bytes]]
     body: bytes
     reason: bytes = b""
+    #: The workers said the phone holds a link that exists (``KNOWN_HEADER``, never sent on).
+    known: bool = False
 
 
 async def read_request(
@@ -525,7 +597,8 @@ async def serve(
         async with front.turn(network):
             front.wait(network, False)  # with the workers: never closed to make room
             given = await forward(front.upstream, request, address, scheme)
-        front.answered(network)
+        if given.known:
+            front.answered(network)
         front.wait(network, True)  # an answer the phone does not take may be closed to make room
         await answer(conn, writer, given, head_only=request.method == b"HEAD")
         if conn.our_state is not h11.DONE or conn.their_state is not h11.DONE:
@@ -566,7 +639,9 @@ async def forward(upstream: str, request: Request, address: str, scheme: bytes) 
             if isinstance(event, h11.Data):
                 body += event.data
             elif isinstance(event, h11.EndOfMessage):
-                return Answer(response.status_code, list(response.headers), bytes(body), response.reason)
+                headers = [(name, value) for name, value in response.headers if name != KNOWN_HEADER]
+                known = len(headers) < len(response.headers)
+                return Answer(response.status_code, headers, bytes(body), response.reason, known)
             else:
                 return UNAVAILABLE
     except Closed:
@@ -630,6 +705,8 @@ async def run(front: Front, listener: socket.socket, stop: asyncio.Event, parent
                 return
     finally:
         accepting.cancel()
+        if front.pacing is not None:
+            front.pacing.cancel()
         listener.close()
         for task in list(tasks):
             task.cancel()

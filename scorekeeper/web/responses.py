@@ -13,6 +13,7 @@ from flask import Response, abort, jsonify, request
 from ..reports.sheets import DEFAULT_PAPER, PAPER_SIZES
 from ..scoring import FiledUnder
 from ..storage.games import StoredGame, game_version
+from .access import holds_a_link
 from .connection import get_db
 
 
@@ -26,6 +27,7 @@ def version_response(column: str, token: str) -> Response:
     version = game_version(get_db(), column, token)
     if version is None:
         abort(404)
+    holds_a_link()
     return polled_version(version)
 
 

@@ -12,6 +12,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
 from ...storage import director as director_store
+from ..access import holds_a_link
 from ..connection import get_db
 from ..devices import client_address, guesser_key
 from ..forms import DirectorPasswordForm, EmptyForm, LoginForm
@@ -39,6 +40,7 @@ def director_required(view: Callable[..., Any]) -> Callable[..., Any]:
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         if not is_director():
             return redirect(url_for("director.login", next=request.path))
+        holds_a_link()
         return view(*args, **kwargs)
 
     return wrapped

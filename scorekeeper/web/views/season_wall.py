@@ -9,6 +9,7 @@ from flask import Blueprint, Response, abort, render_template
 from ...storage import seasons as season_store
 from ...storage.club_results import bring_up_to_date
 from ...storage.seasons import Season
+from ..access import holds_a_link
 from ..club_pages import ladder_shown
 from ..connection import get_db
 from ..responses import polled_version
@@ -20,6 +21,7 @@ def _season(token: str) -> Season:
     found = season_store.season_by_wall_token(get_db(), token)
     if found is None:
         abort(404)
+    holds_a_link()
     return found
 
 

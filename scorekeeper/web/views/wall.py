@@ -8,6 +8,7 @@ from ...storage import events as event_store
 from ...storage.evening import settle_event
 from ...storage.event_results import event_tie_breaks, seated_by_hand, standings_shown
 from ...storage.round_clock import latest_clock
+from ..access import holds_a_link
 from ..connection import get_db
 from ..responses import polled_version
 
@@ -21,6 +22,7 @@ def _event(token: str) -> event_store.Event:
     found = event_store.event_by_wall_token(get_db(), token)
     if found is None:
         abort(404)
+    holds_a_link()
     return found
 
 
