@@ -501,33 +501,37 @@ def test_a_network_answered_only_pages_anyone_may_fetch_stays_a_stranger(tmp_pat
                 sock.close()
 
 
-def test_all_networks_together_begin_only_so_many_connections_a_second_and_a_known_phone_goes_first(
+def test_all_networks_together_begin_only_so_many_connections_a_second_and_the_longest_known_phone_goes_first(
     tmp_path, shortened, monkeypatch
 ):
     """Seen in an attack: below the front's limit, 2,300 addresses each opening a few connections
     a second cost a TLS handshake each, and pages and saves waited seconds. Past the burst, a new
-    connection waits for its turn before any TLS work (known networks first), or is closed."""
+    connection waits for its turn before any TLS work (known networks first, the longest known
+    first), or is closed."""
     monkeypatch.setattr(front_module, "IDLE_SECONDS", 10 * SHORT)
     monkeypatch.setattr(front_module, "ALL_OPENINGS_PER_SECOND", 4.0)
     monkeypatch.setattr(front_module, "STRANGER_WAIT_SECONDS", 0.5)
     for running in _running(tmp_path):
-        with from_address(running.port, "127.0.6.1") as phone:
-            phone.sendall(b"GET /t/game HTTP/1.1\r\nHost: a\r\n\r\n")
-            assert read_answer(phone).startswith(b"HTTP/1.1 200")
-        first = [from_address(running.port, f"127.0.7.{n}") for n in range(3)]  # the rest of the burst
+        for address in ["127.0.6.1", "127.0.6.2"]:  # a phone at a table, then a network known since just now
+            with from_address(running.port, address) as sock:
+                sock.sendall(b"GET /t/game HTTP/1.1\r\nHost: a\r\n\r\n")
+                assert read_answer(sock).startswith(b"HTTP/1.1 200")
+        first = [from_address(running.port, f"127.0.7.{n}") for n in range(2)]  # the rest of the burst
         waiting = [from_address(running.port, f"127.0.8.{n}") for n in range(2)]  # two turns to come
         too_late = from_address(running.port, "127.0.9.1")  # its turn would come too late
+        newer = from_address(running.port, "127.0.6.2")
         phone = from_address(running.port, "127.0.6.1")
+        asked = [*first, *waiting, newer, phone]
         try:
-            for n, sock in enumerate([*first, *waiting, phone]):
+            for n, sock in enumerate(asked):
                 sock.sendall(b"GET /s%d HTTP/1.1\r\nHost: a\r\n\r\n" % n)
             assert closed_within(too_late, 0.1)
-            assert all(read_answer(sock).startswith(b"HTTP/1.1 200") for sock in [*first, phone, *waiting])
-            heard = [request.split(b" ")[1] for request in running.workers.heard[1:]]
-            assert heard[:3] == [b"/s0", b"/s1", b"/s2"] and heard[3] == b"/s5"  # the known phone's turn came first
-            assert running.workers.when[-1] - running.workers.when[1] >= 2 / 4.0 * 0.8  # one turn each quarter second
+            assert all(read_answer(sock).startswith(b"HTTP/1.1 200") for sock in asked)
+            heard = [request.split(b" ")[1] for request in running.workers.heard[2:]]
+            assert heard == [b"/s0", b"/s1", b"/s5", b"/s4", b"/s2", b"/s3"]
+            assert running.workers.when[-1] - running.workers.when[2] >= 3 / 4.0 * 0.8  # a turn each quarter second
         finally:
-            for sock in [*first, *waiting, too_late, phone]:
+            for sock in [*asked, too_late]:
                 sock.close()
 
 

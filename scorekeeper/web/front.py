@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import asyncio.sslproto
 import contextlib
+import heapq
 import logging
 import os
 import re
@@ -108,11 +109,13 @@ KNOWN_NETWORKS = 20000
 KNOWN_HEADER = b"x-scorekeeper-known"
 #: At any time, all networks together (not the server's own machine, nor a trusted proxy) begin
 #: at most ``ALL_OPENINGS_PER_SECOND`` connections a second, after a burst of as many: a newer one
-#: waits, accepted but before any TLS work, for its turn (known networks' before strangers') and
-#: is closed when more are waiting than can begin in ``KNOWN_WAIT_SECONDS`` (for a stranger, in
-#: ``STRANGER_WAIT_SECONDS``), or when it has waited ``KNOWN_WAIT_SECONDS``. The front's one core does about 1,000 TLS handshakes a
-#: second: thousands of addresses opening connections together take at most a fifth of it, and a
-#: hall's phones arriving (a handful of connections each, a few a second) never wait.
+#: waits, accepted but before any TLS work, for its turn: known networks' before strangers', the
+#: longest known first (a phone at a table since the evening began before a network known since
+#: a minute ago). It is closed after ``KNOWN_WAIT_SECONDS``; a stranger's at once when more wait
+#: than can begin in ``STRANGER_WAIT_SECONDS`` (how many known ones wait is bounded by the
+#: connections the front holds). The front's one core does about 1,000 TLS handshakes a second:
+#: thousands of addresses opening connections together take at most a fifth of it, and a hall's
+#: phones arriving (a handful of connections each, a few a second) never wait.
 ALL_OPENINGS_PER_SECOND = 200.0
 KNOWN_WAIT_SECONDS = 5.0
 STRANGER_WAIT_SECONDS = 2.0
@@ -169,15 +172,17 @@ class Front:
     openings: dict[str, tuple[float, float]] = field(default_factory=dict)
     strangers: tuple[float, float] | None = None
     #: When the workers last answered each network a known answer (the loop's clock), the longest
-    #: ago first.
+    #: ago first; and since when each has been known without a break.
     known: dict[str, float] = field(default_factory=dict)
+    known_since: dict[str, float] = field(default_factory=dict)
     #: The openings all networks may begin now and when they were last counted; the connections
-    #: waiting for their turn (known networks', strangers'); the task that gives the turns.
+    #: waiting for their turn: known networks' (the longest known first), strangers' (oldest
+    #: first); the task that gives the turns.
     begun: tuple[float, float] | None = None
-    queued: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = field(
-        default_factory=lambda: (deque(), deque())
-    )
+    known_queue: list[tuple[float, int, asyncio.Future[None]]] = field(default_factory=list)
+    stranger_queue: deque[asyncio.Future[None]] = field(default_factory=deque)
     pacing: asyncio.Task[None] | None = None
+    waited: int = 0
 
     def __post_init__(self) -> None:
         self.proxy_networks = [ip_network(proxy, strict=False) for proxy in self.proxies]
@@ -208,10 +213,15 @@ class Front:
 
     def answered(self, network: str) -> None:
         """The workers have answered ``network`` a known answer: no stranger for ``KNOWN_SECONDS``."""
+        now = asyncio.get_running_loop().time()
+        if not self.is_known(network):
+            self.known_since[network] = now
         self.known.pop(network, None)
-        self.known[network] = asyncio.get_running_loop().time()
+        self.known[network] = now
         while len(self.known) > KNOWN_NETWORKS:
-            del self.known[next(iter(self.known))]
+            forgotten = next(iter(self.known))
+            del self.known[forgotten]
+            self.known_since.pop(forgotten, None)
 
     def is_known(self, network: str) -> bool:
         at = self.known.get(network)
@@ -334,20 +344,24 @@ class Front:
         would come too late and the connection is to be closed."""
         if network in THIS_MACHINE or network.startswith("proxy "):
             return True
-        known, strangers = self.queued
+        loop = asyncio.get_running_loop()
+        known, strangers = self.known_queue, self.stranger_queue
         left = self._openings_now()
         if left >= 1 and not known and not strangers:
-            self.begun = (left - 1, asyncio.get_running_loop().time())
+            self.begun = (left - 1, loop.time())
             return True
         is_known = self.is_known(network)
-        ahead = len(known) if is_known else len(known) + len(strangers)
-        if ahead >= (KNOWN_WAIT_SECONDS if is_known else STRANGER_WAIT_SECONDS) * ALL_OPENINGS_PER_SECOND:
+        if not is_known and len(known) + len(strangers) >= STRANGER_WAIT_SECONDS * ALL_OPENINGS_PER_SECOND:
             return False
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        (known if is_known else strangers).append(turn)
+        turn: asyncio.Future[None] = loop.create_future()
+        if is_known:
+            self.waited += 1
+            heapq.heappush(known, (self.known_since.get(network, 0.0), self.waited, turn))
+        else:
+            strangers.append(turn)
         if self.pacing is None or self.pacing.done():
             self.pacing = asyncio.ensure_future(self._give_turns())
-        try:  # a stranger's turn may come later than it was told: known networks go first
+        try:  # a turn may come later than it was told: the longest known go first
             await asyncio.wait_for(turn, KNOWN_WAIT_SECONDS)
         except TimeoutError:
             return False
@@ -355,13 +369,15 @@ class Front:
 
     async def _give_turns(self) -> None:
         """Give the waiting connections their turns as openings come, known networks' first."""
-        while any(self.queued):
+        while self.known_queue or self.stranger_queue:
             left = self._openings_now()
             if left < 1:
                 await asyncio.sleep((1 - left) / ALL_OPENINGS_PER_SECOND)
                 continue
-            queue = next(waiting for waiting in self.queued if waiting)
-            turn = queue.popleft()
+            if self.known_queue:
+                turn = heapq.heappop(self.known_queue)[2]
+            else:
+                turn = self.stranger_queue.popleft()
             if not turn.done():  # not closed meanwhile
                 turn.set_result(None)
                 self.begun = (left - 1, asyncio.get_running_loop().time())
