@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import asyncio.sslproto
 import contextlib
+import ctypes
 import heapq
 import logging
 import os
@@ -126,6 +127,11 @@ TLS_READ_BYTES = 32 * 1024
 #: Requests one network (not a trusted proxy) has with the workers at once; the rest wait in the
 #: front, so that one address cannot take every worker thread with an expensive page.
 IN_FLIGHT_PER_NETWORK = 4
+#: How often the front looks whether the server that started it is still there, and whether it
+#: holds far fewer connections than it did (``GIVE_BACK``: then the memory they took, kept by the C
+#: library for later, is given back to the system).
+TICK_SECONDS = 0.5
+GIVE_BACK = 100
 
 #: Headers a phone may not send on to the workers: the connection's own (hop by hop), the framing
 #: the front sets again, and the ones only the front writes.
@@ -686,6 +692,13 @@ async def redirect(front: Front, network: str, reader: asyncio.StreamReader, wri
     await answer(conn, writer, said(status, text, [(b"location", location)]), close=True)
 
 
+def give_back_memory() -> None:
+    """Give the system back the memory the C library keeps after connections closed (1,500 idle
+    TLS connections left 90 MB behind them); nothing where the C library is not glibc's."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
 def listen(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.create_server((host, port), family=family, backlog=4096)
@@ -713,12 +726,17 @@ async def run(front: Front, listener: socket.socket, stop: asyncio.Event, parent
             task.add_done_callback(tasks.discard)
 
     accepting = asyncio.ensure_future(accept())
+    most = 0  # connections held at most since memory was last given back
     try:
         while not stop.is_set():
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), 0.5)
+                await asyncio.wait_for(stop.wait(), TICK_SECONDS)
             if parent and os.getppid() != parent:
                 return
+            most = max(most, front.holding)
+            if most - front.holding >= GIVE_BACK:
+                give_back_memory()
+                most = front.holding
     finally:
         accepting.cancel()
         if front.pacing is not None:
