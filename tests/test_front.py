@@ -487,7 +487,7 @@ def test_a_network_answered_only_pages_anyone_may_fetch_stays_a_stranger(tmp_pat
             phone.sendall(b"GET /t/game HTTP/1.1\r\nHost: a\r\n\r\n")
             answer = read_answer(phone)
         assert answer.startswith(b"HTTP/1.1 200") and b"known" not in answer.partition(b"\r\n\r\n")[0].lower()
-        until(lambda: running.front.holding == 0)
+        until(lambda front=running.front: front.holding == 0)
         own = [from_address(running.port, "127.0.0.1") for _ in range(4)]
         try:
             time.sleep(0.1)  # the front is full: a stranger may not open one
