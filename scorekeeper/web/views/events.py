@@ -758,6 +758,7 @@ def round_sheet(event_id: int) -> Response:
     found = _event(event_id)
     db = get_db()
     round_, seated = _round_to_print(found)
+    latest = max(table.round for table in event_store.event_tables(db, found.id))
     here = {name for table in seated for name in table.game.game.players}
     playing = [player.name for player in event_store.event_players(db, found.id) if not player.absent_from(round_)]
     stored = stored_plan(db, found.id)
@@ -773,6 +774,7 @@ def round_sheet(event_id: int) -> Response:
         requested_paper(found.paper),
         printed_at=_now(),
         seated_by=event_store.round_seated_by(db, found.id, round_),
+        seated_since=latest if latest > round_ else 0,
     )
     return pdf_response(printer.render(html), _file(found, f"round-{round_}-seating", "pdf"))
 
