@@ -253,7 +253,7 @@ def standings(
                 if result.round not in complete:
                     row.in_progress += 0 if result.final else 1
                     # Two rounds may be under way at once (the next seated early): each is shown.
-                    row.playing = "; ".join(filter(None, (row.playing, _playing(result, side.total))))
+                    row.playing = "; ".join(filter(None, (row.playing, _playing(result, side.total, total))))
                     continue
                 row.total += total
                 row.placement += points
@@ -355,12 +355,17 @@ def _counted(result: TableResult, average: Fraction | None, lowest_wins: bool) -
     return counted
 
 
-def _playing(result: TableResult, total: int) -> str:
+def _playing(result: TableResult, played: int, counted: int) -> str:
+    """A player's table in a round not complete yet: "hand 7 of 15, 48 so far" while it plays
+    (its raw total, said to be so far); once final, the total it counts, as the total column
+    ranks it ("locked after hand 6 of 15, counts 904" for a short table prorated)."""
     where = f"round {result.round}, table {result.table}"
     if result.final:
-        return f"{where}: {'finished' if result.score.finished else 'closed'}, {total}"
+        if result.score.finished:
+            return f"{where}: finished, {counted}"
+        return f"{where}: {result.locked_after()}, counts {counted}"
     most = result.score.game.rules.max_hands()
-    return f"{where}: hand {len(result.score.hands) + 1}{f' of {most}' if most else ''}, {total} so far"
+    return f"{where}: hand {len(result.score.hands) + 1}{f' of {most}' if most else ''}, {played} so far"
 
 
 def _key(row: PlayerStanding, mode: str, sign: int) -> tuple[float, ...]:
