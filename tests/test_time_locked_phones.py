@@ -45,3 +45,19 @@ def test_a_table_the_director_locks_still_says_the_director_locked_it(director):
     assert "Locked by the director." in page and "Time was called" not in page
     assert "Locked after hand 1 of 15" in page and "Hand 2" not in page
     assert "counted as missed" in page
+
+
+def test_a_game_played_to_a_score_locked_at_time_says_it_counts_as_missed(director):
+    """Such a game has no length to prorate to: its short table counts as missed (README)."""
+    from scorekeeper.storage.evening import settle_due
+
+    event_url = new_event(director, EIGHT[:4], rules="crazy-eights")
+    seat_next_round(director, event_url)
+    (token,) = record_links(director, event_url)
+    table = phone(director, token)
+    play_hand(table, 1)
+    time_up(director, event_url)
+    assert settle_due(director.db) == 1
+    page = shown(table.page("/"))
+    assert "Time was called: this table is locked as it stood after hand 1 (counted as missed)." in page
+    assert "counted as missed: its players have the event's rule for a missed round" in page

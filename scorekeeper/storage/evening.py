@@ -13,7 +13,7 @@ from datetime import datetime
 import sqlite_utils
 
 from ..gamelog import TableState
-from ..tournament.standings import PRORATED
+from ..tournament.standings import ADJUSTED, PRORATED
 from .database import immediate
 from .event_results import TableProgress, game_counting, progress
 from .events import Event, EventTable, get_event, lock_in_transaction, short_words
@@ -151,8 +151,12 @@ def _time_called(state: TableState, treatment: str, level: str) -> str:
         return "Time was called before hand 1 was complete: this table is locked and its players missed the round."
     most = state.game.rules.max_hands()
     of = f" of {most}" if most else ""
-    counts = short_words(treatment, level)
-    counted = counts if counts.startswith("counted") else f"counted {counts}"
+    if treatment == ADJUSTED:
+        counted = f"counted as an adjusted score, {level}"
+    elif treatment == PRORATED and most:
+        counted = "counted prorated"
+    else:  # a game played to a score has no length to prorate to: its short table counts as missed
+        counted = "counted as missed"
     return f"Time was called: this table is locked as it stood after hand {done}{of} ({counted})."
 
 
