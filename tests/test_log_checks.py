@@ -87,7 +87,7 @@ def test_a_note_of_exactly_the_longest_length_is_taken_and_one_more_character_is
 
 def test_a_change_of_a_kind_the_log_does_not_know_is_refused():
     refused = refusal(played(), Change("shuffle", 1, "Ann"))
-    assert str(refused) == "unknown change 'shuffle'"
+    assert str(refused) == "unknown change 'shuffle'."
 
 
 def test_a_player_not_of_this_game_is_refused_beside_the_player():
