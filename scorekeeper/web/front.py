@@ -127,7 +127,6 @@ async def _streams(
         ),
         HANDSHAKE_SECONDS + 1,
     )
-    transport.set_write_buffer_limits(high=0)  # drain() waits until the phone has taken everything
     return reader, asyncio.StreamWriter(transport, protocol, reader, loop)
 
 
@@ -294,7 +293,22 @@ async def answer(
         parts.append(conn.send(h11.Data(data=given.body)))
     parts.append(conn.send(h11.EndOfMessage()))
     writer.write(b"".join(part for part in parts if part))  # one write: one TLS record, no waiting on an ACK
-    await asyncio.wait_for(writer.drain(), WRITE_SECONDS + len(given.body) / BODY_RATE)
+    await taken(writer, WRITE_SECONDS + len(given.body) / BODY_RATE)
+
+
+async def taken(writer: asyncio.StreamWriter, seconds: float) -> None:
+    """Wait until the phone has taken everything written (``TimeoutError`` after ``seconds``). The
+    buffer is looked at, more and more seldom, rather than waited on with ``drain``: with the limit
+    that made ``drain`` wait for every byte, asyncio's TLS transport could leave it waiting with
+    nothing left to send (a third of TLS connections held 30 s after their whole answer)."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    pause = 0.005
+    while writer.transport.get_write_buffer_size():
+        left = deadline - asyncio.get_running_loop().time()
+        if left <= 0 or writer.transport.is_closing():
+            raise TimeoutError
+        await asyncio.sleep(min(pause, left))
+        pause = min(pause * 2, 0.5)
 
 
 async def serve(

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import heapq
+import itertools
+import math
 import ssl
-from collections import deque
 from dataclasses import dataclass, field
 from ipaddress import IPv6Address, ip_address, ip_network
 
@@ -59,16 +60,21 @@ KNOWN_SECONDS = 3600.0
 KNOWN_NETWORKS = 20000
 #: At any time, all networks together (not the server's own machine, nor a trusted proxy) begin
 #: at most ``ALL_OPENINGS_PER_SECOND`` connections a second, after a burst of as many: a newer one
-#: waits, accepted but before any TLS work, for its turn: known networks' before strangers', the
-#: longest known first (a phone at a table since the evening began before a network known since
-#: a minute ago). It is closed after ``KNOWN_WAIT_SECONDS``; a stranger's at once when more wait
-#: than can begin in ``STRANGER_WAIT_SECONDS`` (how many known ones wait is bounded by the
-#: connections the front holds). The front's one core does about 1,000 TLS handshakes a second:
-#: thousands of addresses opening connections together take at most a fifth of it, and a hall's
-#: phones arriving (a handful of connections each, a few a second) never wait.
+#: waits, accepted but before any TLS work, for its turn, the least busy network's first (see
+#: ``BUSY_HALF_LIFE``), and is closed after ``WAIT_SECONDS``. The front's one core does about
+#: 1,000 TLS handshakes a second: thousands of addresses opening connections together take at
+#: most a fifth of it, and a hall's phones arriving (a handful of connections each) never wait.
 ALL_OPENINGS_PER_SECOND = 200.0
-KNOWN_WAIT_SECONDS = 5.0
-STRANGER_WAIT_SECONDS = 2.0
+WAIT_SECONDS = 5.0
+#: How busy a network has been opening connections: each try counts one, and weighs half as much
+#: every ``BUSY_HALF_LIFE`` seconds; a stranger counts ``STRANGER_BUSY`` more. Connections waiting
+#: for their turn go least busy first, and when every connection is held the busiest network's
+#: that has not yet sent a whole request (of the ``ROOM_CANDIDATES`` oldest such) makes room,
+#: unless the newcomer's network is busier by a try or more: then the newcomer is closed. A phone opens a handful
+#: a minute; whoever churns connections from many addresses, known or not, is busier at each.
+BUSY_HALF_LIFE = 30.0
+STRANGER_BUSY = 5.0
+ROOM_CANDIDATES = 16
 #: Requests one network (not a trusted proxy) has with the workers at once; the rest wait in the
 #: front, so that one address cannot take every worker thread with an expensive page.
 IN_FLIGHT_PER_NETWORK = 4
@@ -100,15 +106,15 @@ class Front:
     openings: dict[str, tuple[float, float]] = field(default_factory=dict)
     strangers: tuple[float, float] | None = None
     #: When the workers last answered each network a known answer (the loop's clock), the longest
-    #: ago first; and since when each has been known without a break.
+    #: ago first.
     known: dict[str, float] = field(default_factory=dict)
-    known_since: dict[str, float] = field(default_factory=dict)
+    #: By network, how busy it has been opening connections and when that was counted.
+    busy: dict[str, tuple[float, float]] = field(default_factory=dict)
     #: The openings all networks may begin now and when they were last counted; the connections
-    #: waiting for their turn: known networks' (the longest known first), strangers' (oldest
-    #: first); the task that gives the turns.
+    #: waiting for their turn (how busy their network was, then in the order they came); the task
+    #: that gives the turns.
     begun: tuple[float, float] | None = None
-    known_queue: list[tuple[float, int, asyncio.Future[None]]] = field(default_factory=list)
-    stranger_queue: deque[asyncio.Future[None]] = field(default_factory=deque)
+    queue: list[tuple[float, int, asyncio.Future[None]]] = field(default_factory=list)
     pacing: asyncio.Task[None] | None = None
     waited: int = 0
 
@@ -141,28 +147,43 @@ class Front:
 
     def answered(self, network: str) -> None:
         """The workers have answered ``network`` a known answer: no stranger for ``KNOWN_SECONDS``."""
-        now = asyncio.get_running_loop().time()
-        if not self.is_known(network):
-            self.known_since[network] = now
         self.known.pop(network, None)
-        self.known[network] = now
+        self.known[network] = asyncio.get_running_loop().time()
         while len(self.known) > KNOWN_NETWORKS:
-            forgotten = next(iter(self.known))
-            del self.known[forgotten]
-            self.known_since.pop(forgotten, None)
+            del self.known[next(iter(self.known))]
 
     def is_known(self, network: str) -> bool:
         at = self.known.get(network)
         return at is not None and asyncio.get_running_loop().time() - at < KNOWN_SECONDS
 
-    def make_room(self, network: str | None) -> bool:
+    def busyness(self, network: str, tried: bool = False) -> float:
+        """How busy ``network`` has been opening connections (``BUSY_HALF_LIFE``), a stranger's
+        counted ``STRANGER_BUSY`` more; ``tried``: count one more try first."""
+        now = asyncio.get_running_loop().time()
+        count, then = self.busy.get(network, (0.0, now))
+        count = count * _fading(now - then) + (1 if tried else 0)
+        if tried:
+            self.busy[network] = (count, now)
+            if len(self.busy) > 4 * self.max_connections:  # forget networks quiet for minutes
+                self.busy = {
+                    held: (busy, at)
+                    for held, (busy, at) in self.busy.items()
+                    if busy * _fading(now - at) > 0.1
+                }
+        return count + (0 if self.is_known(network) else STRANGER_BUSY)
+
+    def make_room(self, network: str | None, newcomer: str | None = None) -> bool:
         """Close the oldest connection not with the workers, of ``network``; or else the oldest
         that has not sent a whole request yet; or else the oldest of the network holding the most
         connections (a trusted proxy's last): whoever floods the front loses their own
         connections first, and a phone that holds a few keeps them."""
         if network is None and self.fresh:
-            oldest, network = next(iter(self.fresh.items()))
-            return self._close(network, oldest)
+            oldest = list(itertools.islice(self.fresh.items(), ROOM_CANDIDATES))
+            # the busiest by whole tries (of two alike, the oldest connection)
+            task, network = max(oldest, key=lambda found: int(self.busyness(found[1]) + 0.5))
+            if newcomer is not None and self.busyness(network) + 1 < self.busyness(newcomer):
+                return False  # the newcomer's network is the busiest by a try or more: it is closed
+            return self._close(network, task)
         if network is None:
             candidates = [held for held in self.waiting if not held.startswith("proxy ")] or list(self.waiting)
             if not candidates:
@@ -226,7 +247,7 @@ class Front:
             return None
         if not proxy and self.held.get(network, 0) >= self.max_per_network and not self.make_room(network):
             return None
-        if self.holding >= self.max_connections and not self.make_room(None):
+        if self.holding >= self.max_connections and not self.make_room(None, None if proxy else network):
             return None
         self.held[network] = self.held.get(network, 0) + 1
         self.holding += 1
@@ -240,6 +261,7 @@ class Front:
         ``STRANGER_OPENINGS_PER_SECOND``). The server's own machine is never counted."""
         if network in THIS_MACHINE:
             return True
+        self.busyness(network, tried=True)
         now = asyncio.get_running_loop().time()
         pressed = self.holding > PRESSED * self.max_connections
         burst, rate = (OPENINGS, OPENINGS_PER_SECOND) if pressed else (QUIET_OPENINGS, QUIET_OPENINGS_PER_SECOND)
@@ -273,39 +295,32 @@ class Front:
         if network in THIS_MACHINE or network.startswith("proxy "):
             return True
         loop = asyncio.get_running_loop()
-        known, strangers = self.known_queue, self.stranger_queue
         left = self._openings_now()
-        if left >= 1 and not known and not strangers:
+        if left >= 1 and not self.queue:
             self.begun = (left - 1, loop.time())
             return True
-        is_known = self.is_known(network)
-        if not is_known and len(known) + len(strangers) >= STRANGER_WAIT_SECONDS * ALL_OPENINGS_PER_SECOND:
-            return False
         turn: asyncio.Future[None] = loop.create_future()
-        if is_known:
-            self.waited += 1
-            heapq.heappush(known, (self.known_since.get(network, 0.0), self.waited, turn))
-        else:
-            strangers.append(turn)
+        self.waited += 1
+        heapq.heappush(self.queue, (self.busyness(network), self.waited, turn))
+        if len(self.queue) > 4 * self.max_connections:  # those closed meanwhile, forgotten
+            self.queue = [waiting for waiting in self.queue if not waiting[2].done()]
+            heapq.heapify(self.queue)
         if self.pacing is None or self.pacing.done():
             self.pacing = asyncio.ensure_future(self._give_turns())
-        try:  # a turn may come later than it was told: the longest known go first
-            await asyncio.wait_for(turn, KNOWN_WAIT_SECONDS)
+        try:
+            await asyncio.wait_for(turn, WAIT_SECONDS)
         except TimeoutError:
             return False
         return True
 
     async def _give_turns(self) -> None:
-        """Give the waiting connections their turns as openings come, known networks' first."""
-        while self.known_queue or self.stranger_queue:
+        """Give the waiting connections their turns as openings come, the least busy first."""
+        while self.queue:
             left = self._openings_now()
             if left < 1:
                 await asyncio.sleep((1 - left) / ALL_OPENINGS_PER_SECOND)
                 continue
-            if self.known_queue:
-                turn = heapq.heappop(self.known_queue)[2]
-            else:
-                turn = self.stranger_queue.popleft()
+            turn = heapq.heappop(self.queue)[2]
             if not turn.done():  # not closed meanwhile
                 turn.set_result(None)
                 self.begun = (left - 1, asyncio.get_running_loop().time())
@@ -320,3 +335,8 @@ class Front:
             turn = self.turns.get(network)
             if turn is not None and not turn.locked():
                 del self.turns[network]
+
+
+def _fading(seconds: float) -> float:
+    """What a try ``seconds`` ago still weighs (half every ``BUSY_HALF_LIFE``)."""
+    return math.exp(-seconds * math.log(2) / BUSY_HALF_LIFE)
