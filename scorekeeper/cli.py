@@ -496,7 +496,7 @@ def _club_database() -> Iterator[Any]:
         db.conn.close()
 
 
-class Seconds(click.ParamType):
+class Seconds(click.ParamType[float]):
     """A number of seconds in its range, every refusal in one sentence: out of range, ``nan``
     (which compares as inside any range) and what is no number at all are told alike."""
 
