@@ -18,6 +18,7 @@ from ..tournament.standings import (
     cards_share,
     prorated,
     standings,
+    tenths,
     tie_breaks,
 )
 from .event_penalties import GivenPenalty, given_penalties, penalties
@@ -294,7 +295,7 @@ def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:
                 "place": row.place or None,
                 "player": row.name,
                 "total": row.total if row.ranked else None,
-                "placement": row.placement if row.ranked else None,
+                "placement": tenths(row.placement) if row.ranked else None,
                 "wins": row.wins,
                 "tables": row.tables,
                 "missed": row.missed,
@@ -397,7 +398,7 @@ def standings_rows(db: sqlite_utils.Database, event: Event) -> list[list[object]
                 member.club if member else "",
                 member.number if member else "",
                 row.total if row.ranked else "",
-                f"{row.placement:g}" if row.ranked else "",
+                row.placement_shown if row.ranked else "",
                 row.wins,
                 row.tables,
                 row.missed,

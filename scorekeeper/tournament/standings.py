@@ -154,6 +154,12 @@ def prorated(score: GameScore) -> dict[str, tuple[int, str]] | None:
     return out
 
 
+def tenths(value: float) -> float:
+    """A number to one place of decimals, halves away from zero: how placement points are shown
+    and exported (two rounds' 5 points averaged over three missed: 8.333… → 8.3)."""
+    return float(Fraction(round_half_away(Fraction(value) * 10), 10))
+
+
 @dataclass
 class PlayerStanding:
     name: str
@@ -189,6 +195,12 @@ class PlayerStanding:
         if self.withdrawn_from <= 1:
             return "withdrew before round 1"
         return f"withdrew after round {self.withdrawn_from - 1}"
+
+    @property
+    def placement_shown(self) -> str:
+        """Placement points as every output shows them: one place of decimals, ".0" dropped
+        ("8.3", "6", "2.5"); the ranking itself compares the exact points."""
+        return f"{tenths(self.placement):g}"
 
     @property
     def ranked(self) -> bool:
