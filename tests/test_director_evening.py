@@ -20,7 +20,7 @@ from scorekeeper.tournament.standings import PlayerStanding
 
 from .club import play as play_places
 from .club import seat
-from .test_events import csrf_token, new_event
+from .test_events import csrf_token, new_event, record_links
 from .test_paper_checks import booklet
 from .test_results_web import EIGHT
 
@@ -44,6 +44,30 @@ def booklet_sheets(director, event_url: str) -> list[str]:
     body, _ = booklet(director, event_url, Path(director.application.instance_path))
     text = subprocess.run(["pdftotext", "-", "-"], input=body, capture_output=True, check=True).stdout.decode()
     return [" ".join(page.split()) for page in text.split("\f")]
+
+
+# 2. An earlier round reopened after the final: which rounds count, and provisional.
+
+
+def test_a_round_reopened_after_the_final_says_which_rounds_count_and_that_they_are_provisional(director, tmp_path):
+    event_url = new_event(director, EIGHT, rounds="2")
+    event = the_event(director, event_url)
+    places = {name: place for name, place in zip(EIGHT, [1, 2, 3, 4] * 2, strict=True)}
+    for _ in range(2):
+        for table in seat(director.db, event, [EIGHT[0:4], EIGHT[4:8]]):
+            play_places(director.db, table, places)  # 12 hands, then locked as it stands
+    assert "Final standings" in director.get(event_url + "/standings").get_data(as_text=True), "both rounds complete"
+    first = record_links(director, event_url)[0]
+    director.post(f"{event_url}/games/{first}/unlock", data={"csrf_token": csrf_token(director, event_url)})
+    heading = "Standings counting round 2 of 2, provisional while round 1 has a table open"
+    page = director.get(event_url + "/standings").get_data(as_text=True)
+    assert heading in page and "after round 2" not in page
+    assert heading.lower() in pdf_words(director.get(event_url + "/standings.pdf").data).lower()
+    rows = list(csv.DictReader(io.StringIO(director.get(event_url + "/standings.csv").get_data(as_text=True))))
+    assert {row["standings"] for row in rows} == {heading}
+    exported = director.get(event_url + "/export.json").get_json()
+    assert exported["standings_heading"] == heading
+    assert exported["standings_provisional"] is True and exported["counted_rounds"] == [2]
 
 
 # 3. Placement points to one place of decimals, the same on every output.

@@ -248,6 +248,7 @@ def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:
     tables = progress(db, event)
     players = event_players(db, event.id)
     ranking = event_standings(db, event, tables=tables)
+    shown = event_stage(tables, event)
     return {
         "format": EVENT_FORMAT,
         "name": event.name,
@@ -290,6 +291,9 @@ def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:
             }
             for given in given_penalties(db, event.id)
         ],
+        "standings_heading": shown.heading,
+        "standings_provisional": not shown.final and bool(shown.open_earlier or shown.under_way),
+        "counted_rounds": list(shown.complete),
         "standings": [
             {
                 "place": row.place or None,
@@ -380,6 +384,7 @@ STANDINGS_HEADER = [
     "withdrew",
     "penalties",
     "how",
+    "standings",
 ]
 
 
@@ -389,7 +394,9 @@ def standings_rows(db: sqlite_utils.Database, event: Event) -> list[list[object]
     the numbers were reached (short tables, penalties with their reasons)."""
     members = {p.name: p for p in event_players(db, event.id)}
     rows: list[list[object]] = [list(STANDINGS_HEADER)]
-    for row in event_standings(db, event):
+    tables = progress(db, event)
+    heading = event_stage(tables, event).heading
+    for row in event_standings(db, event, tables=tables):
         member = members.get(row.name)
         rows.append(
             [
@@ -407,6 +414,7 @@ def standings_rows(db: sqlite_utils.Database, event: Event) -> list[list[object]
                 row.withdrew_after,
                 row.penalties,
                 "; ".join(row.notes),
+                heading,
             ]
         )
     return rows
