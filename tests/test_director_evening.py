@@ -20,9 +20,9 @@ from scorekeeper.tournament.standings import PlayerStanding
 
 from .club import play as play_places
 from .club import seat
-from .test_events import csrf_token, new_event, record_links
+from .test_events import csrf_token, new_event, record_links, seat_next_round
 from .test_paper_checks import booklet
-from .test_results_web import EIGHT
+from .test_results_web import EIGHT, play, seats
 
 
 def pdf_words(body: bytes) -> str:
@@ -125,3 +125,24 @@ def standings_of(director, event):
     from scorekeeper.storage.event_results import event_standings
 
     return event_standings(director.db, event)
+
+
+# 7. No "— prov.": a player whose closed table counts as missed has no place, and says why.
+
+
+def test_provisional_standings_show_no_place_without_a_mark_for_a_table_counted_as_missed(director):
+    event_url = new_event(director, EIGHT)
+    seat_next_round(director, event_url)
+    short, playing = record_links(director, event_url)
+    player = director.application.test_client()
+    play(player, short, 6)
+    play(player, playing, 3)
+    assert lock(director, event_url, short, treatment="missed").status_code == 302
+    page = director.get(event_url + "/standings").get_data(as_text=True)
+    for name in seats(director, short):
+        row = re.search(rf"<tr[^>]*><td>([^<]*(?:<small[^>]*>[^<]*</small>)?)</td><td>{name}(.*?)</tr>", page, re.S)
+        assert row, name
+        assert row.group(1).strip() == "—", row.group(1)
+        assert "round 1: locked after hand 6 of 15, counted as missed" in row.group(2), name
+    pdf = pdf_words(director.get(event_url + "/standings.pdf").data)
+    assert "— prov." not in pdf

@@ -166,7 +166,9 @@ def shown_standings(
         done, [row.name for row in rows if row.name in at_done], mode, None, lowest_wins, sit_out, gone, withdrawn_ranked
     )
     now = {row.name: row for row in rows}
-    placed = [dataclasses.replace(row, playing=now[row.name].playing, provisional=True) for row in ranked]
+    # A player whose closed table counts for nobody (locked before hand 1, or short and counted
+    # as missed) has no place yet: "—" with the reason, never a provisional mark on no place.
+    placed = [dataclasses.replace(row, playing=now[row.name].playing, provisional=row.ranked) for row in ranked]
     playing = [row for row in rows if row.name not in at_done and row.in_progress]
     others = [row for row in rows if row.name not in at_done and not row.in_progress]
     return [*placed, *playing, *others]
