@@ -16,13 +16,13 @@ import pytest
 
 from scorekeeper.storage import event_roster
 from scorekeeper.storage import events as event_store
-from scorekeeper.tournament.standings import PlayerStanding
+from scorekeeper.tournament.standings import PlayerStanding, standings
 
 from .club import play as play_places
 from .club import seat
 from .test_events import csrf_token, new_event, record_links, seat_next_round
 from .test_paper_checks import booklet
-from .test_results_web import EIGHT, play, seats
+from .test_results_web import EIGHT, play, seats, short_evening
 
 
 def pdf_words(body: bytes) -> str:
@@ -44,6 +44,53 @@ def booklet_sheets(director, event_url: str) -> list[str]:
     body, _ = booklet(director, event_url, Path(director.application.instance_path))
     text = subprocess.run(["pdftotext", "-", "-"], input=body, capture_output=True, check=True).stdout.decode()
     return [" ".join(page.split()) for page in text.split("\f")]
+
+
+# 1. A short table's sheet says who locked it, after which hand, and how it counts.
+
+
+def test_a_short_tables_sheet_says_the_director_locked_it_after_hand_6_and_it_is_prorated_alone_and_in_the_booklet(director):
+    event_url, full, short = short_evening(director)
+    assert lock(director, event_url, short).status_code == 302
+    player = director.application.test_client()
+    said = "6 of 15 hands (locked by the director after hand 6 of 15, prorated)"
+    booklet_sheet = next(page for page in booklet_sheets(director, event_url) if "table 2" in page and "score sheet" in page)
+    for who, sheet in (
+        ("director", pdf_words(director.get(f"/t/{short}/sheet.pdf").data)),
+        ("player", pdf_words(player.get(f"/t/{short}/sheet.pdf").data)),
+        ("booklet", booklet_sheet),
+    ):
+        assert said in sheet, who
+        assert "in progress" not in sheet and "so far" not in sheet, who
+        assert "closed by the director" not in sheet, who
+        assert "Standings when locked, as played" in sheet, who
+        # The line under the grid agrees: locked after hand 6 of 15, prorated, and by how much.
+        assert "Locked after hand 6 of 15, prorated: each player's points × 71 ÷ 33 cards" in sheet, who
+
+
+def test_a_table_locked_by_the_rounds_clock_says_at_time_on_its_sheet(director):
+    from scorekeeper.storage.evening import settle_due
+
+    from .test_evening import time_up
+
+    event_url, full, short = short_evening(director)
+    time_up(director, event_url)
+    assert settle_due(director.db) == 2, "the short table, and the full one whose game ended"
+    for sheet in (pdf_words(director.get(f"/t/{short}/sheet.pdf").data), next(
+        page for page in booklet_sheets(director, event_url) if "table 2" in page and "score sheet" in page
+    )):
+        assert "6 of 15 hands (locked at time after hand 6 of 15, prorated)" in sheet
+        assert "by the director" not in sheet and "closed" not in sheet
+
+
+def test_a_table_locked_before_hand_1_says_so_on_its_sheet(director):
+    event_url = new_event(director, EIGHT)
+    seat_next_round(director, event_url)
+    token = record_links(director, event_url)[0]
+    lock(director, event_url, token)
+    sheet = pdf_words(director.get(f"/t/{token}/sheet.pdf").data)
+    assert "0 of 15 hands (locked by the director before hand 1: counted as missed)" in sheet
+    assert "No result" in sheet and "in progress" not in sheet
 
 
 # 2. An earlier round reopened after the final: which rounds count, and provisional.
@@ -125,6 +172,76 @@ def standings_of(director, event):
     from scorekeeper.storage.event_results import event_standings
 
     return event_standings(director.db, event)
+
+
+# 5. An adjusted table with nothing to average says it counts as missed, everywhere.
+
+
+def test_an_adjusted_table_in_a_round_with_no_finished_table_says_it_counts_as_missed_everywhere(director):
+    from .test_evening import history
+
+    event_url = new_event(director, EIGHT)
+    seat_next_round(director, event_url)
+    first, second = record_links(director, event_url)
+    player = director.application.test_client()
+    play(player, first, 6)
+    play(player, second, 6)
+    assert lock(director, event_url, second).status_code == 302  # prorated: no finished table either
+    assert lock(director, event_url, first, treatment="adjusted", level="average-plus", reason="the hall closed").status_code == 302
+    said = "adjusted (average-plus) — no finished table to average: counted as missed"
+    keeper = seats(director, first)[1]
+    standings_page = director.get(event_url + "/standings").get_data(as_text=True)
+    assert f"round 1: locked after hand 6 of 15, {said}" in standings_page
+    event_page = director.get(event_url).get_data(as_text=True)
+    assert f"locked after hand 6 of 15, {said}" in re.findall(r'class="progress">([^<]+)</td>', event_page)
+    assert f"Round 1, table 1 locked after hand 6 of 15, {said} until a table of the round finishes · the hall closed" in history(
+        director, event_url
+    )
+    results = list(csv.DictReader(io.StringIO(director.get(event_url + "/export.csv").get_data(as_text=True))))
+    assert {row["counts_as"] for row in results if row["table"] == "1"} == {said}
+    exported = director.get(event_url + "/export.json").get_json()
+    table = next(t for t in exported["tables"] if t["table"] == 1)
+    assert table["how"] == f"locked after hand 6 of 15, {said}" and table["counts_as"] == "adjusted"
+    assert any(said in line for line in {r["player"]: r for r in exported["standings"]}[keeper]["how"])
+    sheet = pdf_words(director.get(f"/t/{first}/sheet.pdf").data)
+    assert f"locked by the director after hand 6 of 15, {said}" in sheet
+
+
+def test_standings_say_why_an_adjusted_table_counts_as_missed():
+    """Pure: the note under each player of the table, when the round has no finished table."""
+    from .test_results_defensible import SHORT, table
+
+    short = table(1, 1, SHORT, ["K 5"] * 4, 6, closed=True, treatment="adjusted", level="average-plus", reason="x")
+    rows = standings([short], SHORT, "total")
+    assert all(
+        row.notes == ["round 1: locked after hand 6 of 15, adjusted (average-plus) — no finished table to average: counted as missed"]
+        for row in rows
+    ), [row.notes for row in rows]
+
+
+# 6. A table locked before hand 1 leaves its trace.
+
+
+def test_a_table_locked_before_hand_1_is_in_the_exports_and_under_its_players_names(director):
+    event_url = new_event(director, EIGHT)
+    seat_next_round(director, event_url)
+    empty, full = record_links(director, event_url)
+    play(director.application.test_client(), full, 15)
+    assert lock(director, event_url, empty).status_code == 302
+    nobody = seats(director, empty)
+    results = list(csv.DictReader(io.StringIO(director.get(event_url + "/export.csv").get_data(as_text=True))))
+    assert {(row["locked_after_hand"], row["counts_as"]) for row in results if row["table"] == "1"} == {
+        ("0", "counted as missed")
+    }
+    exported = director.get(event_url + "/export.json").get_json()
+    table = next(t for t in exported["tables"] if t["table"] == 1)
+    assert (table["locked_after_hand"], table["counts_as"], table["how"]) == (0, "missed", "locked before hand 1: counted as missed")
+    page = director.get(event_url + "/standings").get_data(as_text=True)
+    for name in nobody:
+        row = re.search(rf"<tr[^>]*><td>[^<]*(?:<small[^>]*>[^<]*</small>)?</td><td>{name}(.*?)</tr>", page, re.S)
+        assert row and "round 1: locked before hand 1: counted as missed" in row.group(1), name
+    standings = {r["player"]: r for r in exported["standings"]}
+    assert standings[nobody[0]]["how"] == ["round 1: locked before hand 1: counted as missed"]
 
 
 # 7. No "— prov.": a player whose closed table counts as missed has no place, and says why.

@@ -628,3 +628,11 @@ def _table_seated_by(db: sqlite_utils.Database) -> None:
     """How a round's tables were seated when not by the plan nor by hand: '' or, say, 'the
     standings after round 2' (the round sheet and the history say it)."""
     db.execute("ALTER TABLE event_tables ADD COLUMN seated_by TEXT NOT NULL DEFAULT ''")
+
+
+@migrations(name="0016_table_locked_by")
+def _table_locked_by(db: sqlite_utils.Database) -> None:
+    """Who locked a table: 'director' (the director's button), 'time' (the round's clock),
+    'evening' (its game ended, or a round's finished tables locked together); '' for a lock made
+    before this was kept. A short table's sheet says which ("locked by the director", "at time")."""
+    db.execute("ALTER TABLE event_tables ADD COLUMN locked_by TEXT NOT NULL DEFAULT ''")

@@ -15,7 +15,7 @@ import sqlite_utils
 from ..tournament.standings import PRORATED
 from .database import immediate
 from .event_results import TableProgress, progress
-from .events import Event, EventTable, get_event, lock_in_transaction, short_words
+from .events import BY_EVENING, BY_TIME, Event, EventTable, get_event, lock_in_transaction, short_words
 from .games import StoredGame, load_state
 from .round_clock import RoundClock, due_clocks, round_clock
 
@@ -30,7 +30,9 @@ def lock_finished(db: sqlite_utils.Database, event: Event, round_: int) -> list[
     locked = []
     with immediate(db):
         for row in ready:
-            if lock_in_transaction(db, row.table.game.id, True, row.table, " (finished tables locked)", row.state.version):
+            if lock_in_transaction(
+                db, row.table.game.id, True, row.table, " (finished tables locked)", row.state.version, by=BY_EVENING
+            ):
                 locked.append(row.table.number)
     return locked
 
@@ -93,8 +95,9 @@ def _settle(db: sqlite_utils.Database, event: Event, rows: Iterable[TableProgres
 
 
 def _lock(db: sqlite_utils.Database, row: TableProgress, why: str) -> bool:
+    by = BY_TIME if why.startswith(" at time") else BY_EVENING
     with immediate(db):
-        return lock_in_transaction(db, row.table.game.id, True, row.table, why, row.state.version)
+        return lock_in_transaction(db, row.table.game.id, True, row.table, why, row.state.version, by=by)
 
 
 def settle_game(db: sqlite_utils.Database, stored: StoredGame) -> bool:
