@@ -149,16 +149,21 @@ def game_counting(db: sqlite_utils.Database, game_id: int) -> tuple[str, list[st
     event = get_event(db, int(found[0]), deleted=True) if found is not None else None
     if event is None:
         return "", []
-    for row in progress(db, event):
+    tables = event_tables(db, event.id)
+    mine = next((table for table in tables if table.game.id == game_id), None)
+    if mine is None:
+        return "", []
+    for row in progress(db, event, [table for table in tables if table.round == mine.round]):
         if row.table.game.id == game_id:
             return row.lock_line, counting_lines(row, given_penalties(db, event.id))
     return "", []
 
 
-def progress(db: sqlite_utils.Database, event: Event) -> list[TableProgress]:
-    """Every table with its game's state: two statements, then the entries of the games that
-    moved since this process last read them (a game not moved is not folded again)."""
-    tables = event_tables(db, event.id)
+def progress(db: sqlite_utils.Database, event: Event, tables: list[EventTable] | None = None) -> list[TableProgress]:
+    """Every table (of ``tables`` if given) with its game's state: two statements, then the
+    entries of the games that moved since this process last read them (a game not moved is not
+    folded again); each knows whether its round has a finished table to average."""
+    tables = event_tables(db, event.id) if tables is None else tables
     versions = game_versions(db, event.id)
     rows = [TableProgress(table, load_state(db, table.game, versions.get(table.game.id))) for table in tables]
     averaged = {row.table.round for row in rows if row.final_score.finished}
