@@ -496,14 +496,29 @@ def _club_database() -> Iterator[Any]:
         db.conn.close()
 
 
-class Seconds(click.FloatRange):
-    """A number of seconds in its range: ``nan`` is refused too (it compares as inside any range)."""
+class Seconds(click.ParamType[float]):
+    """A number of seconds in its range, every refusal in one sentence: out of range, ``nan``
+    (which compares as inside any range) and what is no number at all are told alike."""
+
+    name = "seconds"
+
+    def __init__(self, least: float, most: float) -> None:
+        self.least = least
+        self.most = most
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
-        seconds: float = super().convert(value, param, ctx)
-        if math.isnan(seconds):
-            self.fail(f"{value} is not a number of seconds ({self.min} to {self.max})", param, ctx)
+        if isinstance(value, float):
+            return value
+        try:
+            seconds = float(str(value).strip())
+        except ValueError:
+            seconds = math.nan
+        if not self.least <= seconds <= self.most:  # nan fails every comparison
+            self.fail(f"{value} is not a number of seconds ({self.least:g} to {self.most:g})", param, ctx)
         return seconds
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "SECONDS"
 
 
 @cli.command()
@@ -537,7 +552,7 @@ class Seconds(click.FloatRange):
     type=Seconds(0.1, 60),
     default=SECONDS,
     show_default=True,
-    help="The most a search may take where no stored schedule fits.",
+    help="The most a search may take where no stored schedule fits (0.1 to 60).",
 )
 def seat(
     count: int | None,

@@ -277,7 +277,9 @@ def test_a_no_show_is_replaced_by_a_late_player_at_a_table_not_started_once(dire
     assert seats(director, token)[1] == "Ivy" and missing not in seats(director, token)
     assert "Ivy" in table.page("/") and missing not in table.page("/")
     lines = history(director, event_url)
-    assert lines.count(f"Round 1, table 1: {missing} did not come, withdrawn from round 1 on; Ivy plays in their seat") == 1
+    # Ivy was added to play from round 2: the line that gives her the seat says she plays from round 1 now.
+    given = f"Round 1, table 1: {missing} did not come, withdrawn from round 1 on; Ivy plays in their seat, and so from round 1 on (added to play from round 2)"
+    assert lines.count(given) == 1, lines
     roster = {player.name: player for player in event_players(director.db, the_event(director, event_url).id)}
     assert roster["Ivy"].arrives == 1 and roster[missing].leaves == 1
     table.pressure("Ivy", 1)

@@ -411,9 +411,12 @@ def test_seat_reads_names_from_a_file_and_sits_out_who_the_tables_cannot_hold(tm
         (["--players-file", "/no/such/file", "--rounds", "2"], "no such file"),
         (["--players", "x", "--rounds", "2"], "x"),
         (["--players", "8", "--rounds", "2", "--seconds", "nan"], "nan is not a number of seconds (0.1 to 60)"),
-        (["--players", "8", "--rounds", "2", "--seconds", "inf"], "inf is not in the range"),
-        (["--players", "8", "--rounds", "2", "--seconds", "0"], "0.0 is not in the range"),
-        (["--players", "8", "--rounds", "2", "--seconds", "-1"], "-1.0 is not in the range"),
+        (["--players", "8", "--rounds", "2", "--seconds", "inf"], "inf is not a number of seconds (0.1 to 60)"),
+        (["--players", "8", "--rounds", "2", "--seconds", "0"], "0 is not a number of seconds (0.1 to 60)"),
+        (["--players", "8", "--rounds", "2", "--seconds", "-1"], "-1 is not a number of seconds (0.1 to 60)"),
+        (["--players", "8", "--rounds", "2", "--seconds", "0.05"], "0.05 is not a number of seconds (0.1 to 60)"),
+        (["--players", "8", "--rounds", "2", "--seconds", "61"], "61 is not a number of seconds (0.1 to 60)"),
+        (["--players", "8", "--rounds", "2", "--seconds", "soon"], "soon is not a number of seconds (0.1 to 60)"),
     ],
 )
 def test_seat_refuses_bad_arguments_in_one_line(args, words):

@@ -490,9 +490,9 @@ def test_a_locked_tables_sheet_says_it_was_closed_not_in_progress(director):
         first, second = event_sheets_html(event, progress(db, event))
     finally:
         db.conn.close()
-    assert "1 of 15 hands (closed by the director: the result stands as it is)" in first and "in progress" not in first
+    assert "1 of 15 hands (locked by the director after hand 1 of 15, prorated)" in first and "in progress" not in first
     assert "1 of 15 hands (in progress)" in second and "Standings so far" in second
-    assert "Standings when closed" in first
+    assert "Standings when locked, as played" in first
 
     empty_url = new_event(director, SIXTEEN[8:], rounds="2")
     planned_page(director, empty_url)
@@ -505,7 +505,7 @@ def test_a_locked_tables_sheet_says_it_was_closed_not_in_progress(director):
         sheet = event_sheets_html(event, progress(db, event))[0]
     finally:
         db.conn.close()
-    assert "(closed by the director before any hand: no result)" in sheet and "counts for nobody" in sheet
+    assert "(locked by the director before hand 1: counted as missed)" in sheet and "counts for nobody" in sheet
     assert "Standings" not in sheet, "no places of 0 points that read as a four-way win"
 
 

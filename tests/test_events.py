@@ -390,7 +390,7 @@ def test_a_locked_table_says_so_and_after_which_hand_it_stands(director):
             table.leftovers(hand, 1, "K")
 
     assert progress_shown(director, event_url) == ["hand 1 of 15"]
-    assert set_lock("lock") == ["locked before hand 1"]
+    assert set_lock("lock") == ["locked before hand 1: counted as missed"]
     assert set_lock("unlock") == ["hand 1 of 15"]
     play(1, 2)
     assert progress_shown(director, event_url) == ["hand 3 of 15"]

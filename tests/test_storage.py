@@ -3,6 +3,7 @@
 import sqlite3
 
 import pytest
+import sqlite_utils
 
 from scorekeeper.gamelog import LEFTOVERS, NOTE, PRESSURE, Change, TableError
 from scorekeeper.scoring import Game, configure
@@ -53,6 +54,7 @@ def test_migrations_are_named_and_run_once(tmp_path):
         "0014_event_odd_tables",
         "0014_table_seated_by",
         "0015_table_locked_at_time",
+        "0016_table_locked_by",
     ]
     assert not migrations.pending(database)
 
@@ -164,3 +166,19 @@ def test_a_write_that_cannot_get_its_turn_is_told_the_database_is_locked(tmp_pat
         release.set()
         holder.join()
         other.conn.close()
+
+
+def test_a_table_locked_at_time_before_locks_said_who_is_still_said_locked_at_time(tmp_path):
+    """0016 keeps who locked a table in one column: a lock 0015 marked as the clock's stays the clock's."""
+    from scorekeeper.storage.database import migrations
+
+    db = sqlite_utils.Database(str(tmp_path / "old.db"))
+    migrations.apply(db, stop_before="0016_table_locked_by")
+    db.execute("PRAGMA foreign_keys = OFF")
+    columns = [column.name for column in db["event_tables"].columns]
+    row = {name: 0 for name in columns if name not in ("id",)} | {"locked_at_time": 1}
+    db["event_tables"].insert({**{name: "" for name in row if db["event_tables"].columns_dict[name] is str}, **row})
+    migrations.apply(db)
+    tables = db["event_tables"]
+    assert "locked_at_time" not in tables.columns_dict
+    assert [found["locked_by"] for found in tables.rows] == ["time"]

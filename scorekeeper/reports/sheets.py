@@ -97,12 +97,14 @@ def score_sheet_html(
     paper: str = DEFAULT_PAPER,
     view_url: str | None = None,
     notes: dict[int, list[str]] | None = None,
-    closed: bool = False,
+    lock: str = "",
     counting: Sequence[str] = (),
 ) -> str:
     """The sheet a bridge player would recognise, with the rules in force and a verification code.
-    ``closed``: an event's table the director locked, whose result stands as it is; ``counting``:
-    how the event's standings count it (a short table's treatment, penalties given at it)."""
+    ``lock``: an event's table locked unfinished, who locked it, after which hand and how it counts
+    ("locked by the director after hand 6 of 15, prorated": the storage's ``lock_line``, the one
+    source of the sheet alone, in the booklet and published); ``counting``: how the event's
+    standings count it (a short table's treatment, penalties given at it)."""
     game, score = record.game, record.score()
     grid = score_grid(score, notes)
     return _env.get_template("print/score_sheet.html").render(
@@ -122,7 +124,7 @@ def score_sheet_html(
         filed=record.filed_under,
         qr=qr_svg(view_url, scale=2) if view_url else None,
         view_url=view_url,
-        closed=closed,
+        lock=lock,
         counting=counting,
     )
 
@@ -317,7 +319,8 @@ def event_sheets_html(
     counting: Sequence[Sequence[str]] | None = None,
 ) -> list[str]:
     """Every table's score sheet, for the event's booklet: filed under the event, round and table,
-    dated by the event, with its rulings and (given ``view_urls``, one a table) its QR code."""
+    dated by the event, with its rulings, its lock (``row.lock_line``) and (given ``view_urls``,
+    one a table) its QR code."""
     urls = list(view_urls) if view_urls is not None else [None] * len(tables)
     counted = list(counting) if counting is not None else [()] * len(tables)
     return [
@@ -329,7 +332,7 @@ def event_sheets_html(
             paper=paper,
             view_url=url,
             notes=row.state.ruling_notes(),
-            closed=row.table.locked,
+            lock=row.lock_line,
             counting=lines,
         )
         for row, url, lines in zip(tables, urls, counted, strict=True)

@@ -635,3 +635,14 @@ def _table_locked_at_time(db: sqlite_utils.Database) -> None:
     """Whether a table's lock came from its round's clock at time (1) rather than from the
     director, a round's *Lock finished tables* or its game's end: its phones say which."""
     db.execute("ALTER TABLE event_tables ADD COLUMN locked_at_time INTEGER NOT NULL DEFAULT 0")
+
+
+@migrations(name="0016_table_locked_by")
+def _table_locked_by(db: sqlite_utils.Database) -> None:
+    """Who locked a table: 'director' (the director's button), 'time' (the round's clock),
+    'evening' (its game ended, or a round's finished tables locked together); '' for a lock made
+    before this was kept. A short table's sheet says which ("locked by the director", "at time");
+    it takes the place of 0015's ``locked_at_time``."""
+    db.execute("ALTER TABLE event_tables ADD COLUMN locked_by TEXT NOT NULL DEFAULT ''")
+    db.execute("UPDATE event_tables SET locked_by = 'time' WHERE locked_at_time = 1")
+    db.execute("ALTER TABLE event_tables DROP COLUMN locked_at_time")

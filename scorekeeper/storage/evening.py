@@ -16,7 +16,7 @@ from ..gamelog import TableState
 from ..tournament.standings import ADJUSTED, PRORATED
 from .database import immediate
 from .event_results import TableProgress, game_counting, progress
-from .events import Event, EventTable, get_event, lock_in_transaction, short_words
+from .events import BY_EVENING, BY_TIME, Event, EventTable, get_event, lock_in_transaction, short_words
 from .games import StoredGame, load_state
 from .round_clock import RoundClock, due_clocks, round_clock
 
@@ -31,7 +31,9 @@ def lock_finished(db: sqlite_utils.Database, event: Event, round_: int) -> list[
     locked = []
     with immediate(db):
         for row in ready:
-            if lock_in_transaction(db, row.table.game.id, True, row.table, " (finished tables locked)", row.state.version):
+            if lock_in_transaction(
+                db, row.table.game.id, True, row.table, " (finished tables locked)", row.state.version, by=BY_EVENING
+            ):
                 locked.append(row.table.number)
     return locked
 
@@ -94,8 +96,9 @@ def _settle(db: sqlite_utils.Database, event: Event, rows: Iterable[TableProgres
 
 
 def _lock(db: sqlite_utils.Database, row: TableProgress, why: str) -> bool:
+    by = BY_TIME if why.startswith(" at time") else BY_EVENING
     with immediate(db):
-        return lock_in_transaction(db, row.table.game.id, True, row.table, why, row.state.version, at_time=why.startswith(" at time"))
+        return lock_in_transaction(db, row.table.game.id, True, row.table, why, row.state.version, by=by)
 
 
 def settle_game(db: sqlite_utils.Database, stored: StoredGame) -> bool:
@@ -162,7 +165,7 @@ def _time_called(state: TableState, treatment: str, level: str) -> str:
 
 def table_notice(db: sqlite_utils.Database, stored: StoredGame) -> TableNotice:
     row = db.execute(
-        "SELECT g.locked, g.notices, t.event_id, t.round, t.locked_at_time, t.short_treatment, t.short_level "
+        "SELECT g.locked, g.notices, t.event_id, t.round, t.locked_by, t.short_treatment, t.short_level "
         "FROM games g LEFT JOIN event_tables t ON t.game_id = g.id WHERE g.id = ?",
         [stored.id],
     ).fetchone()
@@ -171,5 +174,5 @@ def table_notice(db: sqlite_utils.Database, stored: StoredGame) -> TableNotice:
     clock = None if row[2] is None else round_clock(db, int(row[2]), int(row[3]))
     if not row[0]:
         return TableNotice(False, int(row[1]), clock)
-    headline = _time_called(load_state(db, stored), row[5], row[6]) if row[4] else TableNotice.headline
-    return TableNotice(True, int(row[1]), clock, headline, tuple(game_counting(db, stored.id)))
+    headline = _time_called(load_state(db, stored), row[5], row[6]) if row[4] == BY_TIME else TableNotice.headline
+    return TableNotice(True, int(row[1]), clock, headline, tuple(game_counting(db, stored.id)[1]))

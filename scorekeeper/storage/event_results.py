@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -12,23 +13,26 @@ from ..scoring import GameRecord, GameScore, score_game
 from ..tournament.shown import Stage, shown_standings, stage
 from ..tournament.standings import (
     ADJUSTED,
+    MISSED,
     PRORATED,
     PlayerStanding,
     TableResult,
     cards_share,
     prorated,
     standings,
+    tenths,
     tie_breaks,
 )
 from .event_penalties import GivenPenalty, given_penalties, penalties
 from .events import (
+    BY_DIRECTOR,
+    BY_TIME,
     Event,
     EventTable,
     event_players,
     event_tables,
     game_versions,
     get_event,
-    short_words,
     table_filing,
     tables_named,
 )
@@ -42,6 +46,8 @@ EVENT_FORMAT = "scorekeeper-event/1"
 class TableProgress:
     table: EventTable
     state: TableState
+    #: Whether the table's round has a finished table, whose average an adjusted table is given.
+    averaged: bool = True
 
     @property
     def hands_done(self) -> int:
@@ -60,10 +66,28 @@ class TableProgress:
         most = self.state.game.rules.max_hands()
         of = f" of {most}" if most else ""
         if self.table.locked:
-            if not self.hands_done:
-                return "locked before hand 1"
-            return f"locked after hand {self.hands_done}{of}, {short_words(self.table.treatment, self.table.level)}"
+            return self.result.lock_words(self.averaged)
         return f"hand {self.hands_done + 1}{of}"
+
+    @property
+    def result(self) -> TableResult:
+        """What the standings read of it: its score, whether it is closed, how it counts if short."""
+        table = self.table
+        return TableResult(
+            table.round, table.number, self.final_score, table.locked, table.treatment, table.level, table.reason
+        )
+
+    @property
+    def lock_line(self) -> str:
+        """Who locked a table not finished, when, and how it counts, for its sheet (alone or in
+        the booklet) and the published pages: "locked by the director after hand 6 of 15,
+        prorated", "locked at time after hand 9 of 15, prorated", "locked by the director before
+        hand 1: counted as missed"; "" for a table finished or still playing."""
+        words = self.result.lock_words(self.averaged)
+        if not words:
+            return ""
+        who = {BY_DIRECTOR: " by the director", BY_TIME: " at time"}.get(self.table.locked_by, "")
+        return "locked" + who + words.removeprefix("locked")
 
     @property
     def final(self) -> bool:
@@ -103,39 +127,47 @@ def counting_lines(row: TableProgress, given: Sequence[GivenPenalty]) -> list[st
     """How a table counts in the event's standings where it is not simply as played, for its sheet:
     a short table's treatment and how its number is reached, and the penalties given at it."""
     lines = []
-    if row.table.locked and not row.final_score.finished and row.final_score.hands:
-        locked = TableResult(row.table.round, row.table.number, row.final_score, True).locked_after()
-        if row.table.treatment == PRORATED and prorated_preview(row):
-            lines.append(f"{locked.capitalize()}, prorated: {prorated_preview(row)}.")
-        elif row.table.treatment == ADJUSTED:
+    words = row.result.lock_words(row.averaged)
+    if words:
+        if row.table.treatment == PRORATED and row.final_score.hands and prorated_preview(row):
+            lines.append(f"{words.capitalize()}: {prorated_preview(row)}.")
+        elif row.table.treatment == ADJUSTED and row.final_score.hands and row.averaged:
             why = f": {row.table.reason}" if row.table.reason else ""
-            lines.append(f"{locked.capitalize()}, adjusted ({row.table.level}), as the standings show{why}.")
+            lines.append(f"{words.capitalize()}, as the standings show{why}.")
         else:
-            lines.append(f"{locked.capitalize()}, counted as missed: its players have the event's rule for a missed round.")
+            lines.append(f"{words.capitalize()}: its players have the event's rule for a missed round.")
     for penalty in given:
         if (penalty.round, penalty.table) == (row.table.round, row.table.number):
             lines.append(f"{penalty.said(row.table.game.game.rules.lowest_wins)}: {penalty.reason}.")
     return lines
 
 
-def game_counting(db: sqlite_utils.Database, game_id: int) -> list[str]:
-    """``counting_lines`` of the event's table this game is; [] for a game at no event's table."""
+def game_counting(db: sqlite_utils.Database, game_id: int) -> tuple[str, list[str]]:
+    """The event's table this game is, for its sheet: its ``lock_line`` and ``counting_lines``,
+    read as the booklet reads them (its round beside it); ("", []) for a game at no event's table."""
     found = db.execute("SELECT event_id FROM event_tables WHERE game_id = ?", [game_id]).fetchone()
     event = get_event(db, int(found[0]), deleted=True) if found is not None else None
     if event is None:
-        return []
-    for table in event_tables(db, event.id):
-        if table.game.id == game_id:
-            return counting_lines(TableProgress(table, load_state(db, table.game)), given_penalties(db, event.id))
-    return []
-
-
-def progress(db: sqlite_utils.Database, event: Event) -> list[TableProgress]:
-    """Every table with its game's state: two statements, then the entries of the games that
-    moved since this process last read them (a game not moved is not folded again)."""
+        return "", []
     tables = event_tables(db, event.id)
+    mine = next((table for table in tables if table.game.id == game_id), None)
+    if mine is None:
+        return "", []
+    for row in progress(db, event, [table for table in tables if table.round == mine.round]):
+        if row.table.game.id == game_id:
+            return row.lock_line, counting_lines(row, given_penalties(db, event.id))
+    return "", []
+
+
+def progress(db: sqlite_utils.Database, event: Event, tables: list[EventTable] | None = None) -> list[TableProgress]:
+    """Every table (of ``tables`` if given) with its game's state: two statements, then the
+    entries of the games that moved since this process last read them (a game not moved is not
+    folded again); each knows whether its round has a finished table to average."""
+    tables = event_tables(db, event.id) if tables is None else tables
     versions = game_versions(db, event.id)
-    return [TableProgress(table, load_state(db, table.game, versions.get(table.game.id))) for table in tables]
+    rows = [TableProgress(table, load_state(db, table.game, versions.get(table.game.id))) for table in tables]
+    averaged = {row.table.round for row in rows if row.final_score.finished}
+    return [row if row.table.round in averaged else dataclasses.replace(row, averaged=False) for row in rows]
 
 
 def rounds_played(tables: list[TableProgress]) -> list[list[list[str]]]:
@@ -172,18 +204,7 @@ def event_tie_breaks(event: Event) -> str:
 def table_results(tables: list[TableProgress]) -> list[TableResult]:
     """What the standings read: each table's score, whether the director closed (locked) it, and how
     it counts if closed part-way."""
-    return [
-        TableResult(
-            row.table.round,
-            row.table.number,
-            row.final_score,
-            row.table.locked,
-            row.table.treatment,
-            row.table.level,
-            row.table.reason,
-        )
-        for row in tables
-    ]
+    return [row.result for row in tables]
 
 
 def event_standings(
@@ -247,6 +268,7 @@ def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:
     tables = progress(db, event)
     players = event_players(db, event.id)
     ranking = event_standings(db, event, tables=tables)
+    shown = event_stage(tables, event)
     return {
         "format": EVENT_FORMAT,
         "name": event.name,
@@ -290,12 +312,15 @@ def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:
             }
             for given in given_penalties(db, event.id)
         ],
+        "standings_heading": shown.heading,
+        "standings_provisional": not shown.final and bool(shown.open_earlier or shown.under_way),
+        "counted_rounds": list(shown.complete),
         "standings": [
             {
                 "place": row.place or None,
                 "player": row.name,
                 "total": row.total if row.ranked else None,
-                "placement": row.placement if row.ranked else None,
+                "placement": tenths(row.placement) if row.ranked else None,
                 "wins": row.wins,
                 "tables": row.tables,
                 "missed": row.missed,
@@ -309,12 +334,17 @@ def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:
 
 
 def _short(row: TableProgress) -> dict[str, object]:
-    """A table locked part-way: after which hand, and how it counts."""
-    if not row.table.locked or row.final_score.finished or not row.final_score.hands:
+    """A table locked unfinished: after which hand (0: before hand 1), how the director chose it
+    to count (before hand 1 it is missed, whatever the choice) and what that makes of it in words
+    (``how``: "locked after hand 6 of 15, adjusted (average-plus) — no finished table to average:
+    counted as missed")."""
+    if not row.table.locked or row.final_score.finished:
         return {}
-    short: dict[str, object] = {"locked_after_hand": len(row.final_score.hands), "counts_as": row.table.treatment}
-    if row.table.treatment == ADJUSTED:
+    hands = len(row.final_score.hands)
+    short: dict[str, object] = {"locked_after_hand": hands, "counts_as": row.table.treatment if hands else MISSED}
+    if hands and row.table.treatment == ADJUSTED:
         short.update(adjusted=row.table.level, reason=row.table.reason)
+    short["how"] = row.result.lock_words(row.averaged)
     return short
 
 
@@ -342,7 +372,7 @@ def export_rows(db: sqlite_utils.Database, event: Event) -> list[list[object]]:
     for row in progress(db, event):
         score = row.state.score
         short = _short(row)
-        counts = f"adjusted ({short['adjusted']})" if short.get("counts_as") == ADJUSTED else short.get("counts_as", "")
+        counts = row.result.counts_as(row.averaged)
         for seat, name in enumerate(row.table.game.game.players, start=1):
             side = next(s for s in score.sides if name in s.side.members)
             member = clubs.get(name)
@@ -380,6 +410,7 @@ STANDINGS_HEADER = [
     "withdrew",
     "penalties",
     "how",
+    "standings",
 ]
 
 
@@ -389,7 +420,9 @@ def standings_rows(db: sqlite_utils.Database, event: Event) -> list[list[object]
     the numbers were reached (short tables, penalties with their reasons)."""
     members = {p.name: p for p in event_players(db, event.id)}
     rows: list[list[object]] = [list(STANDINGS_HEADER)]
-    for row in event_standings(db, event):
+    tables = progress(db, event)
+    heading = event_stage(tables, event).heading
+    for row in event_standings(db, event, tables=tables):
         member = members.get(row.name)
         rows.append(
             [
@@ -398,7 +431,7 @@ def standings_rows(db: sqlite_utils.Database, event: Event) -> list[list[object]
                 member.club if member else "",
                 member.number if member else "",
                 row.total if row.ranked else "",
-                f"{row.placement:g}" if row.ranked else "",
+                row.placement_shown if row.ranked else "",
                 row.wins,
                 row.tables,
                 row.missed,
@@ -407,6 +440,7 @@ def standings_rows(db: sqlite_utils.Database, event: Event) -> list[list[object]
                 row.withdrew_after,
                 row.penalties,
                 "; ".join(row.notes),
+                heading,
             ]
         )
     return rows

@@ -239,6 +239,9 @@ def replace_no_show(
                 [round_, event.id, replacement],
             )
         instead = f"{replacement} plays in their seat" if replacement else f"the table plays as a table of {len(seats)}"
+        if replacement and roster[replacement][0] > round_:
+            # A late player given the seat plays earlier than the line that added them said.
+            instead += f", and so from round {round_} on (added to play from round {roster[replacement][0]})"
         note_change(
             db, event.id, f"Round {round_}, table {number}: {missing} did not come, withdrawn from round {round_} on; {instead}", reason
         )

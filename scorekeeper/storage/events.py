@@ -18,6 +18,7 @@ from ..tournament.standings import (
     ADJUSTMENTS,
     AVERAGE,
     MISSED,
+    NOTHING_TO_AVERAGE,
     PRORATED,
     SHORT_TREATMENTS,
     WITH_THE_REST,
@@ -91,6 +92,13 @@ class EventTable:
     treatment: str = PRORATED
     level: str = AVERAGE
     reason: str = ""
+    #: Who locked it (``LOCKED_BY``): the director, the round's clock (at time), the evening's own
+    #: rules (a game ended); "" for a lock older than the column.
+    locked_by: str = ""
+
+
+#: Who locks a table: the director's button, the round's clock at time, the evening's own rules.
+BY_DIRECTOR, BY_TIME, BY_EVENING = "director", "time", "evening"
 
 
 def create_event(
@@ -220,7 +228,7 @@ def event_tables(db: sqlite_utils.Database, event_id: int) -> list[EventTable]:
     """Every table of the event with its game, in one statement whatever the event's size."""
     rows = db.query(
         "SELECT t.round AS table_round, t.number AS table_number, t.by_hand AS table_by_hand, t.short_treatment,"
-        f" t.short_level, t.short_reason, g.{GAME_COLUMNS} FROM event_tables t JOIN games g ON g.id = t.game_id "
+        f" t.short_level, t.short_reason, t.locked_by, g.{GAME_COLUMNS} FROM event_tables t JOIN games g ON g.id = t.game_id "
         "WHERE t.event_id = ? ORDER BY t.round, t.number",
         [event_id],
     )
@@ -235,6 +243,7 @@ def event_tables(db: sqlite_utils.Database, event_id: int) -> list[EventTable]:
             row["short_treatment"],
             row["short_level"],
             row["short_reason"],
+            row["locked_by"],
         )
         for row in rows
     ]
@@ -518,16 +527,21 @@ def short_words(treatment: str, level: str = AVERAGE) -> str:
     return {PRORATED: "prorated", MISSED: "counted as missed"}.get(treatment, f"adjusted ({level})")
 
 
-def short_why(state: TableState, treatment: str = PRORATED, level: str = AVERAGE) -> str:
+def short_why(state: TableState, treatment: str = PRORATED, level: str = AVERAGE, averaged: bool = True) -> str:
     """How a table's history line ends when it is locked as ``state`` stands: nothing for a
-    finished game, else after which hand and how it counts (", after hand 6 of 15, prorated")."""
+    finished game, else after which hand and how it counts (", after hand 6 of 15, prorated").
+    ``averaged``: whether its round has a finished table to average (an adjusted table without
+    one counts as missed until one finishes, and the line says so)."""
     if state.finished:
         return ""
     if not state.complete_hands:
         return " before hand 1: its players missed the round"
     most = state.game.rules.max_hands()
     of = f" of {most}" if most else ""
-    return f" after hand {state.complete_hands}{of}, {short_words(treatment, level)}"
+    words = short_words(treatment, level)
+    if treatment == ADJUSTED and not averaged:
+        words += f" — {NOTHING_TO_AVERAGE} until a table of the round finishes"
+    return f" after hand {state.complete_hands}{of}, {words}"
 
 
 def lock_table(
@@ -538,6 +552,7 @@ def lock_table(
     reason: str = "",
     why: str | None = None,
     at_version: int | None = None,
+    by: str = BY_DIRECTOR,
 ) -> bool:
     """Lock an event's table, and if it has not finished, say how it counts (``treatment``; the
     default, prorated, never rewards stopping): the one way to lock a table short, which every
@@ -554,9 +569,21 @@ def lock_table(
     if treatment == ADJUSTED and not reason:
         raise LockRefusal("An adjusted score needs its reason: say why the table could not finish.", "reason")
     if why is None:
-        why = short_why(load_state(db, table.game), treatment, level)
+        why = short_why(load_state(db, table.game), treatment, level, _round_has_finished_table(db, table))
     with immediate(db):
-        return lock_in_transaction(db, table.game.id, True, table, why, at_version, treatment, level, reason)
+        return lock_in_transaction(db, table.game.id, True, table, why, at_version, treatment, level, reason, by)
+
+
+def _round_has_finished_table(db: sqlite_utils.Database, table: EventTable) -> bool:
+    """Whether another table of ``table``'s round has finished its game: an average to adjust by."""
+    found = db.execute("SELECT event_id FROM event_tables WHERE game_id = ?", [table.game.id]).fetchone()
+    if found is None:
+        return True
+    return any(
+        load_state(db, other.game).finished
+        for other in event_tables(db, int(found[0]))
+        if other.round == table.round and other.game.id != table.game.id
+    )
 
 
 def set_locked(
@@ -588,7 +615,7 @@ def lock_in_transaction(
     treatment: str = PRORATED,
     level: str = AVERAGE,
     reason: str = "",
-    at_time: bool = False,
+    by: str = BY_DIRECTOR,
 ) -> bool:
     """``set_locked`` inside the caller's write transaction (a round's tables locked together).
     Every lock goes through here: the director's, the round's *Lock finished tables*, a game
@@ -608,9 +635,9 @@ def lock_in_transaction(
         if event_id is not None:
             if locked:
                 db.conn.execute(
-                    "UPDATE event_tables SET short_treatment = ?, short_level = ?, short_reason = ?, locked_at_time = ? "
+                    "UPDATE event_tables SET short_treatment = ?, short_level = ?, short_reason = ?, locked_by = ? "
                     "WHERE game_id = ?",
-                    [treatment, level, reason[:REASON_MAX_LENGTH], int(at_time), game_id],
+                    [treatment, level, reason[:REASON_MAX_LENGTH], by, game_id],
                 )
             state = "locked" if locked else "unlocked"
             note_change(db, int(event_id[0]), f"Round {table.round}, table {table.number} {state}{why}", reason)

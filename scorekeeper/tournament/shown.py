@@ -40,6 +40,9 @@ class Stage:
     #: Of the round under way: its tables finished (or closed), and all its tables.
     finished: int = 0
     tables: int = 0
+    #: Rounds seated and not complete before the last complete one (a table of round 1 unlocked
+    #: after round 5): the ranking leaves them out until they are complete again.
+    open_earlier: tuple[int, ...] = ()
 
     @property
     def last(self) -> int:
@@ -69,6 +72,10 @@ class Stage:
             return self.of(self.round_) + ("" if self.final else f", provisional: {self.tables_finished}")
         if self.final:
             return "final"
+        if self.last and self.open_earlier:
+            counted = _rounds(self.complete) + (f" of {self.planned}" if self.planned else "")
+            open_ = _rounds(self.open_earlier)
+            return f"counting {counted}, provisional while {open_} {'has a table' if len(self.open_earlier) == 1 else 'have tables'} open"
         if self.last:
             return "after " + self.of(self.last)
         if self.under_way is not None:
@@ -113,7 +120,22 @@ def stage(results: Sequence[TableResult], planned: int | None, round_: int | Non
         under_way=under_way,
         finished=sum(1 for result in in_round if result.final),
         tables=len(in_round),
+        open_earlier=tuple(sorted(n for n in seated - set(complete) if n < max(complete, default=0))),
     )
+
+
+def _rounds(numbers: Sequence[int]) -> str:
+    """ "round 3", "rounds 2–5", "rounds 1–2 and 4–5": rounds in words, runs joined by a dash."""
+    runs: list[list[int]] = []
+    for number in sorted(numbers):
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    named = [f"{run[0]}–{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs]
+    if len(named) == 1 and len(runs[0]) == 1:
+        return f"round {named[0]}"
+    return "rounds " + (named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1])
 
 
 def shown_standings(
@@ -144,7 +166,9 @@ def shown_standings(
         done, [row.name for row in rows if row.name in at_done], mode, None, lowest_wins, sit_out, gone, withdrawn_ranked
     )
     now = {row.name: row for row in rows}
-    placed = [dataclasses.replace(row, playing=now[row.name].playing, provisional=True) for row in ranked]
+    # A player whose closed table counts for nobody (locked before hand 1, or short and counted
+    # as missed) has no place yet: "—" with the reason, never a provisional mark on no place.
+    placed = [dataclasses.replace(row, playing=now[row.name].playing, provisional=row.ranked) for row in ranked]
     playing = [row for row in rows if row.name not in at_done and row.in_progress]
     others = [row for row in rows if row.name not in at_done and not row.in_progress]
     return [*placed, *playing, *others]

@@ -64,6 +64,8 @@ ADJUSTMENTS: dict[str, tuple[Fraction, Fraction, Fraction]] = {
     AVERAGE: (Fraction(1, 2), Fraction(1), Fraction(1)),
     AVERAGE_MINUS: (Fraction(4, 10), Fraction(11, 10), Fraction(9, 10)),
 }
+#: What an adjusted table with nothing to average falls back to, in every output's words.
+NOTHING_TO_AVERAGE = "no finished table to average: counted as missed"
 #: Whether withdrawn players rank with everyone else (the default) or below those still playing.
 WITH_THE_REST, BELOW = "with-the-rest", "below"
 WITHDRAWN_RANKINGS = (WITH_THE_REST, BELOW)
@@ -103,6 +105,32 @@ class TableResult:
         """ "locked after hand 6 of 15", for the standings, sheets and history."""
         most = self.score.game.rules.max_hands()
         return f"locked after hand {len(self.score.hands)}{f' of {most}' if most else ''}"
+
+    def counts_as(self, averaged: bool = True) -> str:
+        """How a table locked unfinished counts, in the words every output uses: "prorated",
+        "counted as missed", "adjusted (average-plus)"; what it falls back to is said with it
+        ("adjusted (average-plus) — no finished table to average: counted as missed").
+        ``averaged``: whether its round has a finished table to average. "" for a table counted
+        as played."""
+        if not self.closed or self.score.finished:
+            return ""
+        if not self.score.hands or self.treatment == MISSED:
+            return "counted as missed"
+        if self.treatment == ADJUSTED:
+            named = f"adjusted ({self.level})"
+            return named if averaged else f"{named} — {NOTHING_TO_AVERAGE}"
+        if prorated(self.score) is None:
+            return "prorated — a game with no fixed length has nothing to scale to: counted as missed"
+        return "prorated"
+
+    def lock_words(self, averaged: bool = True) -> str:
+        """ "locked after hand 6 of 15, prorated", "locked before hand 1: counted as missed": the
+        lock and how it counts, for the standings, the table's progress, sheets and exports."""
+        if not self.closed or self.score.finished:
+            return ""
+        if not self.score.hands:
+            return f"locked before hand 1: {self.counts_as(averaged)}"
+        return f"{self.locked_after()}, {self.counts_as(averaged)}"
 
 
 def penalty_kind(points: int, lowest_wins: bool = True) -> str:
@@ -162,6 +190,12 @@ def prorated(score: GameScore) -> dict[str, tuple[int, str]] | None:
     return out
 
 
+def tenths(value: float) -> float:
+    """A number to one place of decimals, halves away from zero: how placement points are shown
+    and exported (two rounds' 5 points averaged over three missed: 8.333… → 8.3)."""
+    return float(Fraction(round_half_away(Fraction(value) * 10), 10))
+
+
 @dataclass
 class PlayerStanding:
     name: str
@@ -197,6 +231,12 @@ class PlayerStanding:
         if self.withdrawn_from <= 1:
             return "withdrew before round 1"
         return f"withdrew after round {self.withdrawn_from - 1}"
+
+    @property
+    def placement_shown(self) -> str:
+        """Placement points as every output shows them: one place of decimals, ".0" dropped
+        ("8.3", "6", "2.5"); the ranking itself compares the exact points."""
+        return f"{tenths(self.placement):g}"
 
     @property
     def ranked(self) -> bool:
@@ -239,10 +279,11 @@ def standings(
             # Closed by the director before any hand was complete, or short and counted as
             # missed: nobody played it. Its players missed the round (the sit-out rule), rather
             # than scoring what they had, which in Crates rewards stopping.
-            if result.short and result.round in complete:
+            if result.round in complete:
+                words = result.lock_words(averaged=result.round in averages)
                 for member in (m for side in result.score.sides for m in side.side.members):
                     row = table_of.setdefault(member, PlayerStanding(member))
-                    row.notes.append(f"round {result.round}: {result.locked_after()}, counted as missed")
+                    row.notes.append(f"round {result.round}: {words}")
             continue
         for side in result.score.sides:
             total, points, win, how = counted[side.side.name] if counted else _as_played(result, side.side.name)

@@ -137,6 +137,7 @@ def sheet_response(stored: StoredGame, state: TableState, view_url: str) -> Resp
     event's game is dated by the event, not by the day its round was seated."""
     record = sheet_record(stored, state)
     filed = record.filed_under
+    lock, counting = game_counting(get_db(), stored.id) if filed else ("", [])
     html = score_sheet_html(
         record,
         title=stored.title,
@@ -144,7 +145,8 @@ def sheet_response(stored: StoredGame, state: TableState, view_url: str) -> Resp
         paper=requested_paper(event_paper(get_db(), stored.id)),
         view_url=view_url,
         notes=state.ruling_notes(),
-        counting=game_counting(get_db(), stored.id) if filed else (),
+        lock=lock,
+        counting=counting,
     )
     return pdf_response(printer.render(html), download_name(stored, "sheet", "pdf", filed))
 

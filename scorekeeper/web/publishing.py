@@ -145,7 +145,9 @@ class Publication:
         title = f"{event.name} · round {row.table.round} · table {row.table.number}"
         self.site.pdf(
             f"{base}{name}.pdf",
-            score_sheet_html(record, title=title, played_on=event.held_on, paper=event.paper, notes=notes, closed=row.table.locked),
+            score_sheet_html(
+                record, title=title, played_on=event.held_on, paper=event.paper, notes=notes, lock=row.lock_line
+            ),
         )
         score = record.score()
         self.site.page(
@@ -191,7 +193,7 @@ def _status(row: TableProgress) -> str:
     if row.state.finished:
         return "finished"
     if row.table.locked:
-        return f"closed by the director after hand {row.hands_done}"
+        return row.lock_line
     return f"in play: hand {row.hands_done + 1}"
 
 
