@@ -4,10 +4,12 @@ game's log again while the game has not moved (issue 30: 300 players, 75 tables 
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
 from jinja2 import Template
+from wtforms import Field
 
 from scorekeeper.gamelog import LEFTOVERS, PRESSURE, Change, TableState
 from scorekeeper.storage import events as event_store
@@ -15,6 +17,9 @@ from scorekeeper.storage import games as game_store
 from scorekeeper.storage.events import EventPlayer
 from scorekeeper.tournament.seating import seat_round
 from scorekeeper.web import connection
+
+from .test_events import log_in
+from .web import csrf_token
 
 
 def seat_an_event(db, players: int, rounds: int = 1, begun: bool = True) -> int:
@@ -105,3 +110,50 @@ def test_a_look_after_one_table_moved_draws_that_tables_row_again_and_only_it(di
     row = page.split(", ".join(seats), 1)[1].split("</tr>", 1)[0]
     assert ">hand 2 of " in row
     assert page.count(">hand 1 of ") == 9
+
+
+#: A field of each part of the event page kept between looks: the seating form, the players'
+#: forms, the penalty form (the history's reason forms are written out, not drawn by WTForms).
+KEPT_FIELDS = {"tables", "odd_tables", "withdraw-name", "late-name", "penalty-player"}
+
+
+def test_a_look_draws_the_seating_players_and_penalties_only_when_they_change(director, monkeypatch):
+    event_id = seat_an_event(director.db, 40)
+    url = f"/director/events/{event_id}"
+    planned(director, event_id)
+    drawn = []
+    call = Field.__call__
+
+    def counted(self, *args, **kwargs):
+        drawn.append(self.name)
+        return call(self, *args, **kwargs)
+
+    monkeypatch.setattr(Field, "__call__", counted)
+    assert director.get(url).status_code == 200
+    assert drawn and not KEPT_FIELDS & set(drawn), drawn
+    table = event_store.event_tables(director.db, event_id)[3]
+    game_store.append(director.db, table.game, Change(LEFTOVERS, 1, table.game.game.players[2], {"cards": []}), "s2", "test")
+    drawn.clear()
+    assert director.get(url).status_code == 200
+    assert not KEPT_FIELDS & set(drawn), "a table's save changes none of the kept parts"
+    data = {"csrf_token": csrf_token(director, url), "withdraw-name": "Player 007", "withdraw-from_round": "2"}
+    assert director.post(url + "/players/withdraw", data=data).status_code == 302
+    drawn.clear()
+    page = director.get(url).get_data(as_text=True)
+    assert {"withdraw-name", "late-name"} <= set(drawn), "a player withdrawn: the players' part is drawn again"
+    assert "<li>Player 007 · <strong>withdrawn from round 2</strong></li>" in page
+    assert '<option value="Player 007">' not in page.split('id="withdraw-name"', 1)[1].split("</select>", 1)[0]
+
+
+def test_the_kept_parts_of_the_event_page_carry_each_session_its_own_csrf_token(director, app):
+    event_id = seat_an_event(director.db, 8)
+    url = f"/director/events/{event_id}"
+    planned(director, event_id)
+    other = app.test_client()
+    log_in(other)
+    pages = [client.get(url).get_data(as_text=True) for client in (director, other, director, other)]
+    tokens = [set(re.findall(r'name="[a-z-]*csrf_token" type="hidden" value="([^"]+)"', page)) for page in pages]
+    assert all(len(found) == 1 for found in tokens), tokens
+    assert tokens[0] != tokens[1]
+    assert tokens[2] == tokens[0] and tokens[3] == tokens[1]
+    assert all(page.count('type="hidden" value="') >= 8 for page in pages)

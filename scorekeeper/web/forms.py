@@ -897,8 +897,14 @@ class PenaltyForm(Form):
 class NoShowForm(Form):
     """A player seated who did not come: who takes their seat, or nobody (their table plays short)."""
 
-    missing = SelectField("Did not come", choices=[], validate_choice=False, validators=[DataRequired(message="Who did not come?")])
-    replacement = SelectField("Plays in their seat", choices=[], validate_choice=False)
+    missing = SelectField(
+        "Did not come",
+        choices=[],
+        validate_choice=False,
+        validators=[DataRequired(message="Who did not come?")],
+        widget=QuickSelect(),
+    )
+    replacement = SelectField("Plays in their seat", choices=[], validate_choice=False, widget=QuickSelect())
     reason = StringField(
         "Reason (optional)", validators=[Optional(), Length(max=REASON_MAX_LENGTH), TextRule("the reason")]
     )
