@@ -8,8 +8,11 @@ import re
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jinja2 import Template
-from wtforms import Field
+from wtforms import Field, Form, SelectField
+from wtforms.validators import DataRequired
 
 from scorekeeper.gamelog import LEFTOVERS, PRESSURE, Change, TableState
 from scorekeeper.storage import events as event_store
@@ -17,6 +20,7 @@ from scorekeeper.storage import games as game_store
 from scorekeeper.storage.events import EventPlayer
 from scorekeeper.tournament.seating import seat_round
 from scorekeeper.web import connection
+from scorekeeper.web.forms import QuickSelect
 
 from .test_events import log_in
 from .web import csrf_token
@@ -157,3 +161,62 @@ def test_the_kept_parts_of_the_event_page_carry_each_session_its_own_csrf_token(
     assert tokens[0] != tokens[1]
     assert tokens[2] == tokens[0] and tokens[3] == tokens[1]
     assert all(page.count('type="hidden" value="') >= 8 for page in pages)
+
+
+def test_a_save_at_a_table_started_already_draws_the_round_as_it_happens_no_again(director, monkeypatch):
+    """Its no-show form lists the players of the tables not started: drawn again only when one starts."""
+    event_id = seat_an_event(director.db, 40, begun=False)
+    url = f"/director/events/{event_id}"
+    planned(director, event_id)
+    first, second = event_store.event_tables(director.db, event_id)[:2]
+    game_store.append(director.db, first.game, Change(PRESSURE, 1, first.game.game.players[0]), "f1", "test")
+    assert director.get(url).status_code == 200
+    drawn = []
+    call = Field.__call__
+
+    def counted(self, *args, **kwargs):
+        drawn.append(self.name)
+        return call(self, *args, **kwargs)
+
+    monkeypatch.setattr(Field, "__call__", counted)
+    game_store.append(director.db, first.game, Change(LEFTOVERS, 1, first.game.game.players[1], {"cards": ["K"]}), "f2", "test")
+    page = director.get(url).get_data(as_text=True)
+    assert "noshow-missing" not in drawn and "minutes" in drawn, drawn
+    assert f'<option value="{second.game.game.players[0]}">' in missing(page)
+    game_store.append(director.db, second.game, Change(PRESSURE, 1, second.game.game.players[0]), "s1", "test")
+    drawn.clear()
+    page = director.get(url).get_data(as_text=True)
+    assert "noshow-missing" in drawn
+    assert f'<option value="{second.game.game.players[0]}">' not in missing(page)
+    assert f'<option value="{event_store.event_tables(director.db, event_id)[2].game.game.players[0]}">' in missing(page)
+
+
+def missing(page: str) -> str:
+    """The no-show form's list of the players who may not have come."""
+    return page.split('id="noshow-missing"', 1)[1].split("</select>", 1)[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    names=st.lists(st.text(min_size=1, max_size=12), max_size=8, unique=True),
+    pick=st.integers(min_value=-1, max_value=8),
+    pairs=st.booleans(),
+    required=st.booleans(),
+)
+def test_the_quick_select_writes_what_wtforms_writes(names, pick, pairs, required):
+    """The 300-name lists are written directly; the markup is WTForms' own, character for character."""
+    choices = [(name, f"{name} & co") for name in names] if pairs else list(names)
+    chosen = names[pick] if 0 <= pick < len(names) else None
+
+    class Plain(Form):
+        who = SelectField("Who", choices=[], validators=[DataRequired()] if required else [])
+
+    class Quick(Form):
+        who = SelectField("Who", choices=[], validators=[DataRequired()] if required else [], widget=QuickSelect())
+
+    plain, quick = Plain(), Quick()
+    plain.who.data = quick.who.data = chosen
+    plain.who.choices = quick.who.choices = choices  # as the event page sets them
+    for _ in range(2):  # drawn, then kept
+        assert str(quick.who(**{"aria-describedby": "x"})) == str(plain.who(**{"aria-describedby": "x"}))
+        assert str(quick.who()) == str(plain.who())

@@ -206,6 +206,7 @@ def _event_page(
         return {"event": event, "players": players, "withdraw_player": withdraw, "late_player": late, "late_options": options}
 
     lock_form = EmptyForm()
+    no_show_sent = no_show is not None
     no_show = no_show or NoShowForm(prefix="noshow", formdata=None)
     seated_now = {name for row in tables if row.table.round == latest for name in row.table.game.game.players}
     no_show.missing.choices = [
@@ -216,6 +217,33 @@ def _event_page(
         for player in players
         if player.name not in seated_now and (player.leaves is None or latest is None or player.leaves > latest)
     ]
+    finished_unlocked = [
+        row.table.number for row in tables if row.table.round == latest and row.final_score.finished and not row.table.locked
+    ]
+    clock = round_clock(db, event.id, latest) if latest is not None else None
+    clock_part = render_template(
+        "events/_round_clock_part.html",
+        event=event,
+        latest=latest,
+        clock=clock,
+        clock_form=clock_form or RoundClockForm(formdata=None),
+        lock_form=lock_form,
+    ) if tables else ""
+    round_now_part = _part(
+        "events/_round_now.html",
+        (event.id, latest, tuple(finished_unlocked), tuple(no_show.missing.choices or ()),
+         tuple(no_show.replacement.choices or ()))
+        if look and not no_show_sent
+        else None,
+        lambda: {
+            "tables": tables,
+            "event": event,
+            "lock_form": lock_form,
+            "finished_unlocked": finished_unlocked,
+            "no_show": no_show,
+            "clock_part": Markup(_CLOCK_MARK),
+        },
+    )
     plan_part = _plan_part(event, stored, next_round)
     seat_part = _part(
         "events/_seat_part.html",
@@ -237,7 +265,7 @@ def _event_page(
     )
     players_part = _part(
         "events/_players_part.html",
-        (shown, tuple(players), next_round, tuple(options)) if look and not withdraw_player and not late_player else None,
+        (shown, _rows(players), next_round, tuple(options)) if look and not withdraw_player and not late_player else None,
         players_context,
     )
     penalties_part = _part(
@@ -270,6 +298,7 @@ def _event_page(
         players_part=players_part,
         penalties_part=penalties_part,
         history_part=history_part,
+        round_now_part=Markup(str(round_now_part).replace(_CLOCK_MARK, clock_part)),
         lock_form=lock_form,
         table_rows=_table_rows(event, tables, lock_form),
         logout=EmptyForm(),
@@ -284,12 +313,6 @@ def _event_page(
         lock_choices=lock_question[1] if lock_question else None,
         short_words=event_store.SHORT_TREATMENT_WORDS,
         prorated_preview=prorated_preview(lock_question[0]) if lock_question else "",
-        clock=round_clock(db, event.id, latest) if latest is not None else None,
-        clock_form=clock_form or RoundClockForm(formdata=None),
-        no_show=no_show,
-        finished_unlocked=[
-            row.table.number for row in tables if row.table.round == latest and row.final_score.finished and not row.table.locked
-        ],
         tie_breaks=event_tie_breaks(event),
         stage=event_stage(tables, event),
         unreachable_host=unreachable_host(request.host_url),
@@ -330,6 +353,13 @@ def _rendered(template: Template, **context: object) -> Markup:
 _PARTS: Memo[str] = Memo(256)
 #: Where a kept part had the CSRF token (escaped markup cannot hold it).
 _TOKEN_MARK = "<csrf-token>"
+#: Where the kept part of the round as it happens takes its clock, drawn at every look.
+_CLOCK_MARK = "<round-clock>"
+
+
+def _rows(players: list[EventPlayer]) -> tuple[tuple[object, ...], ...]:
+    """The players as a key: plain tuples (300 dataclasses hash and compare in Python, slowly)."""
+    return tuple((p.name, p.club, p.number, p.arrives, p.leaves, p.member_id) for p in players)
 
 
 def _part(template: str, key: Hashable | None, context: Callable[[], dict[str, object]]) -> Markup:
