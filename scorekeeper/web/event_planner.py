@@ -21,12 +21,15 @@ log = logging.getLogger(__name__)
 
 
 def event_plan(
-    db: sqlite_utils.Database, event: Event, players: list[EventPlayer] | None = None
+    db: sqlite_utils.Database,
+    event: Event,
+    players: list[EventPlayer] | None = None,
+    played: list[list[list[str]]] | None = None,
 ) -> tuple[StoredPlan | None, bool]:
     """The event's plan if it stands (None: none yet, or being made again), and whether a new
-    one is being made (started here if the stored one no longer stands). ``players``: the
-    event's players, if the caller has read them already."""
-    inputs = plan_inputs(db, event, players)
+    one is being made (started here if the stored one no longer stands). ``players``,
+    ``played``: the event's players and rounds seated, if the caller has read them already."""
+    inputs = plan_inputs(db, event, players, played)
     stored = stored_plan(db, event.id)
     if stored is not None and stored.stands(inputs):
         return stored, False

@@ -177,7 +177,8 @@ def _event_page(
     tables = settled_progress(db, event)
     latest = max((row.table.round for row in tables), default=None)
     unplayed = all(not row.state.entries for row in tables if row.table.round == latest)
-    next_round = len(rounds_played(tables)) + 1
+    played = rounds_played(tables)
+    next_round = len(played) + 1
     stale = ""
     errors = [*seating.number.errors, *seating.tables.errors, *seating.anyway.errors]
     if seating.number.data not in (None, next_round) and errors:
@@ -187,7 +188,7 @@ def _event_page(
         stale = f"{said} The tables sent were not seated; below is round {next_round}."
         seating = SeatingForm(formdata=None)
     players = event_store.event_players(db, event.id)
-    stored, planning = event_plan(db, event, players)
+    stored, planning = event_plan(db, event, players, played)
     plan = stored.plan if stored is not None else None
     if not seating.tables.data and plan is not None and next_round <= len(plan.rounds):
         seating.tables.data = "\n".join(", ".join(table) for table in plan.rounds[next_round - 1])
