@@ -26,7 +26,7 @@ from scorekeeper.tournament.seating import MAX_EVENT_PLAYERS
 from . import scaled
 from .pdf_load import PASSWORD, csrf_of
 from .phone import Phone
-from .servers import app_server, floor_server, percentile
+from .servers import Server, app_server, cpu_ms, floor_server, percentile
 
 PLAYERS = scaled(MAX_EVENT_PLAYERS, 24)
 ROUNDS = scaled(10, 3)
@@ -55,6 +55,16 @@ def _timed(director: Phone, url: str) -> tuple[float, str]:
     return (time.perf_counter() - begin) * 1000, body
 
 
+def _look(director: Phone, url: str, server: Server, cpu: list[float]) -> float:
+    """One look's time (ms), its server's CPU time noted in ``cpu`` (ms, when Linux tells it)."""
+    before = cpu_ms(server)
+    took = _timed(director, url)[0]
+    after = cpu_ms(server)
+    if before is not None and after is not None:
+        cpu.append(after - before)
+    return took
+
+
 def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="scorekeeper-event-page-"))
     event_id = _setup(folder)
@@ -81,29 +91,43 @@ def main() -> None:
             _, page = _timed(director, url)
         (folder / "page.html").write_text(page, encoding="utf-8")
         seated = _seated(folder, event_id)
-        figures, saved, floors = [], [], []
+        figures: list[float] = []
+        saved: list[float] = []
+        floors: list[float] = []
+        cpu: dict[str, list[float]] = {"repeat": [], "saved": [], "floor": []}
         for look in range(VIEWS):
-            figures.append(_timed(director, url)[0])
-            floors.append(_timed(director, f"{floor.base}/page")[0])
+            figures.append(_look(director, url, app, cpu["repeat"]))
+            floors.append(_look(director, f"{floor.base}/page", floor, cpu["floor"]))
             # A table's phone saves a change (not timed), then the page is looked at: its cost
             # after a real change, not only a repeat look's.
             token, player = seated[look % len(seated)]
             _save(app.base, token, player, look, again=look >= len(seated))
-            saved.append(_timed(director, url)[0])
-            floors.append(_timed(director, f"{floor.base}/page")[0])
+            saved.append(_look(director, url, app, cpu["saved"]))
+            floors.append(_look(director, f"{floor.base}/page", floor, cpu["floor"]))
     tables = page.count("<tr class=")
     print(
         f"\nThe director's event page, {PLAYERS} players{' (the cap)' if PLAYERS == MAX_EVENT_PLAYERS else ''}, {ROUNDS} rounds planned, round 1 seated "
         f"({tables} tables), {len(page) // 1024} KB of markup; plan made in the background in {planned:.1f} s"
     )
     f50, f99 = statistics.median(floors), percentile(floors, 0.99)
-    print(f"  floor (bare endpoint sending the same markup)   p50 {f50:6.1f} ms  p99 {f99:6.1f} ms")
-    for name, samples in (("a repeat look", figures), ("a look after one table saved", saved)):
+    fcpu = _cpu(cpu["floor"])
+    print(f"  floor (bare endpoint sending the same markup)   p50 {f50:6.1f} ms  p99 {f99:6.1f} ms{fcpu[1]}")
+    for name, samples, kind in (("a repeat look", figures, "repeat"), ("a look after one table saved", saved, "saved")):
         p50, p99 = statistics.median(samples), percentile(samples, 0.99)
+        used = _cpu(cpu[kind])
+        ratio = f", {used[0] / fcpu[0]:.1f}x the floor's" if used[0] and fcpu[0] else ""
         print(
-            f"  event page, {name:<30} p50 {p50:6.1f} ms  p99 {p99:6.1f} ms   "
+            f"  event page, {name:<30} p50 {p50:6.1f} ms  p99 {p99:6.1f} ms{used[1]}{ratio}   "
             f"ratio to the floor p50 {p50 / f50:4.1f}x  p99 {p99 / f99:4.1f}x   aim <= 3x"
         )
+
+
+def _cpu(samples: list[float]) -> tuple[float, str]:
+    """The median CPU time of a server's answers, and the words for it ("" where not measured)."""
+    if not samples:
+        return 0.0, ""
+    middle = statistics.median(samples)
+    return middle, f"   server CPU p50 {middle:5.1f} ms"
 
 
 def _seated(folder: Path, event_id: int) -> list[tuple[str, str]]:
