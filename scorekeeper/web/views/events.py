@@ -368,7 +368,9 @@ def _part(template: str, key: Hashable | None, context: Callable[[], dict[str, o
     if key is None:
         return Markup(render_template(template, **context()))
     token = generate_csrf()
-    kept = _PARTS.get((template, key), lambda: render_template(template, **context()).replace(token, _TOKEN_MARK))
+    kept = _PARTS.get(
+        (template, request.script_root, key), lambda: render_template(template, **context()).replace(token, _TOKEN_MARK)
+    )
     return Markup(kept.replace(_TOKEN_MARK, token))
 
 
