@@ -5,14 +5,13 @@ Every page needs the director's login."""
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from datetime import datetime
 from functools import partial
 from typing import TypeVar
 from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
-from flask_wtf.csrf import generate_csrf
 from jinja2 import Template
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -74,6 +73,7 @@ from ..forms import (
     SeatingForm,
     WithdrawPlayerForm,
 )
+from ..kept_parts import kept_part
 from ..picking import event_lines, late_options
 from ..responses import download_response, event_file_name, json_download, pdf_response, requested_paper
 from .director import director_required, who
@@ -230,10 +230,10 @@ def _event_page(
         clock_form=clock_form or RoundClockForm(formdata=None),
         lock_form=lock_form,
     ) if tables else ""
-    round_now_part = _part(
+    replacements = tuple(no_show.replacement.choices or ())
+    round_now_part = kept_part(
         "events/_round_now.html",
-        (event.id, latest, tuple(finished_unlocked), tuple(no_show.missing.choices or ()),
-         tuple(no_show.replacement.choices or ()))
+        (event.id, latest, tuple(finished_unlocked), tuple(no_show.missing.choices or ()), replacements)
         if look and not no_show_sent
         else None,
         lambda: {
@@ -246,7 +246,7 @@ def _event_page(
         },
     )
     plan_part = _plan_part(event, stored, next_round)
-    seat_part = _part(
+    seat_part = kept_part(
         "events/_seat_part.html",
         (shown, stored.digest if stored else None, planning, next_round, seating.tables.data, plan_refused)
         if look and not stale and odd_tables is None
@@ -264,12 +264,12 @@ def _event_page(
             "odd_tables_words": event_store.ODD_TABLE_WORDS[event.odd_tables],
         },
     )
-    players_part = _part(
+    players_part = kept_part(
         "events/_players_part.html",
         (shown, _rows(players), next_round, tuple(options)) if look and not withdraw_player and not late_player else None,
         players_context,
     )
-    penalties_part = _part(
+    penalties_part = kept_part(
         "events/_penalties_part.html",
         (shown, tuple(penalties), latest) if look and penalty is None else None,
         lambda: {
@@ -279,7 +279,7 @@ def _event_page(
             "lock_form": lock_form,
         },
     )
-    history_part = _part(
+    history_part = kept_part(
         "events/_history_part.html",
         (event.id, tuple(history)) if look and reason is None else None,
         lambda: {
@@ -348,12 +348,6 @@ def _rendered(template: Template, **context: object) -> Markup:
     return Markup(template.render(**context))
 
 
-#: The event page's parts (the seating form, the players, the penalties, the history) on a look,
-#: each by what it shows, its forms fresh: drawn again only when that changes (a table's save
-#: changes none of them). Kept with the CSRF token taken out; the session's is put back.
-_PARTS: Memo[str] = Memo(256)
-#: Where a kept part had the CSRF token (escaped markup cannot hold it).
-_TOKEN_MARK = "<csrf-token>"
 #: Where the kept part of the round as it happens takes its clock, drawn at every look.
 _CLOCK_MARK = "<round-clock>"
 
@@ -361,17 +355,6 @@ _CLOCK_MARK = "<round-clock>"
 def _rows(players: list[EventPlayer]) -> tuple[tuple[object, ...], ...]:
     """The players as a key: plain tuples (300 dataclasses hash and compare in Python, slowly)."""
     return tuple((p.name, p.club, p.number, p.arrives, p.leaves, p.member_id) for p in players)
-
-
-def _part(template: str, key: Hashable | None, context: Callable[[], dict[str, object]]) -> Markup:
-    """A part of the event page: kept under ``key`` (None: drawn as it is, a form in it sent back)."""
-    if key is None:
-        return Markup(render_template(template, **context()))
-    token = generate_csrf()
-    kept = _PARTS.get(
-        (template, request.script_root, key), lambda: render_template(template, **context()).replace(token, _TOKEN_MARK)
-    )
-    return Markup(kept.replace(_TOKEN_MARK, token))
 
 
 #: The plan's part of event pages, by plan and round to seat: most of a 300-player event's page.
