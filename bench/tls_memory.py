@@ -10,6 +10,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from scorekeeper.web.front import TICK_SECONDS
 from scorekeeper.web.sockets import more_files
 
 from . import scaled
@@ -33,7 +34,7 @@ def _front_pid(server_pid: int) -> int:
     return int(found.stdout.split()[0])
 
 
-async def _hold(port: int, count: int, pid: int) -> tuple[int, int, int]:
+async def _hold(port: int, count: int, pid: int) -> tuple[int, int, int, int]:
     context = ssl.create_default_context()
     context.check_hostname = False
     context.verify_mode = ssl.CERT_NONE
@@ -53,19 +54,21 @@ async def _hold(port: int, count: int, pid: int) -> tuple[int, int, int]:
     for writer in held:
         writer.transport.abort()
     await asyncio.sleep(0.1)  # the aborted transports let go of their sockets
-    return len(held), before, after
+    await asyncio.sleep(2 * TICK_SECONDS)  # the front gives back what it no longer holds
+    return len(held), before, after, _resident_kb(pid)
 
 
-def measure(count: int = CONNECTIONS) -> tuple[int, int, int]:
+def measure(count: int = CONNECTIONS) -> tuple[int, int, int, int]:
+    """Connections held, and the front's resident KB before, while held and after they closed."""
     more_files()  # this process's end of every connection
     with tempfile.TemporaryDirectory() as folder, app_server(Path(folder), self_signed(Path(folder))) as server:
         return asyncio.run(_hold(server.port, count, _front_pid(server.pid)))
 
 
 def main() -> None:
-    held, before, after = measure()
+    held, before, after, closed = measure()
     print("The front's memory for idle TLS connections (resident, the front's process)")
     print(
-        f"    {held} connections held: {before / 1024:.0f} MB before, {after / 1024:.0f} MB after, "
-        f"{(after - before) / max(held, 1):.0f} KB a connection"
+        f"    {held} connections held: {before / 1024:.0f} MB before, {after / 1024:.0f} MB while held, "
+        f"{(after - before) / max(held, 1):.0f} KB a connection; {closed / 1024:.0f} MB once they closed"
     )

@@ -103,6 +103,26 @@ def test_the_rule_catches_a_forbidden_import(tmp_path):
         fake.unlink()
 
 
+def module_of(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_no_modules_import_each_other_in_a_circle_within_a_part():
+    """Every import counts, a type checker's and one inside a function too: an order in which each
+    module of a part comes after the modules of that part it imports (a package's ``__init__``,
+    which gathers its modules, aside)."""
+    for part in PARTS:
+        files = sorted((PACKAGE / part).rglob("*.py"))
+        modules = {module_of(path): path for path in files if path.name != "__init__.py"}
+        graph = {name: {used for used in imports_of(path) if used in modules and used != name} for name, path in modules.items()}
+        ordered: set[str] = set()
+        while len(ordered) < len(graph):
+            ready = {name for name, needs in graph.items() if name not in ordered and needs <= ordered}
+            assert ready, f"imports in a circle among {sorted(set(graph) - ordered)}"
+            ordered |= ready
+
+
 def module_imports(path: Path) -> set[str]:
     """The specifiers a script's import statements name."""
     return set(re.findall(r"""^import\s+(?:[^"';]*?\s+from\s+)?["']([^"']+)["']""", path.read_text(), re.M))

@@ -157,9 +157,9 @@ def test_two_players_out_in_one_hand_are_refused(rules):
 
 def test_a_joker_in_a_game_without_jokers_is_refused_before_scoring_with_the_scoring_message():
     rules = configure("crazy-eights")
-    with pytest.raises(RefereeError, match="^Bob's cards: Crazy Eights has no jokers$"):
+    with pytest.raises(RefereeError, match=r"^Bob's cards: Crazy Eights has no jokers\.$"):
         rules.check_leftovers({"Ann": (), "Bob": cards("JK")})
-    with pytest.raises(RefereeError, match="^Crazy Eights has no jokers$"):
+    with pytest.raises(RefereeError, match=r"^Crazy Eights has no jokers\.$"):
         rules.check_leftovers({"hand": cards("JK")})
 
 
@@ -179,7 +179,7 @@ def test_a_record_may_name_the_jokers_a_game_always_has_or_never_has():
     ],
 )
 def test_a_record_contradicting_what_a_game_always_has_is_refused(rules, options, message):
-    with pytest.raises(InvalidOptions, match=f"^{message}$"):
+    with pytest.raises(InvalidOptions, match=f"^{message}\\.$"):
         parse_record(record(rules, ["Ann", "Bob"], [], **options))
 
 

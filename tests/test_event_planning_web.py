@@ -189,8 +189,8 @@ def test_mid_round_standings_rank_complete_rounds_only_and_show_each_table_as_it
         assert "Ranked over complete rounds only" in page and "Round under way" in page
         # Under each player's name (and in a column of its own, which the wall screen shows on a TV).
         under_way = re.findall(r'<span class="under-way">([^<]+)</span>', page)
-        assert len(under_way) == 13 and "round 1, table 1: closed, 0" in under_way
-        assert sum(line.startswith("round 1, table 1: closed, ") for line in under_way) == len(tables[0])
+        assert len(under_way) == 13 and "round 1, table 1: locked after hand 1 of 15, counts 0" in under_way
+        assert sum(line.startswith("round 1, table 1: locked after hand 1 of 15, counts ") for line in under_way) == len(tables[0])
         assert sum(line.endswith("hand 1 of 15, 0 so far") for line in under_way) == 13 - len(tables[0])
         assert re.findall(r'<td class="playing">([^<]+)</td>', page) == under_way
         # No round is complete: the closed table's players are placed provisionally ("prov."); those still

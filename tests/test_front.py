@@ -20,6 +20,7 @@ import pytest
 
 from bench.servers import self_signed
 from scorekeeper.web import front as front_module
+from scorekeeper.web import front_limits as limits_module
 from scorekeeper.web.front import Front, listen, run
 
 SHORT = 0.6
@@ -219,7 +220,7 @@ def test_while_many_connections_trickle_another_request_is_answered_at_once(serv
 
 
 def test_one_network_has_only_its_turns_with_the_workers_and_another_goes_at_once(served, monkeypatch):
-    monkeypatch.setattr(front_module, "IN_FLIGHT_PER_NETWORK", 1)
+    monkeypatch.setattr(limits_module, "IN_FLIGHT_PER_NETWORK", 1)
     first, second, other = connect(served.port), connect(served.port), from_address(served.port, "127.0.0.8")
     with first, second, other:
         first.sendall(b"GET /slow/1 HTTP/1.1\r\nHost: a\r\n\r\n")
@@ -258,7 +259,7 @@ def from_address(port: int, source: str) -> socket.socket:
 
 def test_large_bodies_take_no_more_memory_than_the_front_allows_and_small_ones_always_come_in(served, monkeypatch):
     monkeypatch.setattr(front_module, "SMALL_BODY", 100)
-    monkeypatch.setattr(front_module, "BUFFERED_BYTES", 1500)
+    monkeypatch.setattr(limits_module, "BUFFERED_BYTES", 1500)
     first, second = connect(served.port), from_address(served.port, "127.0.0.3")
     with first, second:
         first.sendall(b"POST /a HTTP/1.1\r\nHost: a\r\nContent-Length: 900\r\n\r\n" + b"a" * 800)
@@ -278,7 +279,7 @@ def test_large_bodies_take_no_more_memory_than_the_front_allows_and_small_ones_a
 
 def test_one_network_takes_no_more_than_its_share_of_the_memory_for_bodies(served, monkeypatch):
     monkeypatch.setattr(front_module, "SMALL_BODY", 100)
-    monkeypatch.setattr(front_module, "NETWORK_BUFFERED_BYTES", 1000)
+    monkeypatch.setattr(limits_module, "NETWORK_BUFFERED_BYTES", 1000)
     first, second, other = connect(served.port), connect(served.port), from_address(served.port, "127.0.0.4")
     with first, second, other:
         first.sendall(b"POST /a HTTP/1.1\r\nHost: a\r\nContent-Length: 900\r\n\r\n" + b"a" * 800)
@@ -366,7 +367,7 @@ def test_when_every_connection_is_held_the_network_holding_the_most_makes_room(t
     """Seen in an attack: 32 addresses each keeping 64 connections busy with pipelined requests held
     every place (a connection queued for its network's turn could not be closed to make room), and
     44 of 48 new phones were turned away."""
-    monkeypatch.setattr(front_module, "IN_FLIGHT_PER_NETWORK", 1)
+    monkeypatch.setattr(limits_module, "IN_FLIGHT_PER_NETWORK", 1)
     monkeypatch.setattr(front_module, "IDLE_SECONDS", 10 * SHORT)  # phone B waits through the test
     for running in _running(tmp_path):
         running.front.max_connections = 4
@@ -395,8 +396,8 @@ def test_while_the_front_is_nearly_full_a_network_opens_only_so_many_connections
     """Seen in an attack: 40 addresses reopening their connections as fast as the front closed them
     kept its one core busy with TLS handshakes, and a new phone waited 1.8 s at the median."""
     monkeypatch.setattr(front_module, "IDLE_SECONDS", 10 * SHORT)
-    monkeypatch.setattr(front_module, "OPENINGS", 2)
-    monkeypatch.setattr(front_module, "OPENINGS_PER_SECOND", 0.1)
+    monkeypatch.setattr(limits_module, "OPENINGS", 2)
+    monkeypatch.setattr(limits_module, "OPENINGS_PER_SECOND", 0.1)
     for running in _running(tmp_path):
         running.front.max_connections = 6
         held = [from_address(running.port, "127.0.0.30") for _ in range(6)]
@@ -449,8 +450,8 @@ def test_while_the_front_is_nearly_full_strangers_share_a_few_openings_and_a_kno
     """Seen in an attack: 2,300 addresses, one idle TLS connection each, reopened as fast as they
     were closed: a thousand handshakes a second, and pages took 1.6 s at the median."""
     monkeypatch.setattr(front_module, "IDLE_SECONDS", 10 * SHORT)
-    monkeypatch.setattr(front_module, "STRANGER_OPENINGS", 2)
-    monkeypatch.setattr(front_module, "STRANGER_OPENINGS_PER_SECOND", 0.1)
+    monkeypatch.setattr(limits_module, "STRANGER_OPENINGS", 2)
+    monkeypatch.setattr(limits_module, "STRANGER_OPENINGS_PER_SECOND", 0.1)
     for running in _running(tmp_path):
         running.front.max_connections = 6
         with from_address(running.port, "127.0.0.50") as phone:  # known: the workers answered it a game's page
@@ -477,7 +478,7 @@ def test_a_network_answered_only_pages_anyone_may_fetch_stays_a_stranger(tmp_pat
     """Seen in an attack: 2,300 addresses each fetched /robots.txt, were then known to the front,
     and churned connections past the strangers' bucket (pages and saves took 1.5 to 3 s)."""
     monkeypatch.setattr(front_module, "IDLE_SECONDS", 10 * SHORT)
-    monkeypatch.setattr(front_module, "STRANGER_OPENINGS", 0)
+    monkeypatch.setattr(limits_module, "STRANGER_OPENINGS", 0)
     for running in _running(tmp_path):
         running.front.max_connections = 4
         with from_address(running.port, "127.0.5.1") as anyone:
@@ -487,7 +488,7 @@ def test_a_network_answered_only_pages_anyone_may_fetch_stays_a_stranger(tmp_pat
             phone.sendall(b"GET /t/game HTTP/1.1\r\nHost: a\r\n\r\n")
             answer = read_answer(phone)
         assert answer.startswith(b"HTTP/1.1 200") and b"known" not in answer.partition(b"\r\n\r\n")[0].lower()
-        until(lambda: running.front.holding == 0)
+        until(lambda front=running.front: front.holding == 0)
         own = [from_address(running.port, "127.0.0.1") for _ in range(4)]
         try:
             time.sleep(0.1)  # the front is full: a stranger may not open one
@@ -509,8 +510,8 @@ def test_all_networks_together_begin_only_so_many_connections_a_second_and_the_l
     connection waits for its turn before any TLS work (known networks first, the longest known
     first), or is closed."""
     monkeypatch.setattr(front_module, "IDLE_SECONDS", 10 * SHORT)
-    monkeypatch.setattr(front_module, "ALL_OPENINGS_PER_SECOND", 4.0)
-    monkeypatch.setattr(front_module, "STRANGER_WAIT_SECONDS", 0.5)
+    monkeypatch.setattr(limits_module, "ALL_OPENINGS_PER_SECOND", 4.0)
+    monkeypatch.setattr(limits_module, "STRANGER_WAIT_SECONDS", 0.5)
     for running in _running(tmp_path):
         for address in ["127.0.6.1", "127.0.6.2"]:  # a phone at a table, then a network known since just now
             with from_address(running.port, address) as sock:
@@ -582,8 +583,8 @@ def test_one_address_opens_only_so_many_connections_a_second_and_the_servers_own
     """Seen in an attack: one address opening and closing TLS connections in 64 loops (150
     handshakes a second) slowed every page a hundredfold."""
     monkeypatch.setattr(front_module, "IDLE_SECONDS", 10 * SHORT)
-    monkeypatch.setattr(front_module, "QUIET_OPENINGS", 3)
-    monkeypatch.setattr(front_module, "QUIET_OPENINGS_PER_SECOND", 0.1)
+    monkeypatch.setattr(limits_module, "QUIET_OPENINGS", 3)
+    monkeypatch.setattr(limits_module, "QUIET_OPENINGS_PER_SECOND", 0.1)
     for running in _running(tmp_path):
         opened = [from_address(running.port, "127.0.0.70") for _ in range(4)]
         own = [from_address(running.port, "127.0.0.1") for _ in range(6)]

@@ -117,11 +117,11 @@ def test_the_decks_limit_the_cards_left():
 def test_the_check_refuses_what_the_scoring_would_with_its_message():
     special = house(special={"QS": 40})
     needs = r"Q♠ is a special card in Kitchen: give the suit of each Q \(e.g. Qs\)"
-    with pytest.raises(RefereeError, match=f"^Bob's cards: {needs}$"):
+    with pytest.raises(RefereeError, match=f"^Bob's cards: {needs}\\.$"):
         special.check_leftovers({"Ann": cards("Qs"), "Bob": cards("Q")})
-    with pytest.raises(RefereeError, match=f"^{needs}$"):
+    with pytest.raises(RefereeError, match=f"^{needs}\\.$"):
         special.check_leftovers({"hand": cards("Q")})
-    with pytest.raises(RefereeError, match="^Ann's cards: Kitchen has no jokers$"):
+    with pytest.raises(RefereeError, match=r"^Ann's cards: Kitchen has no jokers\.$"):
         house().check_leftovers({"Ann": cards("JK")})
 
 

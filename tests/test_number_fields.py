@@ -20,6 +20,7 @@ from .web import csrf_token, new_game_form
 
 HUGE = "9" * 400
 TOO_LONG = f"A number of at most {NUMBER_MAX_DIGITS} digits: this one has 400."
+NOT_WHOLE = "A whole number, such as 25 or -10."
 
 
 def every_form_class() -> list[type[Form]]:
@@ -83,6 +84,22 @@ def test_every_numeric_field_refuses_a_number_of_400_digits_beside_itself_keepin
             else:
                 assert field.errors == [TOO_LONG], (cls.__name__, name, field.errors)
                 assert field._value() == HUGE
+
+
+@pytest.mark.parametrize("typed", ["2.5", "lots", "1e3"])
+def test_every_numeric_field_refuses_what_is_not_a_whole_number_in_one_sentence_keeping_it(app, typed):
+    """Seen at a club evening: a penalty of 2.5 points was told "Not a valid integer value." and,
+    beneath it, "Number must be between -1000 and 1000.", which was not so."""
+    for cls, name in numeric_fields(app):
+        with app.test_request_context("/", method="POST", data={name: typed}):
+            form = cls(meta={"csrf": False})
+            assert form.validate() is False, (cls.__name__, name)
+            field = form[name]
+            if isinstance(field, SelectField):
+                assert field.errors, (cls.__name__, name)
+            else:
+                assert field.errors == [NOT_WHOLE], (cls.__name__, name, field.errors)
+                assert field._value() == typed
 
 
 @pytest.mark.parametrize("typed", ["000000000000000000042", "+7", "-12", " 15 "])

@@ -26,6 +26,12 @@ def test_pressure_value_is_the_nth_of_the_ladder():
     assert pressure_value(1) == 5 and pressure_value(5, 20) == 60
 
 
+@pytest.mark.parametrize("number", [0, -1])
+def test_there_is_no_pressure_before_the_first(number):
+    with pytest.raises(ValueError, match="numbered from 1"):
+        pressure_value(number)
+
+
 def test_no_pressures_is_an_empty_ladder():
     assert pressure_ladder(0) == []
 

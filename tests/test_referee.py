@@ -51,7 +51,7 @@ def test_the_same_suited_card_twice_in_one_deck():
 
 def test_jokers_only_when_they_are_on():
     message = refusal([hand(Ann="", Bob="JK", Cy="", Di="")])
-    assert message == "Hand 1: Bob has a joker, but jokers are off in this game"
+    assert message == "Hand 1: Bob has a joker, but jokers are off in this game."
 
 
 def test_two_jokers_per_deck():
@@ -62,17 +62,17 @@ def test_two_jokers_per_deck():
 
 def test_every_player_needs_leftovers():
     message = refusal([hand(Ann="", Bob="K", Cy="")])
-    assert message == "Hand 1, Di: no leftovers given (an empty list if Di went out)"
+    assert message == "Hand 1, Di: no leftovers given (an empty list if Di went out)."
 
 
 def test_leftovers_for_someone_not_at_the_table():
     message = refusal([hand(Ann="", Bob="K", Cy="", Di="", Zed="A")])
-    assert message == "Hand 1: 'Zed' is not a player of this game"
+    assert message == "Hand 1: 'Zed' is not a player of this game."
 
 
 def test_a_pressure_to_someone_not_at_the_table():
     message = refusal([hand(("Zed",), Ann="", Bob="K", Cy="", Di="")])
-    assert message == "Hand 1: pressure to 'Zed', who is not a player of this game"
+    assert message == "Hand 1: pressure to 'Zed', who is not a player of this game."
 
 
 def test_a_later_hand_is_named():

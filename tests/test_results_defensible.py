@@ -142,3 +142,43 @@ def test_a_penalty_is_added_to_the_players_total_once_its_round_is_complete_with
     assert rows["Bob"].total == plain["Bob"].total + 25 and rows["Bob"].penalties == 25
     assert "penalty +25 in round 4, table 1: a revoke" in rows["Bob"].notes
     assert rows["Cy"].total == plain["Cy"].total, "round 5 is not complete: its penalty waits"
+
+
+def one_round_where_the_total_and_the_placements_disagree():
+    """The tables' placements (each table's own winner) and the totals rank the four otherwise."""
+    return [
+        table(1, 1, ["Ann", "Cy"], ["5", "8"], 1, finished=True),
+        table(1, 2, ["Bob", "Di"], ["A", ""], 1, finished=True),
+    ], ["Ann", "Bob", "Cy", "Di"]
+
+
+def test_where_the_highest_total_wins_the_total_ranks_first_and_placements_only_break_ties():
+    results, players = one_round_where_the_total_and_the_placements_disagree()
+    rows = standings(results, players, "total", lowest_wins=False)
+    totals = {row.name: row.total for row in rows}
+    assert totals["Cy"] > totals["Ann"] > totals["Bob"] > totals["Di"]
+    assert [row.name for row in rows] == ["Cy", "Ann", "Bob", "Di"]
+    by_placement = standings(results, players, "placement", lowest_wins=False)
+    assert [row.name for row in by_placement] != [row.name for row in rows], "the placements rank otherwise"
+
+
+def test_a_missed_round_adds_the_players_own_average_placement_points_too():
+    results, players = withdrawal_event()
+    rows = {row.name: row for row in standings(results, players, "placement", withdrawn={"Ann": 3})}
+    ann = rows["Ann"]
+    own = {row.name: row for row in standings(results[:4], ["Ann"], "placement")}["Ann"].placement
+    assert ann.missed == 2 and ann.tables == 2
+    assert ann.placement == own + own * 2 / 2, "her two rounds' placement points counted for four"
+    assert ann.placement > own
+
+
+@pytest.mark.parametrize(
+    "option, value, words",
+    [("mode", "fastest", "scoring must be one of"), ("sit_out", "skip", "a sit-out counts as one of"),
+     ("withdrawn_ranked", "first", "withdrawn players rank one of")],
+)
+def test_an_unknown_rule_of_the_event_is_refused_by_name(option, value, words):
+    results, players = withdrawal_event()
+    chosen = {"mode": "total", option: value}
+    with pytest.raises(ValueError, match=words):
+        standings(results, players, **chosen)

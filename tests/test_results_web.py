@@ -215,7 +215,7 @@ def test_the_exports_carry_what_the_evening_held(director):
     short_table = next(t for t in exported["tables"] if t["table"] == 2)
     assert short_table["locked_after_hand"] == 6 and short_table["counts_as"] == "prorated"
     assert exported["penalties"] == [
-        {"round": 1, "table": 1, "player": None, "points": 5, "reason": "a slow table", "given_at": exported["penalties"][0]["given_at"]}
+        {"round": 1, "table": 1, "player": None, "points": 5, "kind": "penalty", "reason": "a slow table", "given_at": exported["penalties"][0]["given_at"]}
     ]
     standings = {row["player"]: row for row in exported["standings"]}
     keeper = seats(director, short)[1]

@@ -52,6 +52,7 @@ def test_migrations_are_named_and_run_once(tmp_path):
         "0013_evening",
         "0014_event_odd_tables",
         "0014_table_seated_by",
+        "0015_table_locked_at_time",
     ]
     assert not migrations.pending(database)
 

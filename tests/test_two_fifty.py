@@ -57,9 +57,9 @@ def test_only_one_player_can_go_out():
 
 def test_a_record_may_say_the_game_is_double_deck_but_not_single_deck():
     assert game(["Ann", "Bob"], [{"Ann": [], "Bob": ["Kh", "Kh"]}], decks=2, jokers=False).side("Bob").total == 10
-    with pytest.raises(InvalidOptions, match="is always played with two decks: option 'decks' cannot be 1$"):
+    with pytest.raises(InvalidOptions, match=r"is always played with two decks: option 'decks' cannot be 1\.$"):
         game(["Ann", "Bob"], [], decks=1)
-    with pytest.raises(InvalidOptions, match="has no jokers: option 'jokers' cannot be true$"):
+    with pytest.raises(InvalidOptions, match=r"has no jokers: option 'jokers' cannot be true\.$"):
         game(["Ann", "Bob"], [], jokers=True)
 
 

@@ -33,7 +33,7 @@ def test_a_new_game_opens_its_share_page_with_a_qr_code_and_a_code(client):
         (["Ann", "Bo\u200bb"], {}, "A name cannot hold an invisible character (U+200B)."),
         (["Ann", "Bob"], {"first_dealer": "3"}, "Choose a seat that has a player"),
         (["Ann", "Bob"], {"option_pressure_increase_cap": "0"}, "Number must be at least 1"),
-        (["Ann", "Bob"], {"option_pressure_increase_cap": "lots"}, "Not a valid integer value"),
+        (["Ann", "Bob"], {"option_pressure_increase_cap": "lots"}, "A whole number, such as 25 or -10."),
         (["Ann", "Bob", "Cy"], {"rules": "crates-world-series"}, "dummy Figgy"),
         (
             ["Ann", "Figgy", "Bob"],

@@ -4,7 +4,7 @@ stands now (``state``), and each change checked against it and the engine (``che
 Pure: no web, no SQL. Storage stores what this part accepted; the web part asks it once.
 """
 
-from .checks import Guard, accept, accept_record, check, problem, verify
+from .checks import Guard, accept, accept_record, check, problem, replay, verify
 from .entries import (
     CONFIRM,
     FIELD_OF_CHANGE,
@@ -50,5 +50,6 @@ __all__ = [
     "check",
     "describe",
     "problem",
+    "replay",
     "verify",
 ]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from ..scoring import Card, Game, RefereeError, ScoringError
 from ..scoring.errors import sentence
@@ -33,9 +32,7 @@ from .entries import (
     StaleEdit,
     TableError,
 )
-
-if TYPE_CHECKING:
-    from .state import TableState
+from .state import TableState
 
 _log = logging.getLogger(__name__)
 
@@ -60,8 +57,6 @@ def accept_record(game: Game, entries: Sequence[Entry]) -> TableState:
     (a player of the game, a note that reads, no more pressures in a hand than a hand takes), then
     the log they make run through the engine once, which scores every hand and checks every
     pressure. A record holds leftovers, pressures and notes only (no undo, no correction)."""
-    from .state import TableState
-
     if len(entries) > MAX_ENTRIES:
         raise TableError(f"This record holds {len(entries)} changes; a game holds at most {MAX_ENTRIES}.")
     pressures: Counter[int] = Counter()
@@ -116,6 +111,35 @@ def problem(state: TableState) -> TableError | None:
     except TableError as error:
         return error
     return None
+
+
+def replay(game: Game, entries: Sequence[Entry], memo_key: str | None = None) -> TableState:
+    """The log folded, with any entry the engine refuses set aside, so that a game an older
+    version let break still opens and can be repaired by withdrawing that entry."""
+    state = TableState.fold(game, entries, memo_key)
+    trouble = problem(state)
+    while trouble is not None:
+        culprit = _culprit(state)
+        if culprit is None:
+            break
+        aside = {**state.set_aside, culprit.id: str(trouble)}
+        state = TableState.fold(game, entries, memo_key, aside)
+        trouble = problem(state)
+    return state
+
+
+def _culprit(state: TableState) -> Entry | None:
+    """The entry whose withdrawal repairs the game (the oldest such); else the newest that counts."""
+    counted = [
+        entry
+        for entry in state.entries
+        if entry.kind in (LEFTOVERS, PRESSURE) and entry.id not in state.voided and entry.id not in state.set_aside
+    ]
+    for entry in counted:
+        trial = TableState.fold(state.game, state.entries, state.memo_key, {**state.set_aside, entry.id: ""})
+        if problem(trial) is None:
+            return entry
+    return counted[-1] if counted else None
 
 
 def _verify(state: TableState) -> None:

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
 from .entries import CONFIRM, LEFTOVERS, NOTE, ONE_CARD, PRESSURE, Entry
 
-if TYPE_CHECKING:
-    from .state import TableState
 
-
-def describe(entry: Entry, state: TableState) -> tuple[str, str, str]:
-    """A history line: (what, old value, new value)."""
+def describe(entry: Entry, by_id: Mapping[int, Entry]) -> tuple[str, str, str]:
+    """A history line: (what, old value, new value); ``by_id``: the log's entries, to find what
+    a correction or an undo replaced."""
     hand = f"Hand {entry.hand}" if entry.hand else "Game"
     if entry.kind == LEFTOVERS:
-        previous = state.by_id.get(entry.target) if entry.target else None
+        previous = by_id.get(entry.target) if entry.target else None
         if previous is not None:
             return (
                 f"{hand} · {entry.player}'s leftovers corrected",
@@ -31,8 +29,8 @@ def describe(entry: Entry, state: TableState) -> tuple[str, str, str]:
     if entry.kind == ONE_CARD:
         owes = "owes two cards" if entry.data.get("owes") else "reminder cleared"
         return f"{hand} · one card: {entry.player}", "", owes
-    target = state.by_id.get(entry.target or -1)
+    target = by_id.get(entry.target or -1)
     if target is None:
         return "Undo", "", ""
-    what, _, value = describe(target, state)
+    what, _, value = describe(target, by_id)
     return f"Undone: {what}", value, "removed"

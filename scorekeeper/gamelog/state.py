@@ -18,6 +18,7 @@ from typing import TypeVar
 
 from ..scoring import Game, GameRecord, GameScore, Hand, HandScore, score_game
 from .entries import CONFIRM, LEFTOVERS, NOTE, ONE_CARD, PRESSURE, VOID, Entry, TableError
+from .history import describe
 from .memo import Memo
 
 _SCORES: Memo[GameScore] = Memo(512)
@@ -196,46 +197,12 @@ class TableState:
             if listing is not None and hand in listing:
                 listing[hand] = _without(listing[hand], target_id)
 
-    @classmethod
-    def replay(cls, game: Game, entries: Sequence[Entry], memo_key: str | None = None) -> TableState:
-        """The log folded, with any entry the engine refuses set aside, so that a game an older
-        version let break still opens and can be repaired by withdrawing that entry."""
-        from .checks import problem
-
-        state = cls.fold(game, entries, memo_key)
-        trouble = problem(state)
-        while trouble is not None:
-            culprit = state._culprit()
-            if culprit is None:
-                break
-            aside = {**state.set_aside, culprit.id: str(trouble)}
-            state = cls.fold(game, entries, memo_key, aside)
-            trouble = problem(state)
-        return state
-
-    def _culprit(self) -> Entry | None:
-        """The entry whose withdrawal repairs the game (the oldest such); else the newest that counts."""
-        from .checks import problem
-
-        counted = [
-            entry
-            for entry in self.entries
-            if entry.kind in (LEFTOVERS, PRESSURE) and entry.id not in self.voided and entry.id not in self.set_aside
-        ]
-        for entry in counted:
-            trial = TableState.fold(self.game, self.entries, self.memo_key, {**self.set_aside, entry.id: ""})
-            if problem(trial) is None:
-                return entry
-        return counted[-1] if counted else None
-
     def set_aside_lines(self) -> list[tuple[Entry, str, str]]:
         """Each entry set aside: (the entry, what it was, why the engine refuses it)."""
-        from .history import describe
-
         lines = []
         for key, why in self.set_aside.items():
             entry = self.by_id[key]
-            what, _, value = describe(entry, self)
+            what, _, value = describe(entry, self.by_id)
             lines.append((entry, f"{what}: {value}" if value else what, why.removeprefix(f"Hand {entry.hand}: ")))
         return lines
 

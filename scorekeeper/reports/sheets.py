@@ -281,11 +281,14 @@ def round_sheet_html(
     paper: str = DEFAULT_PAPER,
     printed_at: str = "",
     seated_by: str = "",
+    seated_since: int = 0,
 ) -> str:
     """A round's seating to pin up: every table with its players in seat order, then every player
     in alphabetical order with their table and seat, who sits out, which tables were seated by
     hand or the rule the round was seated by (``seated_by``: "the standings after round 2"), and
-    the quality of the event's plan (``plan_lines``)."""
+    the quality of the event's plan (``plan_lines``). The plan is planned again as the evening
+    goes, so an old round's sheet (``seated_since``: the latest round seated after it) prints no
+    plan lines: today's figures under an old round's heading would claim they held then."""
     places = sorted(
         ((name, table.number, seat) for table in tables for seat, name in enumerate(table.game.game.players, start=1)),
         key=lambda place: (place[0].casefold(), place[0]),
@@ -297,7 +300,8 @@ def round_sheet_html(
         tables=tables,
         places=places,
         sitting_out=sorted(sitting_out, key=str.casefold),
-        plan_lines=plan_lines,
+        plan_lines=() if seated_since else plan_lines,
+        seated_since=seated_since,
         by_hand=by_hand,
         seated_by=seated_by,
         printed_at=printed_at,

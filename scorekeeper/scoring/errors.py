@@ -15,17 +15,24 @@ class Refusal(ValueError):
     house-rules definition key), so that a form shows the message there without reading its
     words; None for the form as a whole. ``status`` is how a server answers it: 422, refused
     as it stands; 409, something changed meanwhile (the refusal then says what stands now).
+    Its message always ends as a sentence does (a full stop unless it ends with one, ``!``,
+    ``?`` or ``…``), whichever way it is shown: a page, a phone's outbox, the command line.
     """
 
     status = 422
 
     def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
+        super().__init__(_full_stop(message))
         self.field = field
 
     def details(self) -> dict[str, object]:
         """What a phone's outbox is told beside the message (what stands now, a question to ask)."""
         return {}
+
+
+def _full_stop(message: str) -> str:
+    message = message.rstrip()
+    return message if not message or message[-1] in ".!?…" else message + "."
 
 
 class ScoringError(Refusal):

@@ -628,3 +628,10 @@ def _table_seated_by(db: sqlite_utils.Database) -> None:
     """How a round's tables were seated when not by the plan nor by hand: '' or, say, 'the
     standings after round 2' (the round sheet and the history say it)."""
     db.execute("ALTER TABLE event_tables ADD COLUMN seated_by TEXT NOT NULL DEFAULT ''")
+
+
+@migrations(name="0015_table_locked_at_time")
+def _table_locked_at_time(db: sqlite_utils.Database) -> None:
+    """Whether a table's lock came from its round's clock at time (1) rather than from the
+    director, a round's *Lock finished tables* or its game's end: its phones say which."""
+    db.execute("ALTER TABLE event_tables ADD COLUMN locked_at_time INTEGER NOT NULL DEFAULT 0")

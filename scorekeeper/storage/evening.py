@@ -12,9 +12,10 @@ from datetime import datetime
 
 import sqlite_utils
 
-from ..tournament.standings import PRORATED
+from ..gamelog import TableState
+from ..tournament.standings import ADJUSTED, PRORATED
 from .database import immediate
-from .event_results import TableProgress, progress
+from .event_results import TableProgress, game_counting, progress
 from .events import Event, EventTable, get_event, lock_in_transaction, short_words
 from .games import StoredGame, load_state
 from .round_clock import RoundClock, due_clocks, round_clock
@@ -94,7 +95,7 @@ def _settle(db: sqlite_utils.Database, event: Event, rows: Iterable[TableProgres
 
 def _lock(db: sqlite_utils.Database, row: TableProgress, why: str) -> bool:
     with immediate(db):
-        return lock_in_transaction(db, row.table.game.id, True, row.table, why, row.state.version)
+        return lock_in_transaction(db, row.table.game.id, True, row.table, why, row.state.version, at_time=why.startswith(" at time"))
 
 
 def settle_game(db: sqlite_utils.Database, stored: StoredGame) -> bool:
@@ -135,19 +136,47 @@ def settle_due(db: sqlite_utils.Database) -> int:
 
 @dataclass(frozen=True)
 class TableNotice:
-    """What a table's phones show beside its log: whether the director locked it, its round's
-    clock, and how often either changed (``notices``: its pages' followed version is the log's plus these)."""
+    """What a table's phones show beside its log: whether the table is locked, in whose words
+    (``headline``: the director's lock, or time called and how the table counts), what the
+    event's standings make of it (``counting``, as its sheet says it), its round's clock, and
+    how often the lock or the clock changed (``notices``: its pages' followed version is the
+    log's plus these)."""
 
     locked: bool
     notices: int
     clock: RoundClock | None
+    headline: str = "Locked by the director."
+    counting: tuple[str, ...] = ()
+
+
+def _time_called(state: TableState, treatment: str, level: str) -> str:
+    """A table locked by its round's clock, as its phones say it."""
+    if state.finished:
+        return "Time was called: this table is locked, its game ended."
+    done = state.complete_hands
+    if not done:
+        return "Time was called before hand 1 was complete: this table is locked and its players missed the round."
+    most = state.game.rules.max_hands()
+    of = f" of {most}" if most else ""
+    if treatment == ADJUSTED:
+        counted = f"counted as an adjusted score, {level}"
+    elif treatment == PRORATED and most:
+        counted = "counted prorated"
+    else:  # a game played to a score has no length to prorate to: its short table counts as missed
+        counted = "counted as missed"
+    return f"Time was called: this table is locked as it stood after hand {done}{of} ({counted})."
 
 
 def table_notice(db: sqlite_utils.Database, stored: StoredGame) -> TableNotice:
     row = db.execute(
-        "SELECT g.locked, g.notices, t.event_id, t.round FROM games g LEFT JOIN event_tables t ON t.game_id = g.id "
-        "WHERE g.id = ?",
+        "SELECT g.locked, g.notices, t.event_id, t.round, t.locked_at_time, t.short_treatment, t.short_level "
+        "FROM games g LEFT JOIN event_tables t ON t.game_id = g.id WHERE g.id = ?",
         [stored.id],
     ).fetchone()
-    clock = None if row is None or row[2] is None else round_clock(db, int(row[2]), int(row[3]))
-    return TableNotice(bool(row[0]), int(row[1]), clock) if row is not None else TableNotice(False, 0, None)
+    if row is None:
+        return TableNotice(False, 0, None)
+    clock = None if row[2] is None else round_clock(db, int(row[2]), int(row[3]))
+    if not row[0]:
+        return TableNotice(False, int(row[1]), clock)
+    headline = _time_called(load_state(db, stored), row[5], row[6]) if row[4] else TableNotice.headline
+    return TableNotice(True, int(row[1]), clock, headline, tuple(game_counting(db, stored.id)))

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 import sqlite_utils
 
 from ..scoring import Refusal
-from ..tournament.standings import Penalty
+from ..scoring.text import name_key
+from ..tournament.standings import Penalty, penalty_kind
 from .database import immediate
 from .events import REASON_MAX_LENGTH, Event, note_change
 from .games import now
@@ -41,6 +42,14 @@ class GivenPenalty:
         to = f"to {who} in" if self.player else f"to {who}"
         return f"{self.points:+d} {to} round {self.round}, table {self.table}"
 
+    def kind(self, lowest_wins: bool = True) -> str:
+        """ "penalty" (against the player) or "adjustment" (in their favour): ``penalty_kind``."""
+        return penalty_kind(self.points, lowest_wins)
+
+    def said(self, lowest_wins: bool = True) -> str:
+        """ "Penalty +10 to Ann in round 2, table 1", "Adjustment -5 to every player of …"."""
+        return f"{self.kind(lowest_wins).capitalize()} {self.words()}"
+
 
 def given_penalties(db: sqlite_utils.Database, event_id: int) -> list[GivenPenalty]:
     """The event's penalties standing now (not withdrawn), in the order they were given."""
@@ -69,10 +78,11 @@ def penalties(db: sqlite_utils.Database, event_id: int) -> list[Penalty]:
 
 def give_penalty(
     db: sqlite_utils.Database, event: Event, round_: int, table: int, player: str, points: int, reason: str
-) -> int:
-    """Give a penalty (or, with points below 0, an adjustment in a player's favour) at a seated
-    table: on one of its players, or on every one of them (``player`` ""). Its reason is required.
-    The history says so. Returns its id."""
+) -> GivenPenalty:
+    """Give a penalty (or an adjustment in a player's favour: ``penalty_kind``) at a seated
+    table: on one of its players, written in any case and with any spaces between its words as
+    every name of an event is looked up (``name_key``), or on every one of them (``player`` "").
+    Its reason is required. The history says so. Returns it as given."""
     reason = reason.strip()
     if not reason or len(reason) > REASON_MAX_LENGTH:
         raise PenaltyRefusal(f"A penalty needs its reason, of 1 to {REASON_MAX_LENGTH} characters.", "reason")
@@ -86,21 +96,27 @@ def give_penalty(
         ).fetchone()
         if row is None:
             raise PenaltyRefusal(f"Round {round_} has no table {table}.", "table")
-        if player and player not in json.loads(row[0]):
-            raise PenaltyRefusal(f"{player} did not play at round {round_}, table {table}.", "player")
+        players = list(json.loads(row[0]))
+        if player:
+            seat = next((name for name in players if name_key(name) == name_key(player)), None)
+            if seat is None:
+                raise PenaltyRefusal(
+                    f"{player} did not play at round {round_}, table {table}: its players are {', '.join(players)}.", "player"
+                )
+            player = seat
         cursor = db.conn.execute(
             "INSERT INTO event_penalties (event_id, round, table_number, player, points, reason, given_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             [event.id, round_, table, player, points, reason, now()],
         )
         given = GivenPenalty(int(cursor.lastrowid or 0), round_, table, player, points, reason, "")
-        note_change(db, event.id, f"Penalty {given.words()}", reason)
-    return given.id
+        note_change(db, event.id, given.said(event.ruleset().lowest_wins), reason)
+    return given
 
 
-def withdraw_penalty(db: sqlite_utils.Database, event: Event, penalty_id: int, reason: str = "") -> bool:
-    """Withdraw (undo) a penalty: it stops counting, and the history keeps both lines. False when
-    it was withdrawn already (a double click)."""
+def withdraw_penalty(db: sqlite_utils.Database, event: Event, penalty_id: int, reason: str = "") -> GivenPenalty | None:
+    """Withdraw (undo) a penalty or adjustment: it stops counting, and the history keeps both
+    lines. Returns it; None when it was withdrawn already (a double click)."""
     with immediate(db):
         row = db.execute(
             "SELECT round, table_number, player, points, reason, withdrawn_at FROM event_penalties WHERE id = ? AND event_id = ?",
@@ -109,8 +125,9 @@ def withdraw_penalty(db: sqlite_utils.Database, event: Event, penalty_id: int, r
         if row is None:
             raise PenaltyRefusal("That penalty is not this event's: reload the page.", "penalty")
         if row[5] is not None:
-            return False
+            return None
         db.conn.execute("UPDATE event_penalties SET withdrawn_at = ? WHERE id = ?", [now(), penalty_id])
         given = GivenPenalty(penalty_id, row[0], row[1], row[2], row[3], row[4], "")
-        note_change(db, event.id, f"Penalty withdrawn: {given.words()} ({given.reason})", reason)
-    return True
+        kind = given.kind(event.ruleset().lowest_wins).capitalize()
+        note_change(db, event.id, f"{kind} withdrawn: {given.words()} ({given.reason})", reason)
+    return given

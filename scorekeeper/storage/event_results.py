@@ -114,7 +114,7 @@ def counting_lines(row: TableProgress, given: Sequence[GivenPenalty]) -> list[st
             lines.append(f"{locked.capitalize()}, counted as missed: its players have the event's rule for a missed round.")
     for penalty in given:
         if (penalty.round, penalty.table) == (row.table.round, row.table.number):
-            lines.append(f"Penalty {penalty.words()}: {penalty.reason}.")
+            lines.append(f"{penalty.said(row.table.game.game.rules.lowest_wins)}: {penalty.reason}.")
     return lines
 
 
@@ -284,6 +284,7 @@ def export_json(db: sqlite_utils.Database, event: Event) -> dict[str, object]:
                 "table": given.table,
                 "player": given.player or None,
                 "points": given.points,
+                "kind": given.kind(event.ruleset().lowest_wins),
                 "reason": given.reason,
                 "given_at": given.given_at,
             }

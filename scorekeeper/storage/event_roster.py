@@ -69,11 +69,21 @@ def give_reason(db: sqlite_utils.Database, event_id: int, line: int, reason: str
     return True
 
 
-def _first_open_round(db: sqlite_utils.Database, event: Event, asked: int) -> None:
-    """``asked`` must be a round not seated yet (and, in a planned event, one of its rounds)."""
+def _first_open_round(db: sqlite_utils.Database, event: Event, asked: int, late: bool = False) -> None:
+    """``asked`` must be a round not seated yet (and, in a planned event, one of its rounds). A
+    ``late`` player asked into the round as it happens is told the way in: a no-show's seat."""
     seated = int(db.execute("SELECT COALESCE(MAX(round), 0) FROM event_tables WHERE event_id = ?", [event.id]).fetchone()[0])
     if asked <= seated:
-        raise RosterRefusal(f"Round {asked} is seated already: the first round still to seat is {seated + 1}.", "from_round")
+        following = seated + 1
+        way_in = ""
+        if late and asked == seated and (event.rounds is None or following <= event.rounds):
+            way_in = (
+                f" To have them play in round {seated}, add them from round {following}, then give them a no-show's"
+                f" seat: Round {seated} as it happens, A player did not come, Plays in their seat."
+            )
+        raise RosterRefusal(
+            f"Round {asked} is seated already: the first round still to seat is {following}.{way_in}", "from_round"
+        )
     if event.rounds is not None and asked > event.rounds:
         raise RosterRefusal(f"The event has {event.rounds} rounds.", "from_round")
 
@@ -129,7 +139,7 @@ def add_late_player(
             raise RosterRefusal(f"{seat} is a player of this event already.", "name")
         if len(rows) >= MAX_EVENT_PLAYERS:
             raise RosterRefusal(f"An event seats at most {MAX_EVENT_PLAYERS} players.", "name")
-        _first_open_round(db, event, player.arrives)
+        _first_open_round(db, event, player.arrives, late=True)
         settled = settle(db, Matched(listed, member, seat), who)
         if member is None:
             note_club_change(db, who, f"1 new on the list with {event.name} ({event.held_on}), late: {settled.name}")

@@ -590,11 +590,13 @@ def lock_in_transaction(
     treatment: str = PRORATED,
     level: str = AVERAGE,
     reason: str = "",
+    at_time: bool = False,
 ) -> bool:
     """``set_locked`` inside the caller's write transaction (a round's tables locked together).
     Every lock goes through here: the director's, the round's *Lock finished tables*, a game
-    ended in an event that locks at the end, and the round clock at time; a table locked is
-    given how it counts if short (``treatment``, the default prorated, ``level``, ``reason``).
+    ended in an event that locks at the end, and the round clock at time (``at_time``, which
+    its phones are told); a table locked is given how it counts if short (``treatment``, the
+    default prorated, ``level``, ``reason``).
 
     The lock's changes are counted (``notices``) so that the version a phone follows moves
     with it (``games.game_version``): a phone at a table hears of the lock at once."""
@@ -608,8 +610,9 @@ def lock_in_transaction(
         if event_id is not None:
             if locked:
                 db.conn.execute(
-                    "UPDATE event_tables SET short_treatment = ?, short_level = ?, short_reason = ? WHERE game_id = ?",
-                    [treatment, level, reason[:REASON_MAX_LENGTH], game_id],
+                    "UPDATE event_tables SET short_treatment = ?, short_level = ?, short_reason = ?, locked_at_time = ? "
+                    "WHERE game_id = ?",
+                    [treatment, level, reason[:REASON_MAX_LENGTH], int(at_time), game_id],
                 )
             state = "locked" if locked else "unlocked"
             note_change(db, int(event_id[0]), f"Round {table.round}, table {table.number} {state}{why}", reason)

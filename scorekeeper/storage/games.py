@@ -29,6 +29,7 @@ from ..gamelog import (
     accept,
     accept_record,
     describe,
+    replay,
 )
 from ..gamelog.memo import Memo
 from ..scoring import Game, configure
@@ -313,7 +314,7 @@ def load_state(db: sqlite_utils.Database, stored: StoredGame, version: int | Non
         if earlier is not None and earlier.version < version:
             found = earlier.extended(_entries(db, stored.id, version, after=earlier.version))
         else:
-            found = TableState.replay(stored.game, _entries(db, stored.id, version), key)
+            found = replay(stored.game, _entries(db, stored.id, version), key)
         _remember(key, found)
     return found
 
@@ -469,7 +470,7 @@ DIRECTOR = "director"
 def _note_in_event(db: sqlite_utils.Database, game_id: int, entry: Entry, state: TableState) -> None:
     """A director's change to an event's game goes on the event's history too, named by round
     and table (inside the append's transaction: a line per entry, never one without it)."""
-    what, old, value = describe(entry, state)
+    what, old, value = describe(entry, state.by_id)
     if old or value:
         what += f": {old} → {value}" if old else f": {value}"
     db.conn.execute(

@@ -105,6 +105,13 @@ class TableResult:
         return f"locked after hand {len(self.score.hands)}{f' of {most}' if most else ''}"
 
 
+def penalty_kind(points: int, lowest_wins: bool = True) -> str:
+    """What a director's points are called: a "penalty" when they count against the player (above
+    0 where the lowest total wins, below 0 where the highest wins), else an "adjustment" in the
+    player's favour."""
+    return "penalty" if (points > 0) == lowest_wins else "adjustment"
+
+
 @dataclass(frozen=True)
 class Penalty:
     """A director's penalty or adjustment: ``points`` added to ``player``'s total in ``round``."""
@@ -116,9 +123,10 @@ class Penalty:
     #: The table it was given at (0: given to the player alone).
     table: int = 0
 
-    def words(self) -> str:
+    def words(self, lowest_wins: bool = True) -> str:
+        """ "penalty +25 in round 2, table 1: a revoke", "adjustment -10 in round 3: …"."""
         where = f"round {self.round}{f', table {self.table}' if self.table else ''}"
-        return f"penalty {self.points:+d} in {where}: {self.reason}"
+        return f"{penalty_kind(self.points, lowest_wins)} {self.points:+d} in {where}: {self.reason}"
 
 
 def round_half_away(value: Fraction) -> int:
@@ -245,7 +253,7 @@ def standings(
                 if result.round not in complete:
                     row.in_progress += 0 if result.final else 1
                     # Two rounds may be under way at once (the next seated early): each is shown.
-                    row.playing = "; ".join(filter(None, (row.playing, _playing(result, side.total))))
+                    row.playing = "; ".join(filter(None, (row.playing, _playing(result, side.total, total))))
                     continue
                 row.total += total
                 row.placement += points
@@ -266,7 +274,7 @@ def standings(
             row = table_of[penalty.player]
             row.total += penalty.points
             row.penalties += penalty.points
-            row.notes.append(penalty.words())
+            row.notes.append(penalty.words(lowest_wins))
     rows = list(table_of.values())
     sign = 1 if lowest_wins else -1
     rows.sort(key=lambda row: (*_key(row, mode, sign), row.name.casefold()))
@@ -347,12 +355,17 @@ def _counted(result: TableResult, average: Fraction | None, lowest_wins: bool) -
     return counted
 
 
-def _playing(result: TableResult, total: int) -> str:
+def _playing(result: TableResult, played: int, counted: int) -> str:
+    """A player's table in a round not complete yet: "hand 7 of 15, 48 so far" while it plays
+    (its raw total, said to be so far); once final, the total it counts, as the total column
+    ranks it ("locked after hand 6 of 15, counts 904" for a short table prorated)."""
     where = f"round {result.round}, table {result.table}"
     if result.final:
-        return f"{where}: {'finished' if result.score.finished else 'closed'}, {total}"
+        if result.score.finished:
+            return f"{where}: finished, {counted}"
+        return f"{where}: {result.locked_after()}, counts {counted}"
     most = result.score.game.rules.max_hands()
-    return f"{where}: hand {len(result.score.hands) + 1}{f' of {most}' if most else ''}, {total} so far"
+    return f"{where}: hand {len(result.score.hands) + 1}{f' of {most}' if most else ''}, {played} so far"
 
 
 def _key(row: PlayerStanding, mode: str, sign: int) -> tuple[float, ...]:

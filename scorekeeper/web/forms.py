@@ -74,6 +74,9 @@ PAPER_CHOICES = [SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")]
 
 
 
+NOT_A_WHOLE_NUMBER = "A whole number, such as 25 or -10."
+
+
 def number_fault(typed: object) -> str | None:
     """Why ``typed`` is too long to be read as a number, or None (a sign and spaces around do not count)."""
     digits = str(typed).strip().lstrip("+-").lstrip("0")
@@ -94,18 +97,24 @@ class WholeNumberField(IntegerField):
     """Every number a form takes: its length is checked before it is read, so that a number of
     hundreds of digits is refused beside its field (and kept as typed) instead of answering 500."""
 
-    too_long = False
+    unread = False
 
     def process_formdata(self, valuelist: list[Any]) -> None:
-        self.too_long = bool(valuelist) and number_fault(valuelist[0]) is not None
-        if self.too_long:
+        self.unread = bool(valuelist) and number_fault(valuelist[0]) is not None
+        if self.unread:
             raise ValueError(number_fault(valuelist[0]))  # the data stays the field's default: nothing is read
-        super().process_formdata(valuelist)
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            if not str(valuelist[0]).strip():
+                raise  # an empty field: left to ``Optional`` or ``InputRequired``
+            self.unread = True
+            raise ValueError(NOT_A_WHOLE_NUMBER) from None
 
     def pre_validate(self, form: Any) -> None:
-        """A number refused for its length is refused once: no range check runs on nothing (an
-        empty field's own error is left to ``Optional``, which clears it)."""
-        if self.too_long:
+        """A number refused for its length, or not a whole number, is refused once: no range check
+        runs on nothing (an empty field's own error is left to ``Optional``, which clears it)."""
+        if self.unread:
             raise StopValidation()
 
 

@@ -63,7 +63,7 @@ def history_lines(state: TableState) -> list[dict[str, object]]:
     for entry in reversed(state.entries):
         if entry.id in folded:
             continue
-        what, old, new = describe(entry, state)
+        what, old, new = describe(entry, state.by_id)
         undo = undos.get(entry.id)
         lines.append(
             {

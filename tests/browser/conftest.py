@@ -190,3 +190,22 @@ def as_director(page, server: str, path: str) -> None:
         page.fill("#password", DIRECTOR_PASSWORD)
         page.click("button:has-text('Log in')")
     page.wait_for_url(f"**{path}")
+
+
+def one_table_round(director, server: str, name: str, players: tuple[str, ...] = ("Ann", "Bob", "Cy", "Di")) -> str:
+    """As the director, on ``director``'s page: a new event of one round of one table, round 1
+    seated; the record link of its table (the director's page stays on the event page)."""
+    from playwright.sync_api import expect
+
+    as_director(director, server, "/director/")
+    director.click("text=New event")
+    director.fill("#name", name)
+    director.fill("#held_on", "2026-11-28")
+    director.fill("#rounds", "1")
+    director.fill("#players", "\n".join(players))
+    director.click("button:has-text('Create the event')")
+    expect(director.locator("button:has-text('Seat round 1')")).to_be_visible(timeout=30_000)
+    director.click("button:has-text('Seat round 1')")
+    expect(director.locator(".director-tables tbody tr")).to_have_count(1)
+    return server + director.locator(".director-tables tbody tr >> nth=0 >> a").get_attribute("href")
+

@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import as_director
+from .conftest import one_table_round
 from .test_director import LAPTOP
 
 SMALL_PHONE = {"viewport": {"width": 360, "height": 740}}
@@ -14,17 +14,7 @@ SMALL_PHONE = {"viewport": {"width": 360, "height": 740}}
 
 def test_a_tables_phones_show_the_round_clock_and_hear_of_the_lock(server, phone, shot):
     director = phone(**LAPTOP)
-    as_director(director, server, "/director/")
-    director.click("text=New event")
-    director.fill("#name", "Clocked Crates")
-    director.fill("#held_on", "2026-11-28")
-    director.fill("#rounds", "1")
-    director.fill("#players", "\n".join(["Ann", "Bob", "Cy", "Di"]))
-    director.click("button:has-text('Create the event')")
-    expect(director.locator("button:has-text('Seat round 1')")).to_be_visible(timeout=30_000)
-    director.click("button:has-text('Seat round 1')")
-    expect(director.locator(".director-tables tbody tr")).to_have_count(1)
-    table_url = server + director.locator(".director-tables tbody tr >> nth=0 >> a").get_attribute("href")
+    table_url = one_table_round(director, server, "Clocked Crates")
 
     online, offline = phone(**SMALL_PHONE), phone(**SMALL_PHONE)
     for page in (online, offline):

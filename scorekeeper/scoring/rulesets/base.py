@@ -15,20 +15,32 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, wraps
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import Any, ClassVar, Protocol, Self
 
 from ..cards import Card, Rank
 from ..errors import InvalidOptions, RefereeError
 from ..leftovers import LeftoverScore
 
-if TYPE_CHECKING:
-    from ..game import Game
-
-
 #: The holder's name for leftovers checked on their own, outside any game (the calculator).
 SINGLE_HAND = "hand"
 CARDS_PER_RANK = 4
 JOKERS_PER_DECK = 2
+
+
+class Seating(Protocol):
+    """What a rule set asks of a game: who plays in which seats, who deals first, and whether in
+    partnerships (``scoring.game.Game`` is one; the rule sets never import it, which imports them)."""
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+
+    @property
+    def first_dealer(self) -> str | None: ...
+
+    @property
+    def has_partnerships(self) -> bool: ...
+
+    def check_partners_opposite(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -155,14 +167,14 @@ class RuleSet(ABC):
     # Seating and the deal -------------------------------------------------
 
     @abstractmethod
-    def check_seating(self, game: Game) -> None:
+    def check_seating(self, game: Seating) -> None:
         """Refuse players, partnerships or a first dealer the game does not allow."""
 
     @abstractmethod
     def schedule(self) -> tuple[int, ...]:
         """Cards dealt to each player, hand by hand; its length is the number of hands."""
 
-    def dealers(self, game: Game) -> tuple[str, ...]:
+    def dealers(self, game: Seating) -> tuple[str, ...]:
         """The players who take turns to deal, in seating order."""
         return game.players
 
@@ -190,26 +202,26 @@ class RuleSet(ABC):
     def pressure_value(self, number: int) -> int:
         """The value of a side's ``number``-th pressure of the game."""
 
-    def starting_score(self, game: Game, player: str) -> int:
+    def starting_score(self, game: Seating, player: str) -> int:
         return 0
 
-    def hand_points(self, game: Game, scored: Mapping[str, LeftoverScore]) -> dict[str, int]:
+    def hand_points(self, game: Seating, scored: Mapping[str, LeftoverScore]) -> dict[str, int]:
         """What each player scores in a hand; by default, the points of their own leftovers."""
         return {player: scored[player].total for player in game.players}
 
-    def is_decided(self, game: Game, totals: Mapping[str, int], history: History) -> bool:
+    def is_decided(self, game: Seating, totals: Mapping[str, int], history: History) -> bool:
         """Whether the game is over with these side totals after the hands in ``history``."""
         return len(history) == self.max_hands()
 
-    def outright_winners(self, game: Game, totals: Mapping[str, int]) -> tuple[str, ...]:
+    def outright_winners(self, game: Seating, totals: Mapping[str, int]) -> tuple[str, ...]:
         """Sides that won a decided game whatever the totals' order says (the 250 game's 500 rule)."""
         return ()
 
-    def columns(self, game: Game, history: History) -> tuple[GameColumn, ...]:
+    def columns(self, game: Seating, history: History) -> tuple[GameColumn, ...]:
         """The games of a session scored in columns; none for a single game."""
         return ()
 
-    def bonuses(self, game: Game, totals: Mapping[str, int]) -> dict[str, int]:
+    def bonuses(self, game: Seating, totals: Mapping[str, int]) -> dict[str, int]:
         """Points added to sides when the game is decided (e.g. Crazy Eights' 100 for the winner)."""
         return {}
 
@@ -238,11 +250,11 @@ class RuleSet(ABC):
             check_one_out(leftovers)
         return scored
 
-    def check_pressure(self, game: Game, number: int, player: str) -> None:
+    def check_pressure(self, game: Seating, number: int, player: str) -> None:
         """Refuse a pressure the rules do not let this player take."""
         return None
 
-    def pressure_taker(self, game: Game, player: str) -> str:
+    def pressure_taker(self, game: Seating, player: str) -> str:
         """Who takes a pressure called on ``player``: the player, unless the rules pass it on."""
         return player
 
@@ -281,7 +293,7 @@ class RuleSet(ABC):
         (``deuces_and_pairs``), ``suits`` (``all`` when every card needs its suit)."""
         raise NotImplementedError(f"{self.id} does not describe its leftovers to the phone")
 
-    def end_terms(self, game: Game) -> dict[str, Any]:
+    def end_terms(self, game: Seating) -> dict[str, Any]:
         """How the game ends: ``{"hands": n}``, ``{"target": points, "bonus": points}``,
         ``{"loss_line": points, "outright": points or None}``, or ``{"columns": n, "target": points}``."""
         most = self.max_hands()

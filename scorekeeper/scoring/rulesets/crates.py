@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from ..cards import Card, Rank
 from ..errors import InvalidSeating, RefereeError
 from ..leftovers import LeftoverScore
 from ..pressures import FIRST_PRESSURE, pressure_value
 from ..threes import not_an_eight, nullify_with_threes, score_with_threes
-from .base import SINGLE_HAND, CardAction, OptionSpec, RuleSet, option
-
-if TYPE_CHECKING:
-    from ..game import Game
+from .base import SINGLE_HAND, CardAction, OptionSpec, RuleSet, Seating, option
 
 #: 000 "Card Points Table"; the joker's 40 is the Standig Joker adjunct.
 #: Threes are scored by the covering rule in ``threes``.
@@ -103,7 +100,7 @@ class Crates(RuleSet):
     )
     decks: int = option(1, "int", "Decks", "One deck, or two shuffled together.", choices=(1, 2))
 
-    def check_seating(self, game: Game) -> None:
+    def check_seating(self, game: Seating) -> None:
         count = len(game.players)
         if not 2 <= count <= 5:
             raise InvalidSeating(f"{self.name} is for 2 to 5 players, not {count}", "players")
@@ -195,7 +192,7 @@ class CratesWorldSeries(Crates):
 
     dummy: str = option("Figgy", "str", "Dummy's name", "The dummy player, conventionally Figgy.")
 
-    def check_seating(self, game: Game) -> None:
+    def check_seating(self, game: Seating) -> None:
         if len(game.players) != 3 or self.dummy not in game.players:
             raise InvalidSeating(
                 f"the World Series is two players and the dummy {self.dummy}: three seats, "
@@ -210,19 +207,19 @@ class CratesWorldSeries(Crates):
     def schedule(self) -> tuple[int, ...]:
         return (2, 1, 1, 2)
 
-    def dealers(self, game: Game) -> tuple[str, ...]:
+    def dealers(self, game: Seating) -> tuple[str, ...]:
         return tuple(player for player in game.players if player != self.dummy)
 
-    def starting_score(self, game: Game, player: str) -> int:
+    def starting_score(self, game: Seating, player: str) -> int:
         return -50 if player == self.dummy else 0
 
-    def check_pressure(self, game: Game, number: int, player: str) -> None:
+    def check_pressure(self, game: Seating, number: int, player: str) -> None:
         if player == self.dummy:
             raise RefereeError(
                 f"Hand {number}: {self.dummy} never takes a pressure: it goes to the next player to play"
             )
 
-    def pressure_taker(self, game: Game, player: str) -> str:
+    def pressure_taker(self, game: Seating, player: str) -> str:
         """A pressure on the dummy goes to the next player to play: the one seated after it."""
         if player != self.dummy:
             return player

@@ -10,16 +10,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from ..cards import Card, Rank
 from ..errors import RefereeError
 from ..leftovers import LeftoverScore, ScoredCard
-from .base import CardAction, GameColumn, History, Inherent, option
+from .base import CardAction, GameColumn, History, Inherent, Seating, option
 from .to_a_score import PlayedToAScore, winner_collects
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 #: 002 "Scoring for cards remaining in the hand": pictures 10, eights 50, others face value (A 1).
 EIGHTS_POINTS: Mapping[Rank, int] = {
@@ -80,7 +77,7 @@ class CrazyEights(PlayedToAScore):
         scored = tuple(ScoredCard(card, self.card_points(card)) for card in cards)
         return LeftoverScore(tuple(cards), sum(item.points for item in scored), uncovered=scored)
 
-    def hand_points(self, game: Game, scored: Mapping[str, LeftoverScore]) -> dict[str, int]:
+    def hand_points(self, game: Seating, scored: Mapping[str, LeftoverScore]) -> dict[str, int]:
         """The player who went out collects everyone's count; blocked, the lowest count collects differences."""
         return winner_collects(game, scored, self._collected)
 
@@ -91,16 +88,16 @@ class CrazyEights(PlayedToAScore):
     def collect_terms(self) -> str | None:
         return "points"
 
-    def end_terms(self, game: Game) -> dict[str, Any]:
+    def end_terms(self, game: Seating) -> dict[str, Any]:
         return {"target": self.goal(len(game.players)), "bonus": self.WIN_BONUS}
 
     def _collected(self, leftovers: LeftoverScore) -> int:
         return leftovers.total
 
-    def is_decided(self, game: Game, totals: Mapping[str, int], history: History) -> bool:
+    def is_decided(self, game: Seating, totals: Mapping[str, int], history: History) -> bool:
         return max(totals.values()) >= self.goal(len(game.players))
 
-    def bonuses(self, game: Game, totals: Mapping[str, int]) -> dict[str, int]:
+    def bonuses(self, game: Seating, totals: Mapping[str, int]) -> dict[str, int]:
         goal = self.goal(len(game.players))
         return {side: self.WIN_BONUS for side, total in totals.items() if total >= goal and self.WIN_BONUS}
 
@@ -240,13 +237,13 @@ class HollywoodEights(CrazyEights):
 
     target: int | None = option(100, "optional_int", "Game to", "The score that wins each game.", minimum=1)
 
-    def is_decided(self, game: Game, totals: Mapping[str, int], history: History) -> bool:
+    def is_decided(self, game: Seating, totals: Mapping[str, int], history: History) -> bool:
         return all(column.winner is not None for column in self.columns(game, history))
 
-    def end_terms(self, game: Game) -> dict[str, Any]:
+    def end_terms(self, game: Seating) -> dict[str, Any]:
         return {"columns": HOLLYWOOD_COLUMNS, "target": self.goal(len(game.players))}
 
-    def columns(self, game: Game, history: History) -> tuple[GameColumn, ...]:
+    def columns(self, game: Seating, history: History) -> tuple[GameColumn, ...]:
         """Replay the session column by column; a hand's winner is the player who scored in it."""
         goal = self.goal(len(game.players))
         totals = [dict.fromkeys(game.players, 0) for _ in range(HOLLYWOOD_COLUMNS)]
@@ -269,7 +266,7 @@ class HollywoodEights(CrazyEights):
             for index in range(HOLLYWOOD_COLUMNS)
         )
 
-    def bonuses(self, game: Game, totals: Mapping[str, int]) -> dict[str, int]:
+    def bonuses(self, game: Seating, totals: Mapping[str, int]) -> dict[str, int]:
         return {}
 
     def how_it_is_won(self) -> str | None:

@@ -25,17 +25,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Self, cast
+from typing import Any, Self, cast
 
 from ..cards import STANDARD_RANKS, Card, Rank
 from ..errors import InvalidCard, InvalidOptions, InvalidSeating, RefereeError
 from ..leftovers import LeftoverScore, ScoredCard
 from ..pressures import FIRST_PRESSURE, pressure_value
-from .base import History, RuleSet, option
+from .base import History, RuleSet, Seating, option
 from .to_a_score import winner_collects
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 OWN, WINNER = "own", "winner"
 HANDS, TARGET, LOSS_LINE = "hands", "target", "loss_line"
@@ -181,7 +178,7 @@ class HouseRules(RuleSet):
 
     # Seating and the deal ---------------------------------------------------
 
-    def check_seating(self, game: Game) -> None:
+    def check_seating(self, game: Seating) -> None:
         count = len(game.players)
         if not 2 <= count <= MAX_PLAYERS:
             raise InvalidSeating(f"{self.name} is for 2 to {MAX_PLAYERS} players, not {count}", "players")
@@ -238,7 +235,7 @@ class HouseRules(RuleSet):
     def collect_terms(self) -> str | None:
         return "points" if self.scoring == WINNER else None
 
-    def end_terms(self, game: Game) -> dict[str, Any]:
+    def end_terms(self, game: Seating) -> dict[str, Any]:
         if self.end == HANDS:
             return {"hands": len(self.deal)}
         if self.end == TARGET:
@@ -250,12 +247,12 @@ class HouseRules(RuleSet):
             raise RefereeError(f"{self.name} has no pressures")
         return pressure_value(number, self.pressure_cap)
 
-    def hand_points(self, game: Game, scored: Mapping[str, LeftoverScore]) -> dict[str, int]:
+    def hand_points(self, game: Seating, scored: Mapping[str, LeftoverScore]) -> dict[str, int]:
         if self.scoring == WINNER:
             return winner_collects(game, scored, lambda leftovers: leftovers.total)
         return super().hand_points(game, scored)
 
-    def is_decided(self, game: Game, totals: Mapping[str, int], history: History) -> bool:
+    def is_decided(self, game: Seating, totals: Mapping[str, int], history: History) -> bool:
         if self.end == HANDS:
             return len(history) == len(self.deal)
         assert self.limit is not None

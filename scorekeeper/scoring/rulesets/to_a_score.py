@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from ..errors import InvalidSeating, RefereeError
 from ..leftovers import LeftoverScore
-from .base import RuleSet
-
-if TYPE_CHECKING:
-    from ..game import Game
+from .base import RuleSet, Seating
 
 
 @dataclass(frozen=True)
@@ -23,7 +20,7 @@ class PlayedToAScore(RuleSet):
     has_one_card_penalty = False
     MAX_PLAYERS: ClassVar[int] = 8
 
-    def check_seating(self, game: Game) -> None:
+    def check_seating(self, game: Seating) -> None:
         count = len(game.players)
         if not 2 <= count <= self.MAX_PLAYERS:
             players = "2" if self.MAX_PLAYERS == 2 else f"2 to {self.MAX_PLAYERS}"
@@ -42,7 +39,7 @@ class PlayedToAScore(RuleSet):
 
 
 def winner_collects(
-    game: Game, scored: Mapping[str, LeftoverScore], collected: Callable[[LeftoverScore], int]
+    game: Seating, scored: Mapping[str, LeftoverScore], collected: Callable[[LeftoverScore], int]
 ) -> dict[str, int]:
     """The player who went out collects from every other hand; in a blocked hand (nobody out),
     the lowest count collects from each other player the difference (tied lowest each do).

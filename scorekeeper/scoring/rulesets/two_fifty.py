@@ -11,16 +11,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..cards import Card, Rank
 from ..errors import InvalidSeating, RefereeError
 from ..leftovers import LeftoverScore, ScoredCard, ScoreStep
-from .base import CardAction, History, Inherent, option
+from .base import CardAction, History, Inherent, Seating, option
 from .to_a_score import PlayedToAScore
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 #: 001: "All ordinary cards count their face value; queens and kings count 10. Special cards
 #: count twice their face value, i.e. aces count 22, jacks count 20, eights count 16 and fives count 10."
@@ -63,7 +60,7 @@ class TwoFifty(PlayedToAScore):
         "Three or more players: a player past 250 can still win by reaching 500 first.",
     )
 
-    def check_seating(self, game: Game) -> None:
+    def check_seating(self, game: Seating) -> None:
         super().check_seating(game)
         if self.five_hundred and len(game.players) < 3:
             raise InvalidSeating("the 500 rule is for three or more players", "players")
@@ -99,16 +96,16 @@ class TwoFifty(PlayedToAScore):
         points = {rank.value: points for rank, points in TWO_FIFTY_POINTS.items()}
         return {"points": points, "steps": "deuces_and_pairs", "suits": "all"}
 
-    def end_terms(self, game: Game) -> dict[str, Any]:
+    def end_terms(self, game: Seating) -> dict[str, Any]:
         return {"loss_line": LOSING_LINE, "outright": WINNING_LINE if self.five_hundred else None}
 
-    def is_decided(self, game: Game, totals: Mapping[str, int], history: History) -> bool:
+    def is_decided(self, game: Seating, totals: Mapping[str, int], history: History) -> bool:
         """250 or more loses: over when no more than one player is still below the line
         (or, with the 500 rule, when someone reaches 500)."""
         below = sum(1 for total in totals.values() if total < LOSING_LINE)
         return below <= 1 or bool(self.outright_winners(game, totals))
 
-    def outright_winners(self, game: Game, totals: Mapping[str, int]) -> tuple[str, ...]:
+    def outright_winners(self, game: Seating, totals: Mapping[str, int]) -> tuple[str, ...]:
         """001: "allow a player whose score has exceeded 250 to win by reaching 500 before all but one
         player exceeds the 250 score line"; players who reach 500 in the same hand share the win."""
         if not self.five_hundred:

@@ -580,7 +580,7 @@ def penalty(event_id: int) -> Response | tuple[str, int]:
     form = PenaltyForm(prefix="penalty")
     if form.validate_on_submit():
         try:
-            give_penalty(
+            given = give_penalty(
                 get_db(),
                 found,
                 form.round.data or 0,
@@ -592,7 +592,8 @@ def penalty(event_id: int) -> Response | tuple[str, int]:
         except Refusal as error:
             form[error.field if error.field in form else "reason"].errors = [sentence(str(error))]
             return _event_page(found, SeatingForm(formdata=None), error.status, penalty=form)
-        flash("Penalty given: it counts once its round is complete.", "ok")
+        kind = given.kind(found.ruleset().lowest_wins).capitalize()
+        flash(f"{kind} given: it counts once its round is complete.", "ok")
         return _back_to(found)
     return _event_page(found, SeatingForm(formdata=None), 422, penalty=form)
 
@@ -605,10 +606,11 @@ def unpenalty(event_id: int, penalty_id: int) -> Response:
     if not EmptyForm().validate_on_submit():
         abort(400)
     try:
-        changed = withdraw_penalty(get_db(), found, penalty_id)
+        withdrawn = withdraw_penalty(get_db(), found, penalty_id)
     except Refusal:
         abort(404)
-    flash("Penalty withdrawn." if changed else "That penalty was withdrawn already.", "ok")
+    kind = withdrawn.kind(found.ruleset().lowest_wins).capitalize() if withdrawn is not None else ""
+    flash(f"{kind} withdrawn." if withdrawn is not None else "That was withdrawn already.", "ok")
     return _back_to(found)
 
 
@@ -833,6 +835,7 @@ def round_sheet(event_id: int) -> Response:
     found = _event(event_id)
     db = get_db()
     round_, seated = _round_to_print(found)
+    latest = max(table.round for table in event_store.event_tables(db, found.id))
     here = {name for table in seated for name in table.game.game.players}
     playing = [player.name for player in event_store.event_players(db, found.id) if not player.absent_from(round_)]
     stored = stored_plan(db, found.id)
@@ -848,6 +851,7 @@ def round_sheet(event_id: int) -> Response:
         requested_paper(found.paper),
         printed_at=_now(),
         seated_by=event_store.round_seated_by(db, found.id, round_),
+        seated_since=latest if latest > round_ else 0,
     )
     return pdf_response(printer.render(html), _file(found, f"round-{round_}-seating", "pdf"))
 

@@ -264,7 +264,7 @@ def undo(token: str) -> Response:
     hand_number = target.hand if target else None
     go_back_on_refusal(_back_url(token, hand_number))
     appended = _append(stored, Change(VOID, target=form.target.data), form)
-    what, old, _ = describe(appended.entry, appended.state)
+    what, old, _ = describe(appended.entry, appended.state.by_id)
     message = f"{what}{f' ({old})' if old else ''}."
     return _done(token, appended, message, _back_url(token, hand_number), undoable=False)
 

@@ -6,25 +6,13 @@ from __future__ import annotations
 import re
 import time
 
-from playwright.sync_api import expect
-
-from ..conftest import as_director
+from ..conftest import one_table_round
 from ..test_director import LAPTOP
 
 
 def test_a_webkit_phone_counts_the_round_down_and_hears_of_the_lock(server, phone, webkit):
     director = phone(**LAPTOP)
-    as_director(director, server, "/director/")
-    director.click("text=New event")
-    director.fill("#name", "Clocked in Safari")
-    director.fill("#held_on", "2026-11-28")
-    director.fill("#rounds", "1")
-    director.fill("#players", "\n".join(["Ann", "Bob", "Cy", "Di"]))
-    director.click("button:has-text('Create the event')")
-    expect(director.locator("button:has-text('Seat round 1')")).to_be_visible(timeout=30_000)
-    director.click("button:has-text('Seat round 1')")
-    expect(director.locator(".director-tables tbody tr")).to_have_count(1)
-    table_url = server + director.locator(".director-tables tbody tr >> nth=0 >> a").get_attribute("href")
+    table_url = one_table_round(director, server, "Clocked in Safari")
 
     table = webkit("table")
     table.driver.set_window_size(360, 740)
