@@ -138,6 +138,33 @@ def floor_server(folder: Path) -> AbstractContextManager[Server]:
     )
 
 
+def cpu_ms(server: Server) -> float | None:
+    """CPU time (ms) the server's processes (its session: the front, the master and workers, the
+    live process) and all their threads have used so far, from Linux's per-thread scheduler
+    counts (nanoseconds); None where there are none. The PDF render processes are left out: no
+    page uses them, and for seconds after the start they load WeasyPrint. A figure a loaded
+    machine moves less than the time a request takes."""
+    total = 0
+    try:
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                if os.getsid(int(entry.name)) != server.pid:
+                    continue
+                with open(f"/proc/{entry.name}/cmdline", "rb") as command:
+                    if b"multiprocessing" in command.read():
+                        continue
+                for task in os.scandir(f"/proc/{entry.name}/task"):
+                    with open(f"{task.path}/schedstat", encoding="ascii") as counts:
+                        total += int(counts.read().split()[0])
+            except (OSError, ValueError):  # gone meanwhile, or not ours to read
+                continue
+    except OSError:
+        return None
+    return total / 1e6 if total else None
+
+
 def percentile(samples: list[float], fraction: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]

@@ -4,17 +4,26 @@ game's log again while the game has not moved (issue 30: 300 players, 75 tables 
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jinja2 import Template
+from wtforms import Field, Form, SelectField
+from wtforms.validators import DataRequired
 
-from scorekeeper.gamelog import LEFTOVERS, PRESSURE, Change, TableState
+from scorekeeper.gamelog import LEFTOVERS, PRESSURE, Change
 from scorekeeper.storage import events as event_store
 from scorekeeper.storage import games as game_store
 from scorekeeper.storage.events import EventPlayer
 from scorekeeper.tournament.seating import seat_round
 from scorekeeper.web import connection
+from scorekeeper.web.forms import QuickSelect
+
+from .test_events import log_in
+from .web import csrf_token
 
 
 def seat_an_event(db, players: int, rounds: int = 1, begun: bool = True) -> int:
@@ -69,13 +78,13 @@ def test_the_event_page_folds_no_log_again_while_no_table_moved(director, monkey
     event_id = seat_an_event(director.db, 300, rounds=10, begun=False)
     planned(director, event_id)
     folds = []
-    replay = TableState.replay.__func__
+    replay = game_store.replay  # a whole log folded: what a game's page reads when nothing is kept
 
-    def counted(cls, *args, **kwargs):
+    def counted(*args, **kwargs):
         folds.append(args)
-        return replay(cls, *args, **kwargs)
+        return replay(*args, **kwargs)
 
-    monkeypatch.setattr(TableState, "replay", classmethod(counted))
+    monkeypatch.setattr(game_store, "replay", counted)
     assert director.get(f"/director/events/{event_id}").status_code == 200
     assert folds == []
 
@@ -105,3 +114,111 @@ def test_a_look_after_one_table_moved_draws_that_tables_row_again_and_only_it(di
     row = page.split(", ".join(seats), 1)[1].split("</tr>", 1)[0]
     assert ">hand 2 of " in row
     assert page.count(">hand 1 of ") == 9
+
+
+#: A field of each part of the event page kept between looks: the seating form, the players'
+#: forms, the penalty form (the history's reason forms are written out, not drawn by WTForms).
+KEPT_FIELDS = {"tables", "odd_tables", "withdraw-name", "late-name", "penalty-player"}
+
+
+def test_a_look_draws_the_seating_players_and_penalties_only_when_they_change(director, monkeypatch):
+    event_id = seat_an_event(director.db, 40)
+    url = f"/director/events/{event_id}"
+    planned(director, event_id)
+    drawn = []
+    call = Field.__call__
+
+    def counted(self, *args, **kwargs):
+        drawn.append(self.name)
+        return call(self, *args, **kwargs)
+
+    monkeypatch.setattr(Field, "__call__", counted)
+    assert director.get(url).status_code == 200
+    assert drawn and not KEPT_FIELDS & set(drawn), drawn
+    table = event_store.event_tables(director.db, event_id)[3]
+    game_store.append(director.db, table.game, Change(LEFTOVERS, 1, table.game.game.players[2], {"cards": []}), "s2", "test")
+    drawn.clear()
+    assert director.get(url).status_code == 200
+    assert not KEPT_FIELDS & set(drawn), "a table's save changes none of the kept parts"
+    data = {"csrf_token": csrf_token(director, url), "withdraw-name": "Player 007", "withdraw-from_round": "2"}
+    assert director.post(url + "/players/withdraw", data=data).status_code == 302
+    drawn.clear()
+    page = director.get(url).get_data(as_text=True)
+    assert {"withdraw-name", "late-name"} <= set(drawn), "a player withdrawn: the players' part is drawn again"
+    assert "<li>Player 007 · <strong>withdrawn from round 2</strong></li>" in page
+    assert '<option value="Player 007">' not in page.split('id="withdraw-name"', 1)[1].split("</select>", 1)[0]
+
+
+def test_the_kept_parts_of_the_event_page_carry_each_session_its_own_csrf_token(director, app):
+    event_id = seat_an_event(director.db, 8)
+    url = f"/director/events/{event_id}"
+    planned(director, event_id)
+    other = app.test_client()
+    log_in(other)
+    pages = [client.get(url).get_data(as_text=True) for client in (director, other, director, other)]
+    tokens = [set(re.findall(r'name="[a-z-]*csrf_token" type="hidden" value="([^"]+)"', page)) for page in pages]
+    assert all(len(found) == 1 for found in tokens), "one token in every form of a page"
+    # A token is the session's secret, signed at the time of the look: the secret is the session's own.
+    secrets = [found.pop().split(".", 1)[0] for found in tokens]
+    assert secrets[0] != secrets[1]
+    assert secrets[2] == secrets[0] and secrets[3] == secrets[1]
+    assert all(page.count('type="hidden" value="') >= 8 for page in pages)
+
+
+def test_a_save_at_a_table_started_already_draws_the_round_as_it_happens_no_again(director, monkeypatch):
+    """Its no-show form lists the players of the tables not started: drawn again only when one starts."""
+    event_id = seat_an_event(director.db, 40, begun=False)
+    url = f"/director/events/{event_id}"
+    planned(director, event_id)
+    first, second = event_store.event_tables(director.db, event_id)[:2]
+    game_store.append(director.db, first.game, Change(PRESSURE, 1, first.game.game.players[0]), "f1", "test")
+    assert director.get(url).status_code == 200
+    drawn = []
+    call = Field.__call__
+
+    def counted(self, *args, **kwargs):
+        drawn.append(self.name)
+        return call(self, *args, **kwargs)
+
+    monkeypatch.setattr(Field, "__call__", counted)
+    game_store.append(director.db, first.game, Change(LEFTOVERS, 1, first.game.game.players[1], {"cards": ["K"]}), "f2", "test")
+    page = director.get(url).get_data(as_text=True)
+    assert "noshow-missing" not in drawn and "minutes" in drawn, drawn
+    assert f'<option value="{second.game.game.players[0]}">' in missing(page)
+    game_store.append(director.db, second.game, Change(PRESSURE, 1, second.game.game.players[0]), "s1", "test")
+    drawn.clear()
+    page = director.get(url).get_data(as_text=True)
+    assert "noshow-missing" in drawn
+    assert f'<option value="{second.game.game.players[0]}">' not in missing(page)
+    assert f'<option value="{event_store.event_tables(director.db, event_id)[2].game.game.players[0]}">' in missing(page)
+
+
+def missing(page: str) -> str:
+    """The no-show form's list of the players who may not have come."""
+    return page.split('id="noshow-missing"', 1)[1].split("</select>", 1)[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    names=st.lists(st.text(min_size=1, max_size=12), max_size=8, unique=True),
+    pick=st.integers(min_value=-1, max_value=8),
+    pairs=st.booleans(),
+    required=st.booleans(),
+)
+def test_the_quick_select_writes_what_wtforms_writes(names, pick, pairs, required):
+    """The 300-name lists are written directly; the markup is WTForms' own, character for character."""
+    choices = [(name, f"{name} & co") for name in names] if pairs else list(names)
+    chosen = names[pick] if 0 <= pick < len(names) else None
+
+    class Plain(Form):
+        who = SelectField("Who", choices=[], validators=[DataRequired()] if required else [])
+
+    class Quick(Form):
+        who = SelectField("Who", choices=[], validators=[DataRequired()] if required else [], widget=QuickSelect())
+
+    plain, quick = Plain(), Quick()
+    plain.who.data = quick.who.data = chosen
+    plain.who.choices = quick.who.choices = choices  # as the event page sets them
+    for _ in range(2):  # drawn, then kept
+        assert str(quick.who(**{"aria-describedby": "x"})) == str(plain.who(**{"aria-describedby": "x"}))
+        assert str(quick.who()) == str(plain.who())

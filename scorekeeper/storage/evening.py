@@ -116,6 +116,13 @@ def settle_event(db: sqlite_utils.Database, event: Event) -> list[int]:
     return _settle(db, event, progress(db, event), time.time())
 
 
+def settled_progress(db: sqlite_utils.Database, event: Event) -> list[TableProgress]:
+    """Every table's progress after what is to be locked now is locked: the tables are read once
+    (again only when something was locked), as the event page reads them at every look."""
+    tables = progress(db, event)
+    return progress(db, event) if _settle(db, event, tables, time.time()) else tables
+
+
 def settle_due(db: sqlite_utils.Database) -> int:
     """Every round at time with tables unlocked, in every event: what is to be locked now, locked.
     The live process runs it every second, so tables are locked at time with no page open."""

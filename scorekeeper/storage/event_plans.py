@@ -24,7 +24,7 @@ from ..tournament.seating import ALONE, USUAL, SeatingError, meeting_again, seat
 from ..tournament.standings import complete_rounds
 from .database import immediate
 from .event_results import event_standings, progress, rounds_played, table_results
-from .events import Event, event_players, played_rounds
+from .events import Event, EventPlayer, event_players, played_rounds
 
 #: A plan begun this long ago and not saved was lost (its server stopped): another may start.
 PLANNING_LOST_AFTER = 120.0
@@ -50,11 +50,17 @@ class PlanInputs:
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
 
-def plan_inputs(db: sqlite_utils.Database, event: Event) -> PlanInputs:
-    """What a plan of ``event`` is made from. An event without a number of rounds (made before
-    plans) is planned one round ahead."""
-    players = event_players(db, event.id)
-    played = played_rounds(db, event.id)
+def plan_inputs(
+    db: sqlite_utils.Database,
+    event: Event,
+    players: list[EventPlayer] | None = None,
+    played: list[list[list[str]]] | None = None,
+) -> PlanInputs:
+    """What a plan of ``event`` is made from (``players``, ``played``: its players and rounds
+    seated, if read already). An event without a number of rounds (made before plans) is
+    planned one round ahead."""
+    players = event_players(db, event.id) if players is None else players
+    played = played_rounds(db, event.id) if played is None else played
     return PlanInputs(
         players=[p.name for p in players],
         arrives={p.name: p.arrives for p in players if p.arrives > 1},

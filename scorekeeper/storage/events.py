@@ -204,11 +204,13 @@ def list_events(db: sqlite_utils.Database) -> list[Event]:
 
 
 def event_players(db: sqlite_utils.Database, event_id: int) -> list[EventPlayer]:
+    """The event's players in the order they were entered (as plain rows: the event page reads 300)."""
     return [
-        EventPlayer(
-            row["name"], row["club"], row["number"], int(row.get("arrives") or 1), row.get("leaves"), row.get("member_id")
+        EventPlayer(name, club, number, int(arrives or 1), leaves, member_id)
+        for name, club, number, arrives, leaves, member_id in db.execute(
+            "SELECT name, club, number, arrives, leaves, member_id FROM event_players WHERE event_id = ? ORDER BY id",
+            [event_id],
         )
-        for row in db.query("SELECT * FROM event_players WHERE event_id = ? ORDER BY id", [event_id])
     ]
 
 

@@ -56,6 +56,17 @@ def all_members(db: sqlite_utils.Database, *, removed: bool = False) -> list[Mem
     return [_member(row) for row in rows]
 
 
+def members_not_playing(db: sqlite_utils.Database, event_id: int) -> list[Member]:
+    """The list, by name, without the members who play the event already: those it could take
+    late (read in one statement: a 300-player event's page would otherwise read them all)."""
+    rows = db.execute(
+        f"SELECT {_COLUMNS} FROM members WHERE {LISTED} AND id NOT IN "
+        "(SELECT member_id FROM event_players WHERE event_id = ? AND member_id IS NOT NULL) ORDER BY name_key, id",
+        [event_id],
+    ).fetchall()
+    return [_member(row) for row in rows]
+
+
 def members_by_id(db: sqlite_utils.Database, ids: Sequence[int] | None = None) -> dict[int, Member]:
     """Members by id (every one, removed included, or those of ``ids``)."""
     if ids is None:

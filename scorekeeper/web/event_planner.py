@@ -13,17 +13,23 @@ from flask import current_app
 from ..scoring import Refusal
 from ..storage.database import connect
 from ..storage.event_plans import StoredPlan, claim_planning, make_plan, plan_inputs, save_plan, stored_plan
-from ..storage.events import Event, get_event
+from ..storage.events import Event, EventPlayer, get_event
 from ..tournament.plan import SECONDS, Plan
 from .connection import database_path
 
 log = logging.getLogger(__name__)
 
 
-def event_plan(db: sqlite_utils.Database, event: Event) -> tuple[StoredPlan | None, bool]:
+def event_plan(
+    db: sqlite_utils.Database,
+    event: Event,
+    players: list[EventPlayer] | None = None,
+    played: list[list[list[str]]] | None = None,
+) -> tuple[StoredPlan | None, bool]:
     """The event's plan if it stands (None: none yet, or being made again), and whether a new
-    one is being made (started here if the stored one no longer stands)."""
-    inputs = plan_inputs(db, event)
+    one is being made (started here if the stored one no longer stands). ``players``,
+    ``played``: the event's players and rounds seated, if the caller has read them already."""
+    inputs = plan_inputs(db, event, players, played)
     stored = stored_plan(db, event.id)
     if stored is not None and stored.stands(inputs):
         return stored, False

@@ -37,7 +37,7 @@ from wtforms.validators import (
     StopValidation,
     ValidationError,
 )
-from wtforms.widgets import Select
+from wtforms.widgets import Select, html_params
 
 from ..club.members import CLUB_MAX_LENGTH, MEMBER_FIELDS, NUMBER_MAX_LENGTH, MemberRefusal, field_fault, read_listed
 from ..gamelog import NOTE_MAX_LENGTH
@@ -820,7 +820,30 @@ class QuickSelect(Select):
             hash(key)
         except TypeError:  # a choice or an attribute that cannot be a key: drawn as it is
             return Markup(super().__call__(field, **kwargs))
-        return self._drawn.get(key, lambda: Markup(super(QuickSelect, self).__call__(field, **kwargs)))
+        return self._drawn.get(key, lambda: self._draw(field, kwargs))
+
+    def _draw(self, field: Any, kwargs: dict[str, Any]) -> Markup:
+        """Plain choices (names, or pairs of value and label, as text) written directly, as WTForms
+        would write them (its three passes over 300 names made a new list cost a millisecond);
+        any other drawn by WTForms."""
+        choices = field.choices
+        pairs = [(choice, choice) if isinstance(choice, str) else choice for choice in choices or ()]
+        plain = isinstance(choices, list | tuple) and all(
+            isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str) and isinstance(pair[1], str)
+            for pair in pairs
+        )
+        if self.multiple or field.coerce is not str or not plain:
+            return Markup(super().__call__(field, **kwargs))
+        kwargs.setdefault("id", field.id)
+        flags = getattr(field, "flags", {})
+        for name in dir(flags):
+            if name in self.validation_attrs and name not in kwargs:
+                kwargs[name] = getattr(flags, name)
+        options = "".join(
+            f'<option{" selected" if value == field.data else ""} value="{escape(value)}">{escape(label or value)}</option>'
+            for value, label in pairs
+        )
+        return Markup(f"<select {html_params(name=field.name, **kwargs)}>{options}</select>")
 
     @classmethod
     def render_option(cls, choice: Any, **kwargs: Any) -> Markup:
@@ -906,8 +929,14 @@ class PenaltyForm(Form):
 class NoShowForm(Form):
     """A player seated who did not come: who takes their seat, or nobody (their table plays short)."""
 
-    missing = SelectField("Did not come", choices=[], validate_choice=False, validators=[DataRequired(message="Who did not come?")])
-    replacement = SelectField("Plays in their seat", choices=[], validate_choice=False)
+    missing = SelectField(
+        "Did not come",
+        choices=[],
+        validate_choice=False,
+        validators=[DataRequired(message="Who did not come?")],
+        widget=QuickSelect(),
+    )
+    replacement = SelectField("Plays in their seat", choices=[], validate_choice=False, widget=QuickSelect())
     reason = StringField(
         "Reason (optional)", validators=[Optional(), Length(max=REASON_MAX_LENGTH), TextRule("the reason")]
     )

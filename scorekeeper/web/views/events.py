@@ -31,7 +31,7 @@ from ...scoring import Refusal
 from ...scoring.errors import sentence
 from ...storage import event_roster
 from ...storage import events as event_store
-from ...storage.evening import lock_finished, settle_event
+from ...storage.evening import lock_finished, settled_progress
 from ...storage.event_deletion import delete_event, deleted_events
 from ...storage.event_penalties import give_penalty, given_penalties, withdraw_penalty
 from ...storage.event_plans import StoredPlan, standings_seating, standings_warning, stored_plan
@@ -52,7 +52,7 @@ from ...storage.event_results import (
 )
 from ...storage.events import Event, EventPlayer, EventTable, RoundConflict
 from ...storage.games import load_state
-from ...storage.members import all_members
+from ...storage.members import all_members, members_not_playing
 from ...storage.round_clock import ACTIONS as CLOCK_ACTIONS
 from ...storage.round_clock import change_clock, round_clock, start_clock
 from .. import booklets, printer
@@ -73,6 +73,7 @@ from ..forms import (
     SeatingForm,
     WithdrawPlayerForm,
 )
+from ..kept_parts import kept_part
 from ..picking import event_lines, late_options
 from ..responses import download_response, event_file_name, json_download, pdf_response, requested_paper
 from .director import director_required, who
@@ -173,11 +174,11 @@ def _event_page(
     no_show: NoShowForm | None = None,
 ) -> tuple[str, int]:
     db = get_db()
-    settle_event(db, event)
-    tables = progress(db, event)
+    tables = settled_progress(db, event)
     latest = max((row.table.round for row in tables), default=None)
     unplayed = all(not row.state.entries for row in tables if row.table.round == latest)
-    next_round = len(rounds_played(tables)) + 1
+    played = rounds_played(tables)
+    next_round = len(played) + 1
     stale = ""
     errors = [*seating.number.errors, *seating.tables.errors, *seating.anyway.errors]
     if seating.number.data not in (None, next_round) and errors:
@@ -186,17 +187,27 @@ def _event_page(
         said = " ".join(errors)
         stale = f"{said} The tables sent were not seated; below is round {next_round}."
         seating = SeatingForm(formdata=None)
-    stored, planning = event_plan(db, event)
+    players = event_store.event_players(db, event.id)
+    stored, planning = event_plan(db, event, players, played)
     plan = stored.plan if stored is not None else None
     if not seating.tables.data and plan is not None and next_round <= len(plan.rounds):
         seating.tables.data = "\n".join(", ".join(table) for table in plan.rounds[next_round - 1])
     wall_url = url_for("wall.standings", token=event.wall_token, _external=True)
-    players = event_store.event_players(db, event.id)
-    withdraw_player = withdraw_player or WithdrawPlayerForm(prefix="withdraw", formdata=None, from_round=next_round)
-    withdraw_player.name.choices = [p.name for p in players if p.leaves is None]
-    late_player = late_player or LatePlayerForm(prefix="late", formdata=None, from_round=next_round)
-    playing = {player.member_id for player in players if player.member_id is not None}
+    look = request.method == "GET"  # every form of the page fresh: its parts are kept by what they show
+    shown = repr(event)  # every field of the event (its options a dict): part of each part's key
+    options = late_options(members_not_playing(db, event.id), ())
+    history = event_roster.event_history(db, event.id)
+    penalties = given_penalties(db, event.id)
+    plan_refused = sentence(stored.refused) if stored is not None and stored.refused else ""
+
+    def players_context() -> dict[str, object]:
+        withdraw = withdraw_player or WithdrawPlayerForm(prefix="withdraw", formdata=None, from_round=next_round)
+        withdraw.name.choices = [p.name for p in players if p.leaves is None]
+        late = late_player or LatePlayerForm(prefix="late", formdata=None, from_round=next_round)
+        return {"event": event, "players": players, "withdraw_player": withdraw, "late_player": late, "late_options": options}
+
     lock_form = EmptyForm()
+    no_show_sent = no_show is not None
     no_show = no_show or NoShowForm(prefix="noshow", formdata=None)
     seated_now = {name for row in tables if row.table.round == latest for name in row.table.game.game.players}
     no_show.missing.choices = [
@@ -207,45 +218,102 @@ def _event_page(
         for player in players
         if player.name not in seated_now and (player.leaves is None or latest is None or player.leaves > latest)
     ]
+    finished_unlocked = [
+        row.table.number for row in tables if row.table.round == latest and row.final_score.finished and not row.table.locked
+    ]
+    clock = round_clock(db, event.id, latest) if latest is not None else None
+    clock_part = render_template(
+        "events/_round_clock_part.html",
+        event=event,
+        latest=latest,
+        clock=clock,
+        clock_form=clock_form or RoundClockForm(formdata=None),
+        lock_form=lock_form,
+    ) if tables else ""
+    replacements = tuple(no_show.replacement.choices or ())
+    round_now_part = kept_part(
+        "events/_round_now.html",
+        (event.id, latest, tuple(finished_unlocked), tuple(no_show.missing.choices or ()), replacements)
+        if look and not no_show_sent
+        else None,
+        lambda: {
+            "tables": tables,
+            "event": event,
+            "lock_form": lock_form,
+            "finished_unlocked": finished_unlocked,
+            "no_show": no_show,
+            "clock_part": Markup(_CLOCK_MARK),
+        },
+    )
+    plan_part = _plan_part(event, stored, next_round)
+    seat_part = kept_part(
+        "events/_seat_part.html",
+        (shown, stored.digest if stored else None, planning, next_round, seating.tables.data, plan_refused)
+        if look and not stale and odd_tables is None
+        else None,
+        lambda: {
+            "event": event,
+            "next_round": next_round,
+            "seating_error": stale,
+            "planning": planning,
+            "seating": seating,
+            "plan": plan,
+            "plan_refused": plan_refused,
+            "plan_part": plan_part,
+            "odd_tables": odd_tables or OddTablesForm(formdata=None, odd_tables=event.odd_tables),
+            "odd_tables_words": event_store.ODD_TABLE_WORDS[event.odd_tables],
+        },
+    )
+    players_part = kept_part(
+        "events/_players_part.html",
+        (shown, _rows(players), next_round, tuple(options)) if look and not withdraw_player and not late_player else None,
+        players_context,
+    )
+    penalties_part = kept_part(
+        "events/_penalties_part.html",
+        (shown, tuple(penalties), latest) if look and penalty is None else None,
+        lambda: {
+            "event": event,
+            "penalties": penalties,
+            "penalty": penalty or PenaltyForm(prefix="penalty", formdata=None, round=latest),
+            "lock_form": lock_form,
+        },
+    )
+    history_part = kept_part(
+        "events/_history_part.html",
+        (event.id, tuple(history)) if look and reason is None else None,
+        lambda: {
+            "event": event,
+            "history": history,
+            "reason_line": reason[0] if reason else None,
+            "reason_form": reason[1] if reason else HistoryReasonForm(formdata=None),
+        },
+    )
     return render_template(
         "events/event.html",
         event=event,
         tables=tables,
         players=players,
         seating=seating,
-        withdraw_player=withdraw_player,
-        late_player=late_player,
-        late_options=late_options(all_members(db), playing),
-        history=event_roster.event_history(db, event.id),
-        reason_line=reason[0] if reason else None,
-        reason_form=reason[1] if reason else HistoryReasonForm(formdata=None),
+        seat_part=seat_part,
+        players_part=players_part,
+        penalties_part=penalties_part,
+        history_part=history_part,
+        round_now_part=Markup(str(round_now_part).replace(_CLOCK_MARK, clock_part)),
         lock_form=lock_form,
         table_rows=_table_rows(event, tables, lock_form),
         logout=EmptyForm(),
         wall_url=wall_url,
         next_round=next_round,
         plan=plan,
-        plan_part=_plan_part(event, stored, next_round),
-        plan_refused=sentence(stored.refused) if stored is not None and stored.refused else "",
         planning=planning,
         refresh=2 if planning and not seating.tables.data else None,
         withdrawable=latest if unplayed else None,
         withdraw_error=withdraw_error,
-        seating_error=stale,
         lock_question=lock_question[0] if lock_question else None,
         lock_choices=lock_question[1] if lock_question else None,
         short_words=event_store.SHORT_TREATMENT_WORDS,
         prorated_preview=prorated_preview(lock_question[0]) if lock_question else "",
-        penalty=penalty or PenaltyForm(prefix="penalty", formdata=None, round=latest),
-        penalties=given_penalties(db, event.id),
-        odd_tables=odd_tables or OddTablesForm(formdata=None, odd_tables=event.odd_tables),
-        odd_tables_words=event_store.ODD_TABLE_WORDS[event.odd_tables],
-        clock=round_clock(db, event.id, latest) if latest is not None else None,
-        clock_form=clock_form or RoundClockForm(formdata=None),
-        no_show=no_show,
-        finished_unlocked=[
-            row.table.number for row in tables if row.table.round == latest and row.final_score.finished and not row.table.locked
-        ],
         tie_breaks=event_tie_breaks(event),
         stage=event_stage(tables, event),
         unreachable_host=unreachable_host(request.host_url),
@@ -278,6 +346,15 @@ def _table_rows(event: Event, tables: list[TableProgress], lock_form: EmptyForm)
 
 def _rendered(template: Template, **context: object) -> Markup:
     return Markup(template.render(**context))
+
+
+#: Where the kept part of the round as it happens takes its clock, drawn at every look.
+_CLOCK_MARK = "<round-clock>"
+
+
+def _rows(players: list[EventPlayer]) -> tuple[tuple[object, ...], ...]:
+    """The players as a key: plain tuples (300 dataclasses hash and compare in Python, slowly)."""
+    return tuple((p.name, p.club, p.number, p.arrives, p.leaves, p.member_id) for p in players)
 
 
 #: The plan's part of event pages, by plan and round to seat: most of a 300-player event's page.
