@@ -811,3 +811,36 @@ def test_two_namesakes_with_their_numbers_play_under_them(director):
     twice = event_form(director, ["Ann, North, 7", "", "Annie, South, 7", "Bob"])
     refused = director.post("/director/events/new", data=twice)
     assert refused.status_code == 422 and "Line 3: number 7 is on line 1 too." in refused.get_data(as_text=True)
+
+
+def test_once_every_round_the_event_has_is_seated_no_further_round_is_offered_nor_taken(director):
+    """Seen at a club evening: with round 5 of 5 played, the page still offered "Seat round 6"
+    (an empty box, then "This field is required.") and "Propose by the standings"."""
+    event_url = new_event(director, ["Ann", "Bob", "Cy", "Di"], rounds="2")
+    seat_next_round(director, event_url)
+    seat_next_round(director, event_url)
+    page = director.get(event_url).get_data(as_text=True)
+    assert "Seat round 3" not in page and "Propose by the standings" not in page
+    assert "Both of the event's 2 rounds are seated." in page
+    token = csrf_token(director, event_url)
+    refused = director.post(event_url + "/rounds", data={"csrf_token": token, "number": 3, "tables": "Ann, Bob, Cy, Di", "anyway": "y"})
+    assert refused.status_code == 409
+    assert "The event has 2 rounds, all seated: round 3 cannot be." in refused.get_data(as_text=True)
+
+
+def test_once_every_table_of_the_round_is_locked_its_clock_offers_nothing_more(director):
+    """Seen at a club evening: round 1's clock stayed on the page after time and after every
+    table was locked, with Pause, Stop and Extend, until round 2 was seated."""
+    event_url = new_event(director, ["Ann", "Bob", "Cy", "Di"], rounds="2")
+    seat_next_round(director, event_url)
+    token = csrf_token(director, event_url)
+    assert director.post(event_url + "/rounds/1/clock", data={"csrf_token": token, "minutes": "30"}).status_code == 302
+    page = director.get(event_url).get_data(as_text=True)
+    assert "Pause" in page and "Extend the clock" in page
+    token = csrf_token(director, event_url)
+    director.post(event_url + "/rounds/1/lock-finished", data={"csrf_token": token})
+    for path in re.findall(r'action="([^"#]*/games/[\w-]+/lock)(?:#[\w-]+)?"', page):
+        assert director.post(path, data={"csrf_token": token, "anyway": "y"}).status_code == 302
+    page = director.get(event_url).get_data(as_text=True)
+    assert "Every table of round 1 is locked" in page
+    assert "Pause" not in page and "Extend the clock" not in page and "Start round 1" not in page

@@ -413,6 +413,9 @@ def add_round(
             raise RoundConflict(f"Round {number} is seated already, with other tables: the next round is {following}.")
         if number > following:
             raise RoundConflict(f"Round {number} cannot be seated yet: the next round is {following}. Reload the page.")
+        if event.rounds and number > event.rounds:
+            rounds = "1 round" if event.rounds == 1 else f"{event.rounds} rounds"
+            raise RoundConflict(f"The event has {rounds}, all seated: round {number} cannot be.")
         for name, arrives, leaves in db.execute(
             "SELECT name, arrives, leaves FROM event_players WHERE event_id = ?", [event.id]
         ).fetchall():

@@ -229,6 +229,7 @@ def _event_page(
         clock=clock,
         clock_form=clock_form or RoundClockForm(formdata=None),
         lock_form=lock_form,
+        all_locked=all(row.table.locked for row in tables if row.table.round == latest),
     ) if tables else ""
     replacements = tuple(no_show.replacement.choices or ())
     round_now_part = kept_part(
