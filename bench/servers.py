@@ -138,6 +138,22 @@ def floor_server(folder: Path) -> AbstractContextManager[Server]:
     )
 
 
+def floor_behind_front(folder: Path) -> AbstractContextManager[Server]:
+    """The floor served as `scorekeeper serve` serves the app: the same gunicorn workers on a Unix
+    socket, behind the front (``scorekeeper.web.front``), which reads each request whole and
+    writes each answer: the figure an app's page is compared with like for like."""
+    port = free_port()
+    sock = folder / "floor.sock"
+    workers = f"{BIN / 'gunicorn'} -w 2 --threads {APP_THREADS} -b unix:{sock} --log-level warning bench.floor_app:app"
+    front = f"{BIN / 'python'} -m scorekeeper.web.front --host 127.0.0.1 --port {port} --upstream {sock}"
+    wait_socket = f"while [ ! -S {sock} ]; do sleep 0.05; done"
+    return _running(
+        ["sh", "-c", f"{workers} & {wait_socket}; exec {front}"],
+        {"FLOOR_DATABASE": str(folder / "floor.db"), "SCOREKEEPER_INSTANCE": str(folder)},
+        port,
+    )
+
+
 def cpu_ms(server: Server) -> float | None:
     """CPU time (ms) the server's processes (its session: the front, the master and workers, the
     live process) and all their threads have used so far, from Linux's per-thread scheduler
