@@ -304,6 +304,21 @@ def test_a_no_show_withdrawn_leaves_their_table_to_play_as_a_table_of_three(dire
     assert "Hand 3" in table.page("/")
 
 
+def test_a_no_show_at_a_table_of_three_with_nobody_in_their_seat_is_refused_not_left_a_table_of_two(director):
+    """Seen at a club evening: a table of three lost a player to a no-show with nobody in the seat
+    and played as a pair, ranked on totals beside threes and fours (the pair's player came first)."""
+    event_url = new_event(director, EIGHT[:7])
+    seat_next_round(director, event_url)
+    tokens = record_links(director, event_url)
+    token = next(token for token in tokens if len(seats(director, token)) == 3)
+    before = seats(director, token)
+    refused = no_show(director, event_url, before[0])
+    assert refused.status_code == 422
+    assert "would be a table of two" in refused.get_data(as_text=True)
+    assert seats(director, token) == before
+    assert not any("did not come" in line for line in history(director, event_url))
+
+
 def test_a_table_that_has_started_cannot_change_its_players(director):
     event_url = new_event(director, EIGHT)
     seat_next_round(director, event_url)

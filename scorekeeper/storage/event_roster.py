@@ -216,6 +216,13 @@ def replace_no_show(
             seats = [name for name in players if name != missing]
         if not seats:
             raise RosterRefusal(f"Table {number} would have nobody left.", "replacement")
+        if not replacement and len(seats) < min(3, event.ruleset().table_size):
+            raise RosterRefusal(
+                f"Table {number} would be a table of two, which the standings cannot compare with the "
+                "tables of three and four: put a player in their seat (one sitting the round out, or a late "
+                f"one), or withdraw round {round_} while nothing is recorded and seat it again.",
+                "replacement",
+            )
         game = Game(event.ruleset(), tuple(seats), partners_of(seats, event.partnerships), seats[0])
         changed = db.conn.execute(
             "UPDATE games SET players = ?, partnerships = ?, first_dealer = ?, notices = notices + 1 "
