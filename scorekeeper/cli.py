@@ -374,7 +374,7 @@ def serve(
     from .web.security import BadProxySetting
 
     if (certfile is None) != (keyfile is None):
-        raise click.UsageError("give both --certfile and --keyfile, or neither")
+        raise click.UsageError("Give both --certfile and --keyfile, or neither.")
     tls = Certificate(certfile, keyfile) if certfile and keyfile else None
     try:
         run_server(host, port, workers, threads, live_port, tls)
@@ -571,11 +571,11 @@ def seat(
     a player who sits out a round is at none of its tables.
     """
     if players_file is not None and count is not None:
-        raise click.UsageError("give --players N or --players-file FILE, not both: the file says how many play")
+        raise click.UsageError("Give --players N or --players-file FILE, not both: the file says how many play.")
     if players_file is not None:
         names = _read_names_file(players_file)
     elif count is None:
-        raise click.UsageError("give --players N or --players-file FILE")
+        raise click.UsageError("Give --players N or --players-file FILE.")
     else:
         names = numbered_players(count)
     mode = ROTATE if partnerships == "rotating" else partnerships

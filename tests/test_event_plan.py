@@ -533,7 +533,7 @@ def test_seat_refuses_a_count_beside_a_names_file_even_one_that_agrees(tmp_path,
 
     path = names_file(tmp_path, b"Ann\nBob\nCy\nDi\n")
     line = refused_in_one_line(run("seat", "--players", count, "--players-file", path, "--rounds", "2"), "not both")
-    assert "--players N or --players-file FILE" in line
+    assert "--players N or --players-file FILE" in line and line.endswith("how many play.")
 
 
 # -- Most meetings first; tables of three or five shared fairly ------------------------------------
