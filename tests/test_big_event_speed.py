@@ -63,6 +63,19 @@ def statements_of_a_view(director, event_id: int) -> list[str]:
     return seen
 
 
+
+def fields_drawn(monkeypatch) -> list[str]:
+    """The names of the form fields drawn from now on, in order (a list that fills as pages are drawn)."""
+    drawn: list[str] = []
+    call = Field.__call__
+
+    def counted(self, *args, **kwargs):
+        drawn.append(self.name)
+        return call(self, *args, **kwargs)
+
+    monkeypatch.setattr(Field, "__call__", counted)
+    return drawn
+
 def test_the_event_page_reads_as_many_statements_for_40_tables_as_for_2(director):
     small = seat_an_event(director.db, 8)
     big = seat_an_event(director.db, 160)
@@ -125,14 +138,7 @@ def test_a_look_draws_the_seating_players_and_penalties_only_when_they_change(di
     event_id = seat_an_event(director.db, 40)
     url = f"/director/events/{event_id}"
     planned(director, event_id)
-    drawn = []
-    call = Field.__call__
-
-    def counted(self, *args, **kwargs):
-        drawn.append(self.name)
-        return call(self, *args, **kwargs)
-
-    monkeypatch.setattr(Field, "__call__", counted)
+    drawn = fields_drawn(monkeypatch)
     assert director.get(url).status_code == 200
     assert drawn and not KEPT_FIELDS & set(drawn), drawn
     table = event_store.event_tables(director.db, event_id)[3]
@@ -173,14 +179,7 @@ def test_a_save_at_a_table_started_already_draws_the_round_as_it_happens_no_agai
     first, second = event_store.event_tables(director.db, event_id)[:2]
     game_store.append(director.db, first.game, Change(PRESSURE, 1, first.game.game.players[0]), "f1", "test")
     assert director.get(url).status_code == 200
-    drawn = []
-    call = Field.__call__
-
-    def counted(self, *args, **kwargs):
-        drawn.append(self.name)
-        return call(self, *args, **kwargs)
-
-    monkeypatch.setattr(Field, "__call__", counted)
+    drawn = fields_drawn(monkeypatch)
     game_store.append(director.db, first.game, Change(LEFTOVERS, 1, first.game.game.players[1], {"cards": ["K"]}), "f2", "test")
     page = director.get(url).get_data(as_text=True)
     assert "noshow-missing" not in drawn and "minutes" in drawn, drawn
