@@ -11,7 +11,7 @@ from bench.servers import app_server
 from scorekeeper.storage.game_starts import StartLimits
 
 #: A real server and seventeen clients for a quarter of a minute: `make check` leaves it out.
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timed]
 
 IMPORTERS = 16
 SECONDS = 15.0

@@ -62,6 +62,7 @@ def test_the_largest_record_is_exactly_at_the_limits():
     assert len(in_play) == MAX_PRESSURES_IN_A_HAND
 
 
+@pytest.mark.timed
 def test_the_largest_record_is_stored_holding_the_write_lock_a_few_milliseconds(tmp_path, monkeypatch):
     path = str(tmp_path / "hall.db")
     migrate(path)
@@ -237,6 +238,7 @@ def _new_game(base: str) -> str:
     return location.split("/t/")[1].split("/")[0]
 
 
+@pytest.mark.timed
 def test_another_table_keeps_saving_while_the_largest_record_is_imported(server):
     """The attack of issue 21 (an import holding the write lock for a minute, every other table's
     save a 500 after 10 s) at the largest size the limits allow: saves stay prompt."""

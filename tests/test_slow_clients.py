@@ -13,7 +13,7 @@ import pytest
 from bench.servers import percentile
 from bench.slow_clients import measure
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timed]
 
 EACH, SECONDS = 300, 30
 
