@@ -182,3 +182,36 @@ def test_an_unknown_rule_of_the_event_is_refused_by_name(option, value, words):
     chosen = {"mode": "total", option: value}
     with pytest.raises(ValueError, match=words):
         standings(results, players, **chosen)
+
+
+def five_rounds_one_played_brilliantly():
+    """Ann plays round 1 alone brilliantly (5 a table) and withdraws; the rest play all five at 10."""
+    others = ["Bob", "Cy", "Di", "Eve"]
+    results = [table(1, 1, ["Ann", "Bob"], ["5", "5 5"], 1, finished=True), table(1, 2, ["Cy", "Di"], ["5 5"] * 2, 1, finished=True)]
+    for round_ in range(2, 6):
+        results += [
+            table(round_, 1, ["Bob", "Cy"], ["5 5", "5 5"], 1, finished=True),
+            table(round_, 2, ["Di", "Eve"], ["5 5", "5 5"], 1, finished=True),
+        ]
+    return results, ["Ann", *others]
+
+
+@pytest.mark.parametrize("sit_out", ["average", "zero"])
+def test_one_round_of_five_then_a_withdrawal_never_wins_whatever_the_missed_round_rule(sit_out):
+    results, players = five_rounds_one_played_brilliantly()
+    rows = standings(results, players, "total", sit_out=sit_out, withdrawn={"Ann": 2})
+    ann = next(row for row in rows if row.name == "Ann")
+    assert rows[-1] is ann and ann.place == len(players) and ann.below
+    assert "played 1 of 5 rounds: fewer than half, placed after those who played half or more" in ann.notes
+    others = [row for row in rows if row is not ann]
+    assert all(row.total > ann.total for row in others), "her total alone would have won"
+
+
+def test_half_the_rounds_played_keeps_a_place_among_the_rest_and_a_late_arrival_is_held_to_the_same():
+    results, players = five_rounds_one_played_brilliantly()
+    # Eve arrived for round 2: four of five rounds played, placed with the rest.
+    rows = {row.name: row for row in standings(results, players, "total")}
+    assert not rows["Eve"].below and rows["Eve"].tables == 4
+    # Three rounds complete: Ann's one of three is fewer than half; after two, one of two is half.
+    assert standings(results[:6], players, "total")[-1].name == "Ann"
+    assert not {row.name: row for row in standings(results[:4], players, "total")}["Ann"].below

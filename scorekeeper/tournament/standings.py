@@ -37,6 +37,12 @@ like with like by its treatment (``SHORT_TREATMENTS``), kept with its lock:
 
 A **withdrawn** player's rounds after they left are missed rounds like any other, counted by
 the event's rule; the event says whether they rank with the rest (the default) or below.
+
+A place among the rest needs **half the complete rounds played** (or more): a player who
+played fewer (withdrew early, arrived late) is placed after everyone who did, with the
+reason under the name ("played 1 of 5 rounds: fewer than half, placed after those who
+played half or more"). Otherwise one lucky round, counted five times by the average rule
+(or, by the zero rule, four rounds of nothing where the lowest total wins), would win.
 A director's **penalty** (``Penalty``: points added to a player's total in a round, with its
 reason) counts once its round is complete, after the missed-round rule (never averaged).
 """
@@ -220,7 +226,8 @@ class PlayerStanding:
     notes: list[str] = field(default_factory=list)
     #: Points of the director's penalties counted in ``total``.
     penalties: int = 0
-    #: Ranked below everyone still playing (withdrawn, in an event that ranks them below).
+    #: Placed after the rest: withdrawn in an event that ranks them below, or fewer than half
+    #: the complete rounds played.
     below: bool = False
 
     @property
@@ -271,7 +278,7 @@ def standings(
     table_of = {name: PlayerStanding(name) for name in players}
     chosen = [result for result in results if round_ is None or result.round == round_]
     complete = set(complete_rounds(chosen))
-    averages = _round_averages(chosen)
+    averages = round_averages(chosen)
     seated: dict[int, set[str]] = {}
     for result in chosen:
         counted = _counted(result, averages.get(result.round), lowest_wins)
@@ -307,6 +314,9 @@ def standings(
         row.withdrawn_from = (withdrawn or {}).get(row.name)
         row.below = row.withdrawn_from is not None and withdrawn_ranked == BELOW
         row.missed = sum(1 for n in complete if row.name not in seated.get(n, set()))
+        if row.tables and row.tables * 2 < len(complete):
+            row.below = True
+            row.notes.append(too_few_rounds(row.tables, len(complete)))
         if row.missed and row.tables and sit_out == AVERAGE:
             row.total += round(row.total * row.missed / row.tables)
             row.placement += row.placement * row.missed / row.tables
@@ -328,6 +338,13 @@ def standings(
     return rows
 
 
+def too_few_rounds(played: int, complete: int) -> str:
+    """Why a player is placed after the rest, in every output's words."""
+    return (
+        f"played {played} of {complete} rounds: fewer than half, placed after those who played half or more"
+    )
+
+
 def complete_rounds(results: Sequence[TableResult], round_: int | None = None) -> list[int]:
     """The rounds (of ``round_``, or all) whose every table has finished: those the ranking counts."""
     chosen = [result for result in results if round_ is None or result.round == round_]
@@ -346,7 +363,7 @@ def _as_played(result: TableResult, side: str) -> tuple[int, float, int, str]:
     return result.score.side(side).total, worse + tied / 2, 1 if mine == 1 and tied == 0 else 0, ""
 
 
-def _round_averages(results: Sequence[TableResult]) -> dict[int, Fraction]:
+def round_averages(results: Sequence[TableResult]) -> dict[int, Fraction]:
     """Each round's mean player total at its tables that finished: what an adjusted table is given."""
     totals: dict[int, list[int]] = {}
     for result in results:
@@ -354,6 +371,17 @@ def _round_averages(results: Sequence[TableResult]) -> dict[int, Fraction]:
             for side in result.score.sides:
                 totals.setdefault(result.round, []).extend([side.total] * len(side.side.members))
     return {number: Fraction(sum(values), len(values)) for number, values in totals.items() if values}
+
+
+def adjusted(result: TableResult, average: Fraction, lowest_wins: bool) -> tuple[int, str]:
+    """The total an adjusted table gives each of its players, and how it was reached, in the
+    words of the standings and the sheet: "locked after hand 6 of 15, adjusted (average: the
+    round's average 368.2 → 368): a fire alarm"."""
+    low, high = ADJUSTMENTS.get(result.level, ADJUSTMENTS[AVERAGE])[1:]
+    total = round_half_away(average * (low if lowest_wins else high))
+    why = f": {result.reason}" if result.reason else ""
+    level = f"{result.level}: the round's average {round(float(average), 1):g} → {total}"
+    return total, f"{result.locked_after()}, adjusted ({level}){why}"
 
 
 def _counted(result: TableResult, average: Fraction | None, lowest_wins: bool) -> Counted | None:
@@ -368,14 +396,9 @@ def _counted(result: TableResult, average: Fraction | None, lowest_wins: bool) -
     if result.treatment == ADJUSTED:
         if average is None:
             return None
-        share, low, high = ADJUSTMENTS.get(result.level, ADJUSTMENTS[AVERAGE])
-        total = round_half_away(average * (low if lowest_wins else high))
-        placement = float(share * (sides - 1))
-        why = f": {result.reason}" if result.reason else ""
-        how = (
-            f"{result.locked_after()}, adjusted ({result.level}: the round's average {round(float(average), 1):g} → {total}){why}"
-        )
-        return {side.side.name: (total, placement, 0, how) for side in result.score.sides}
+        total, how = adjusted(result, average, lowest_wins)
+        share = ADJUSTMENTS.get(result.level, ADJUSTMENTS[AVERAGE])[0]
+        return {side.side.name: (total, float(share * (sides - 1)), 0, how) for side in result.score.sides}
     scaled = prorated(result.score)
     if scaled is None:
         return None
@@ -411,8 +434,9 @@ def _playing(result: TableResult, played: int, counted: int) -> str:
 
 def _key(row: PlayerStanding, mode: str, sign: int) -> tuple[float, ...]:
     """Smaller is better; ``sign`` is -1 where the highest total wins. Players ranked first
-    (withdrawn ones among them unless the event ranks them below, then those), then those
-    without a complete round."""
+    (withdrawn ones among them unless the event ranks them below), then those placed below
+    (withdrawn where the event says so, or with fewer than half the rounds played), then
+    those without a complete round."""
     order = (1 if row.below else 0) if row.ranked else 2
     if mode == TOTAL:
         return (order, sign * row.total, -row.placement, -row.wins)
