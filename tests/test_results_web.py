@@ -104,6 +104,9 @@ def test_the_lock_question_counts_a_short_table_as_missed_or_adjusted_with_a_rea
     assert "adjusted (average-minus: the round&#39;s average 337.5 → 371): the room closed" in page
     history = director.get(event_url).get_data(as_text=True)
     assert "Round 1, table 2 locked after hand 6 of 15, adjusted (average-minus)" in history and "the room closed" in history
+    sheet = director.get(f"/t/{short}/sheet.pdf").data
+    printed = " ".join(subprocess.run(["pdftotext", "-", "-"], input=sheet, capture_output=True, check=True).stdout.decode().split())
+    assert "Locked after hand 6 of 15, adjusted (average-minus: the round's average 337.5 → 371): the room closed." in printed
     director.post(f"{event_url}/games/{short}/unlock", data={"csrf_token": csrf})
     director.post(f"{event_url}/games/{short}/lock", data={"csrf_token": csrf, "anyway": "y", "treatment": "missed"})
     _, page = standings_places(director, event_url)

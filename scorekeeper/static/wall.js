@@ -1,8 +1,9 @@
 /* The wall screen's pages: a TV shows some twenty rows, a field of 300 is fifteen screens. At a
    TV's width (or a laptop's), the standings are cut into pages of as many rows as fit under the
    headings, each shown for the wall's seconds (body[data-page-seconds]) in turn, and the page
-   says which it is ("Page 2 of 15 · places 21–40": the 21st to 40th line of the standings, so
-   that every player is on one page, once, whatever places are shared). A live update (follow.js
+   says which it is, by the places its rows hold ("Page 2 of 15 · places 20–38": shared places
+   repeat across a page's edge; "· 12 without a place yet" for the rows still without one), every
+   player on one page, once. A live update (follow.js
    swaps <main> and says scorekeeper:content) is cut again at once, before it is painted, and
    stays on the page it was showing; the pages go on turning on their own clock. Narrower (a
    phone), and without JavaScript, every row is on the one long page, to scroll. At a laptop, the
@@ -48,7 +49,17 @@ function show(rows) {
   const tag = label();
   if (!tag) { return; }
   tag.hidden = pages.length < 2;
-  tag.textContent = `Page ${shown + 1} of ${pages.length} · places ${first + 1}–${end}`;
+  tag.textContent = [`Page ${shown + 1} of ${pages.length}`, ...held(rows.slice(first, end))].join(" · ");
+}
+
+/* What a page's rows hold, in the label's words: "places 20–38", "12 without a place yet". */
+function held(rows) {
+  const places = rows.map((row) => parseInt(row.cells[0].textContent, 10)).filter((place) => place > 0);
+  const without = rows.length - places.length;
+  const words = [];
+  if (places.length) { words.push(places[0] === places.at(-1) ? `place ${places[0]}` : `places ${places[0]}–${places.at(-1)}`); }
+  if (without) { words.push(`${without} without a place yet`); }
+  return words;
 }
 
 /* Cut the standings shown now into pages, staying on the page shown (or the last, if fewer). */

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import sqlite_utils
 
@@ -17,8 +18,10 @@ from ..tournament.standings import (
     PRORATED,
     PlayerStanding,
     TableResult,
+    adjusted,
     cards_share,
     prorated,
+    round_averages,
     standings,
     tenths,
     tie_breaks,
@@ -48,6 +51,8 @@ class TableProgress:
     state: TableState
     #: Whether the table's round has a finished table, whose average an adjusted table is given.
     averaged: bool = True
+    #: That average (the mean player total at the round's finished tables), where ``progress`` knows it.
+    average: Fraction | None = None
 
     @property
     def hands_done(self) -> int:
@@ -131,9 +136,9 @@ def counting_lines(row: TableProgress, given: Sequence[GivenPenalty]) -> list[st
     if words:
         if row.table.treatment == PRORATED and row.final_score.hands and prorated_preview(row):
             lines.append(f"{words.capitalize()}: {prorated_preview(row)}.")
-        elif row.table.treatment == ADJUSTED and row.final_score.hands and row.averaged:
-            why = f": {row.table.reason}" if row.table.reason else ""
-            lines.append(f"{words.capitalize()}, as the standings show{why}.")
+        elif row.table.treatment == ADJUSTED and row.final_score.hands and row.average is not None:
+            how = adjusted(row.result, row.average, row.state.game.rules.lowest_wins)[1]
+            lines.append(f"{how[0].upper()}{how[1:]}.")
         else:
             lines.append(f"{words.capitalize()}: its players have the event's rule for a missed round.")
     for penalty in given:
@@ -166,8 +171,8 @@ def progress(db: sqlite_utils.Database, event: Event, tables: list[EventTable] |
     tables = event_tables(db, event.id) if tables is None else tables
     versions = game_versions(db, event.id)
     rows = [TableProgress(table, load_state(db, table.game, versions.get(table.game.id))) for table in tables]
-    averaged = {row.table.round for row in rows if row.final_score.finished}
-    return [row if row.table.round in averaged else dataclasses.replace(row, averaged=False) for row in rows]
+    averages = round_averages([row.result for row in rows])
+    return [dataclasses.replace(row, averaged=row.table.round in averages, average=averages.get(row.table.round)) for row in rows]
 
 
 def rounds_played(tables: list[TableProgress]) -> list[list[list[str]]]:

@@ -37,6 +37,7 @@ SHOWN = """() => {
   return {
     label: tag && !tag.hidden ? tag.textContent : "",
     names: rows.map((row) => row.cells[1].childNodes[0].textContent.trim()),
+    places: rows.map((row) => row.cells[0].textContent.trim()),
     bottom: Math.max(...rows.map((row) => row.getBoundingClientRect().bottom)),
     height: window.innerHeight,
     scrolls: document.documentElement.scrollHeight > window.innerHeight,
@@ -74,6 +75,18 @@ def field(tmp_path_factory):
         yield base + f"/e/{event.wall_token}/", database, tables
 
 
+def held(places: list[str]) -> str:
+    """What the label says a page holds: the places of its placed rows (the finished tables'
+    players, provisional), and how many rows have no place yet (the tables still playing)."""
+    numbers = [int(place.split()[0]) for place in places if place != "—"]
+    words = ""
+    if numbers:
+        words += f" · places {numbers[0]}–{numbers[-1]}" if numbers[0] != numbers[-1] else f" · place {numbers[0]}"
+    if len(numbers) < len(places):
+        words += f" · {len(places) - len(numbers)} without a place yet"
+    return words
+
+
 def tv(phone, width: int, height: int):
     return phone(viewport={"width": width, "height": height}, is_mobile=False, has_touch=False, device_scale_factor=1)
 
@@ -100,16 +113,18 @@ def test_the_wall_pages_through_300_players_each_once_every_page_on_the_screen_i
     assert sorted(seen) == list(range(1, count + 1)), f"pages seen: {sorted(seen)} of {count}"
     in_order = [name for number in sorted(seen) for name in seen[number]["names"]]
     assert sorted(in_order) == sorted(PLAYERS) and len(in_order) == len(set(in_order)) == 300, "each player once"
-    first = 1
     for number, page in sorted(seen.items()):
         rows = len(page["names"])
-        assert page["label"] == f"Page {number} of {count} · places {first}–{first + rows - 1}"
-        first += rows
+        assert page["label"] == f"Page {number} of {count}" + held(page["places"]), page
         assert page["bottom"] <= page["height"] and not page["scrolls"], f"page {number} runs off the screen"
         # Read from the back of the room: the rows' type at least 1/32 of the screen's height, as
         # large a share of it on either TV, so no more than some twenty rows a screen.
         assert page["type"] >= height / 32, page["type"]
         assert rows <= 26
+    # 48 players placed (provisional), 252 still playing: no page counts those as places.
+    labels = [page["label"] for page in seen.values()]
+    assert not any("places 49" in label or "–300" in label for label in labels), labels
+    assert sum(int(m.group(1)) for label in labels for m in [re.search(r"(\d+) without a place", label)] if m) == 252
     # The field's order: the finished tables' players ranked first (provisional), then those playing.
     assert seen[1]["names"][0] in {table_player for n in FINISHED for table_player in PLAYERS[4 * n : 4 * n + 4]}
     assert count >= 300 // 26
