@@ -718,3 +718,56 @@ def test_over_tls_a_connection_asked_to_close_is_closed_once_its_answer_is_taken
             sock.sendall(b"GET /t/%d HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n" % n)
             assert read_answer(sock).startswith(b"HTTP/1.1 200")
             assert closed_within(sock, 2.0), f"connection {n} was left open after its answer"
+
+
+def test_when_every_connection_is_held_a_kept_alive_one_makes_room_before_the_one_a_phone_is_opening(
+    tmp_path, shortened, monkeypatch
+):
+    """Seen in an attack: 2,900 known addresses, each as slow as a phone, holding one kept-alive
+    connection and reopening it when closed, kept the front full; the room was made from newcomers
+    only, a phone's among them, and a table opening a connection for each save lost 4 of 14."""
+    monkeypatch.setattr(front_module, "IDLE_SECONDS", 10 * SHORT)
+    for running in _running(tmp_path):
+        running.front.max_connections = 4
+        with from_address(running.port, "127.0.3.9") as phone:  # a phone known from a save
+            phone.sendall(b"GET /t/game HTTP/1.1\r\nHost: a\r\n\r\n")
+            assert read_answer(phone).startswith(b"HTTP/1.1 200")
+        until(lambda front=running.front: front.holding == 0)
+        attackers = [from_address(running.port, f"127.0.3.{n}") for n in range(1, 5)]
+        try:
+            for sock in attackers:  # known too, each with one connection kept alive
+                sock.sendall(b"GET /t/game HTTP/1.1\r\nHost: a\r\n\r\n")
+                assert read_answer(sock).startswith(b"HTTP/1.1 200")
+            phone = from_address(running.port, "127.0.3.9")  # full: the first attacker's makes room
+            assert closed_within(attackers[0], 1.0)
+            # It reopens at once, the phone still opening (its second try, as the attacker's):
+            again = from_address(running.port, "127.0.3.1")
+            time.sleep(0.2)
+            assert not closed_within(phone, 0.1), "the phone's connection made room"
+            assert closed_within(attackers[1], 0.1)  # another attacker's kept-alive one did
+            phone.sendall(b"GET /t/game/save HTTP/1.1\r\nHost: a\r\n\r\n")
+            assert read_answer(phone).startswith(b"HTTP/1.1 200")
+        finally:
+            for sock in [*attackers, phone, again]:
+                sock.close()
+
+
+def test_a_phone_stays_known_for_as_long_as_it_is_known_whatever_the_flood_of_addresses_made_known(monkeypatch):
+    """Seen in an attack: about 17,800 addresses made known in two minutes pushed a phone silent since
+    out of the 20,000 networks the front remembered, and as a stranger it loaded 0 of 5 pages."""
+    # Every network the front can meet while one is known fits: each needs a connection begun.
+    assert limits_module.KNOWN_NETWORKS >= limits_module.ALL_OPENINGS_PER_SECOND * (limits_module.KNOWN_SECONDS + 1)
+
+    async def flood(networks: int, pause: float = 0.0) -> tuple[bool, list[str]]:
+        front = Front("unused")
+        front.answered("phone")
+        for n in range(networks):
+            front.answered(f"10.{n >> 16}.{(n >> 8) & 255}.{n & 255}")
+        await asyncio.sleep(pause)
+        front.answered("10.9.9.9")
+        return front.is_known("phone"), list(front.known)
+
+    assert asyncio.run(flood(40_000))[0]
+    # What is no longer known is forgotten as newer networks come, so the memory comes back.
+    monkeypatch.setattr(limits_module, "KNOWN_SECONDS", 0.05)
+    assert asyncio.run(flood(1000, pause=0.1)) == (False, ["10.9.9.9"])

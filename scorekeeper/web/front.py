@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import h11
 
-from .front_limits import MAX_PER_NETWORK, SMALL_BODY, Front
+from .front_limits import KEPT, MAX_PER_NETWORK, OPENING, SMALL_BODY, STARTED, Front
 from .sockets import more_files, tls_context
 
 _log = logging.getLogger(__name__)
@@ -137,7 +137,7 @@ async def meet(front: Front, sock: socket.socket, address: str) -> None:
         sock.close()
         return
     front.wait(network, True)
-    front.opened(network, fresh=True)
+    front.stage(network, OPENING)
     writer: asyncio.StreamWriter | None = None
     try:
         if not await front.begin(network):
@@ -221,6 +221,7 @@ async def read_request(
         except TimeoutError:
             raise Closed from None
         conn.receive_data(first)
+        front.stage(network, STARTED)  # begun: a phone sends the rest at once
         head = await _event(conn, reader, loop.time() + HEAD_SECONDS)
     if not isinstance(head, h11.Request):
         raise Closed
@@ -316,22 +317,27 @@ async def serve(
 ) -> None:
     """Requests one after another on a kept-alive connection, each handed whole to the workers."""
     conn = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_BYTES)
+    answered = False
     while True:
         front.wait(network, True)
+        if answered:
+            front.stage(network, KEPT)  # kept alive for a next request
         try:
             request = await read_request(front, network, conn, reader, writer)
         except h11.RemoteProtocolError:
             if conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
                 await answer(conn, writer, NOT_HTTP, close=True)
             return
-        front.opened(network, fresh=False)  # it has asked for something whole
+        front.stage(network, STARTED)  # whole, waiting for its network's turn
         async with front.turn(network):
             front.wait(network, False)  # with the workers: never closed to make room
             given = await forward(front.upstream, request, address, scheme)
         if given.known:
             front.answered(network)
         front.wait(network, True)  # an answer the phone does not take may be closed to make room
+        front.stage(network, STARTED)
         await answer(conn, writer, given, head_only=request.method == b"HEAD")
+        answered = True
         if conn.our_state is not h11.DONE or conn.their_state is not h11.DONE:
             return
         conn.start_next_cycle()

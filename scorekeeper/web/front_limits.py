@@ -53,11 +53,10 @@ THIS_MACHINE = frozenset({"127.0.0.1", "::1/128", "::1"})
 #: network is a *stranger*, however many pages anyone may fetch (``/``, ``/robots.txt``, a 404) it
 #: was answered. While pressed, strangers share one bucket of openings, so that hundreds of
 #: addresses reopening connections cannot keep the front busy with TLS handshakes; a phone the
-#: front knows is never counted against it. The front remembers at most ``KNOWN_NETWORKS`` networks.
+#: front knows is never counted against it.
 STRANGER_OPENINGS = 50
 STRANGER_OPENINGS_PER_SECOND = 50.0
-KNOWN_SECONDS = 3600.0
-KNOWN_NETWORKS = 20000
+KNOWN_SECONDS = 1800.0
 #: At any time, all networks together (not the server's own machine, nor a trusted proxy) begin
 #: at most ``ALL_OPENINGS_PER_SECOND`` connections a second, after a burst of as many: a newer one
 #: waits, accepted but before any TLS work, for its turn, the least busy network's first (see
@@ -66,15 +65,34 @@ KNOWN_NETWORKS = 20000
 #: most a fifth of it, and a hall's phones arriving (a handful of connections each) never wait.
 ALL_OPENINGS_PER_SECOND = 200.0
 WAIT_SECONDS = 5.0
+#: How many networks the front remembers as known: every one it can have met in ``KNOWN_SECONDS``
+#: (a network new to the front needs a connection begun, at most ``ALL_OPENINGS_PER_SECOND``, the
+#: server's own machine and a trusted proxy being one network each), so that no flood of
+#: addresses made known can push a phone out while it is still known (an attack pushed out a
+#: phone silent for two minutes when the front remembered 20,000). About 130 bytes each: 47 MB
+#: at most, reached only by 360,000 addresses in half an hour.
+KNOWN_NETWORKS = int(ALL_OPENINGS_PER_SECOND * (KNOWN_SECONDS + 1)) + 2
 #: How busy a network has been opening connections: each try counts one, and weighs half as much
 #: every ``BUSY_HALF_LIFE`` seconds; a stranger counts ``STRANGER_BUSY`` more. Connections waiting
-#: for their turn go least busy first, and when every connection is held the busiest network's
-#: that has not yet sent a whole request (of the ``ROOM_CANDIDATES`` oldest such) makes room,
-#: unless the newcomer's network is busier by a try or more: then the newcomer is closed. A phone opens a handful
-#: a minute; whoever churns connections from many addresses, known or not, is busier at each.
+#: for their turn go least busy first. When every connection is held, one not with the workers
+#: makes room: of the ``ROOM_CANDIDATES`` longest in each ``STAGES``, of the networks within a
+#: try of the busiest, the one in the latest stage (then the oldest), unless the
+#: newcomer's network is busier by a try or more: then the newcomer is closed. A phone opens a
+#: handful a minute; whoever churns connections from many addresses, known or not, is busier at
+#: each; and an attacker as slow as a phone loses a kept-alive connection it does not use before
+#: a phone loses the connection it is opening for a save.
 BUSY_HALF_LIFE = 30.0
 STRANGER_BUSY = 5.0
 ROOM_CANDIDATES = 16
+#: Where a connection not with the workers is, in the order they make room, the last first:
+#: ``OPENING`` (accepted, waiting for its turn, in its TLS handshake, or before its first byte: a
+#: phone's connection for the save it is about to send); ``KEPT`` (answered, kept alive for a next
+#: request not begun: closing it costs a phone a new connection, never a request, as a browser
+#: sends again what it sent on a kept-alive connection closed under it); ``STARTED`` (a request
+#: begun and not whole, one whole and waiting for its network's turn, or an answer not yet taken:
+#: a phone sends a request at once and takes its answer at once; only a slow one is still here).
+OPENING, KEPT, STARTED = 0, 1, 2
+STAGES = (OPENING, KEPT, STARTED)
 #: Requests one network (not a trusted proxy) has with the workers at once; the rest wait in the
 #: front, so that one address cannot take every worker thread with an expensive page.
 IN_FLIGHT_PER_NETWORK = 4
@@ -99,8 +117,9 @@ class Front:
     #: waiting for their network's turn), oldest first: the ones that may be closed to make room.
     waiting: dict[str, dict[asyncio.Task[None], str]] = field(default_factory=dict)
     turns: dict[str, asyncio.Semaphore] = field(default_factory=dict)
-    #: Connections that have not yet sent a whole request, oldest first: the first to make room.
-    fresh: dict[asyncio.Task[None], str] = field(default_factory=dict)
+    #: By stage (``STAGES``), the connections not with the workers, longest in it first: those
+    #: that make room when every connection is held.
+    staged: tuple[dict[asyncio.Task[None], str], ...] = field(default_factory=lambda: tuple({} for _ in STAGES))
     #: By network, the openings left and when they were last counted (the loop's clock); and the
     #: strangers' together.
     openings: dict[str, tuple[float, float]] = field(default_factory=dict)
@@ -131,26 +150,32 @@ class Front:
             mine.setdefault(task, network)
         else:
             mine.pop(task, None)
-            self.fresh.pop(task, None)
+            self._unstage(task)
         if not mine:
             del self.waiting[network]
 
-    def opened(self, network: str, fresh: bool) -> None:
-        """The connection served by this task has opened (``fresh``) or sent a whole request."""
+    def stage(self, network: str, stage: int) -> None:
+        """The connection served by this task, not with the workers, is now at ``stage``."""
         task = asyncio.current_task()
-        if task is None:
+        if task is None or task in self.staged[stage]:
             return
-        if fresh:
-            self.fresh[task] = network
-        else:
-            self.fresh.pop(task, None)
+        self._unstage(task)
+        self.staged[stage][task] = network
+
+    def _unstage(self, task: asyncio.Task[None]) -> None:
+        for staged in self.staged:
+            staged.pop(task, None)
 
     def answered(self, network: str) -> None:
         """The workers have answered ``network`` a known answer: no stranger for ``KNOWN_SECONDS``."""
+        now = asyncio.get_running_loop().time()
         self.known.pop(network, None)
-        self.known[network] = asyncio.get_running_loop().time()
-        while len(self.known) > KNOWN_NETWORKS:
-            del self.known[next(iter(self.known))]
+        self.known[network] = now
+        while self.known:  # the longest ago first: forget those no longer known
+            oldest = next(iter(self.known))
+            if len(self.known) <= KNOWN_NETWORKS and now - self.known[oldest] < KNOWN_SECONDS:
+                break
+            del self.known[oldest]
 
     def is_known(self, network: str) -> bool:
         at = self.known.get(network)
@@ -173,33 +198,46 @@ class Front:
         return count + (0 if self.is_known(network) else STRANGER_BUSY)
 
     def make_room(self, network: str | None, newcomer: str | None = None) -> bool:
-        """Close the oldest connection not with the workers, of ``network``; or else the oldest
-        that has not sent a whole request yet; or else the oldest of the network holding the most
-        connections (a trusted proxy's last): whoever floods the front loses their own
-        connections first, and a phone that holds a few keeps them."""
-        if network is None and self.fresh:
-            oldest = list(itertools.islice(self.fresh.items(), ROOM_CANDIDATES))
-            # the busiest by whole tries (of two alike, the oldest connection)
-            task, network = max(oldest, key=lambda found: int(self.busyness(found[1]) + 0.5))
+        """Close the oldest connection not with the workers, of ``network``; or, when every
+        connection is held (``network`` None), the one ``ROOM_CANDIDATES`` and ``STAGES`` say (a
+        trusted proxy's last): whoever floods the front loses their own connections first, and a
+        phone keeps the connection it is saving on."""
+        if network is None:
+            found = self._room()
+            if found is None:
+                return False
+            task, network = found
             if newcomer is not None and self.busyness(network) + 1 < self.busyness(newcomer):
                 return False  # the newcomer's network is the busiest by a try or more: it is closed
             return self._close(network, task)
-        if network is None:
-            candidates = [held for held in self.waiting if not held.startswith("proxy ")] or list(self.waiting)
-            if not candidates:
-                return False
-            network = max(candidates, key=lambda held: self.held.get(held, 0))
         mine = self.waiting.get(network)
         if not mine:
             return False
         return self._close(network, next(iter(mine)))
+
+    def _room(self) -> tuple[asyncio.Task[None], str] | None:
+        """The connection that makes room when every connection is held, or None."""
+        candidates = [
+            (stage, task, network)
+            for stage in STAGES
+            for task, network in itertools.islice(self.staged[stage].items(), ROOM_CANDIDATES)
+        ]
+        if not candidates:
+            return None
+        # A trusted proxy's last; of the others, those within a try of the busiest.
+        candidates = [found for found in candidates if not found[2].startswith("proxy ")] or candidates
+        busy = [self.busyness(network) for _, _, network in candidates]
+        top = max(busy)
+        near = [found for found, tries in zip(candidates, busy, strict=True) if tries >= top - 1]
+        _, task, network = max(near, key=lambda found: found[0])  # the later stage; of alike, the oldest
+        return task, network
 
     def _close(self, network: str, task: asyncio.Task[None]) -> bool:
         mine = self.waiting[network]
         del mine[task]
         if not mine:
             del self.waiting[network]
-        self.fresh.pop(task, None)
+        self._unstage(task)
         task.cancel()
         return True
 
