@@ -11,6 +11,7 @@ of the rounds', after a round of each not counted.
 from __future__ import annotations
 
 import os
+import random
 import socket
 import ssl
 import statistics
@@ -39,10 +40,25 @@ APP_THREADS = 4 + WAITING
 Work = Callable[[int, int, dict[str, list[float]]], None]
 
 
+#: Ports a server under test is given: below the system's range for outgoing connections
+#: (32768–60999 on Linux), so that no client connection of a test running beside it can take
+#: the port between its choice and the server's bind (seen: `scorekeeper serve` failing with
+#: "address already in use" on its live port, the app's port plus one).
+CHOSEN_PORTS = range(20000, 32000, 2)
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A port free now, with the next one (a server's live port) free too, outside the system's
+    range for outgoing connections."""
+    for port in random.sample(CHOSEN_PORTS, len(CHOSEN_PORTS)):
+        try:
+            with socket.socket() as first, socket.socket() as second:
+                first.bind(("127.0.0.1", port))
+                second.bind(("127.0.0.1", port + 1))
+        except OSError:
+            continue
+        return port
+    raise OSError("no two free ports next to each other below 32000")
 
 
 def unverified() -> ssl.SSLContext:

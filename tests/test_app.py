@@ -4,13 +4,13 @@ import base64
 import hashlib
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
 
+from bench.servers import free_port
 from scorekeeper import create_app
 from scorekeeper.serve import local_addresses
 from scorekeeper.storage.files import ensure_secret_key
@@ -102,10 +102,6 @@ def test_local_addresses_are_not_loopback_unless_there_is_nothing_else():
     assert all(re.fullmatch(r"\d+\.\d+\.\d+\.\d+", address) for address in addresses)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def test_serve_runs_a_production_server_that_answers_and_prints_the_address(tmp_path):

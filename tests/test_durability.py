@@ -3,7 +3,6 @@
 import multiprocessing
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import threading
@@ -13,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bench.phone import Phone, Unreachable
+from bench.servers import free_port
 from scorekeeper.gamelog import MAX_ENTRIES, NOTE, Change
 from scorekeeper.scoring import Game, configure
 from scorekeeper.storage import games as storage
@@ -25,10 +25,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ("Ann", "Bob", "Cy", "Di", "Ed")
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def new_game(path: str) -> storage.StoredGame:

@@ -7,7 +7,6 @@ what those processes run when a test needs a render that waits, fails or dies.
 import multiprocessing
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.servers import free_port
 from scorekeeper.web import printer
 from scorekeeper.web.printer import Renderer
 
@@ -216,9 +216,7 @@ def _session_processes(session: int) -> list[tuple[int, int, str]]:
 
 
 def test_under_gunicorn_a_worker_starts_its_renderer_at_once_and_takes_it_along_when_it_stops(tmp_path):
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     server = subprocess.Popen(
         [str(Path(sys.executable).parent / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)]
         + ["--workers", "1", "--threads", "1"],

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from bench.servers import free_port
 
 CHROMIUM = "/usr/lib/chromium/chromium"
 ARGS = [
@@ -32,10 +33,6 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 SHOTS = Path(os.environ.get("SCOREKEEPER_SHOTS", "/tmp/scorekeeper-shots"))
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 #: The budget on new games (20 an hour from one network) lifted for the browser tests' servers.
@@ -46,7 +43,7 @@ UNLIMITED_STARTS = "START_LIMIT_PER_NETWORK = 10**6\nSTART_LIMIT_STARTED = 10**6
 def running_server(instance: Path, port: int | None = None) -> Iterator[str]:
     """`scorekeeper serve` (gunicorn, workers and threads) on a loopback port, with its own instance;
     ``port`` brings a stopped server back where its phones left it."""
-    port = port or _free_port()
+    port = port or free_port()
     script = Path(sys.executable).parent / "scorekeeper"
     instance.mkdir(parents=True, exist_ok=True)
     settings = instance / "config.py"

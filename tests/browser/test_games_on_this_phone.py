@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ARGS, CHROMIUM, PHONE, _free_port, running_server, start_game
+from .conftest import ARGS, CHROMIUM, PHONE, free_port, running_server, start_game
 from .test_accessibility import axe_violations
 
 NOTICE = "Offline: games on this phone still open; new games need the server."
@@ -119,7 +119,7 @@ def test_start_and_join_say_they_need_the_server_instead_of_the_browsers_error_p
     """At a secure origin, the home page from the worker's copy led Start a game and Join with a code
     to the browser's error page, and an app opened from the home screen has no Back button."""
     page = phone()
-    port = _free_port()
+    port = free_port()
     with running_server(tmp_path, port) as server:
         record_url = start_game(page, server, ["Ann", "Bob", "Cy"])
         open_through_the_worker(page, record_url)

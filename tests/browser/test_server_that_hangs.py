@@ -18,7 +18,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from .conftest import _free_port, running_server, start_game
+from .conftest import free_port, running_server, start_game
 from .test_table_without_server import HOST, insecure_phone  # noqa: F401 (a fixture)
 
 LIVE = "● Live"
@@ -91,7 +91,7 @@ def _outbox_empty(page) -> None:
 
 def test_a_phone_notices_a_server_that_hangs_plays_on_and_comes_back(insecure_phone, tmp_path):  # noqa: F811
     page = insecure_phone
-    port = _free_port()
+    port = free_port()
     with running_server(tmp_path / "instance", port):
         record_url = _game(page, port)
         with frozen(port):
@@ -118,7 +118,7 @@ def test_a_tap_on_a_server_that_just_hung_is_kept_within_seconds_and_counted_onc
     """The pressure tapped at the moment the server goes: its request reaches a frozen server (which
     may still take it when it wakes), gets no answer, and the phone plays on within its limit."""
     page = insecure_phone
-    port = _free_port()
+    port = free_port()
     with running_server(tmp_path / "instance", port):
         record_url = _game(page, port)
         with frozen(port):
@@ -141,7 +141,7 @@ def test_a_link_tapped_as_the_server_hangs_opens_from_the_copy_every_time(insecu
     answer the page is drawn from the phone's copy; else the browser goes, watched, and is stopped
     when no page has come within 4 s. Either way the link opens from the copy, in place."""
     page = insecure_phone
-    port = _free_port()
+    port = free_port()
     with running_server(tmp_path / "instance", port):
         record_url = _game(page, port)
         page.evaluate("() => { window.sameDocument = true; }")

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.scoring import configure, parse_cards
 
-from .conftest import _free_port, running_server, start_game
+from .conftest import free_port, running_server, start_game
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 #: Three hands played offline: each player's leftovers ("" went out), and the pressures taken.
@@ -51,7 +51,7 @@ def _offline_page(page, path: str) -> None:
 
 
 def test_two_phones_play_three_hands_with_the_server_killed_and_agree_after(phone, tmp_path):
-    port = _free_port()
+    port = free_port()
     instance = tmp_path / "instance"
     ann, bob = phone(), phone()
     rules = configure("crates")
@@ -139,7 +139,7 @@ def test_two_phones_play_three_hands_with_the_server_killed_and_agree_after(phon
 def test_a_page_only_the_server_makes_opened_at_its_address_offline_says_so(phone, tmp_path):
     """Share or Print typed in, or reloaded, with the server gone: the phone's own page saying
     it needs the server, never the browser's error page."""
-    port = _free_port()
+    port = free_port()
     page = phone()
     with running_server(tmp_path / "instance", port) as server:
         record_url = start_game(page, server, PLAYERS)

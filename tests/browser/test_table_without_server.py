@@ -20,7 +20,7 @@ from scorekeeper.gamelog.entries import MAX_PRESSURES_IN_A_HAND
 from scorekeeper.scoring import configure, parse_cards
 from scorekeeper.storage.exchange import import_changes
 
-from .conftest import ARGS, CHROMIUM, PHONE, _free_port, running_server, start_game, submit
+from .conftest import ARGS, CHROMIUM, PHONE, free_port, running_server, start_game, submit
 from .test_accessibility import axe_violations
 
 HOST = "table.test"
@@ -45,7 +45,7 @@ def _export(url: str) -> dict:
 
 def test_a_phone_on_plain_http_plays_on_while_the_server_is_down(insecure_phone, tmp_path, shot):
     page = insecure_phone
-    port = _free_port()
+    port = free_port()
     instance = tmp_path / "instance"
     with running_server(instance, port):
         record_url = start_game(page, f"http://{HOST}:{port}", ["Ann", "Bob", "Cy", "Di"], partnerships=True)
@@ -131,7 +131,7 @@ def _imported(page, tmp_path: Path, record: dict):
     on the phone); yields its record link with the server running, which stops on leaving."""
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
-    port = _free_port()
+    port = free_port()
     with running_server(tmp_path / "instance", port):
         page.goto(f"http://{HOST}:{port}/import")
         page.set_input_files("#file", str(path))

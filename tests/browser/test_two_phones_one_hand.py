@@ -9,7 +9,7 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from .conftest import _free_port, running_server, start_game
+from .conftest import free_port, running_server, start_game
 from .test_accessibility import axe_violations
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
@@ -38,7 +38,7 @@ def tap_in(page, taps: dict[int, str]) -> None:
 def test_a_whole_hand_saved_offline_after_another_phones_entries_keeps_every_tap(phone, tmp_path, shot):
     """Seen in a fresh-clone check: X's refusal named Ann only, and "Open it to re-apply" brought back
     only the players nobody else had entered: X's K for Ann and 2 for Cy were lost."""
-    port = _free_port()
+    port = free_port()
     instance = tmp_path / "instance"
     x, y = phone(**SMALL), phone()
     with running_server(instance, port) as server:

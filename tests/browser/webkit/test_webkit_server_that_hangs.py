@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from ..conftest import _free_port, running_server
+from ..conftest import free_port, running_server
 from ..test_server_that_hangs import frozen
 from .test_webkit_game import record_of, start_game
 
@@ -25,7 +25,7 @@ def game_kept_and_followed(phone, server: str) -> str:
 
 def test_webkit_notices_a_server_that_hangs_plays_on_and_comes_back(webkit, tmp_path):
     phone = webkit()
-    port = _free_port()
+    port = free_port()
     with running_server(tmp_path, port=port) as server:
         record_url = game_kept_and_followed(phone, server)
         phone.evaluate("(window.sameDocument = true)")
@@ -57,7 +57,7 @@ def test_webkit_notices_a_server_that_hangs_plays_on_and_comes_back(webkit, tmp_
 
 def test_webkit_link_tapped_as_the_server_hangs_opens_from_the_copy(webkit, tmp_path):
     phone = webkit()
-    port = _free_port()
+    port = free_port()
     with running_server(tmp_path, port=port) as server:
         game_kept_and_followed(phone, server)
         for link, heading in (("History", "History"), ("Scores", "Scores")):
