@@ -40,6 +40,7 @@ run: install fonts
 
 lint: install-test
 	$(BIN)/ruff check scorekeeper tests bench
+	$(BIN)/ruff format --check scorekeeper tests bench
 	$(BIN)/mypy --strict scorekeeper
 
 # The browser tests drive Debian's Chromium, and WebKit (Safari's engine: WebKitGTK's MiniBrowser

@@ -111,7 +111,9 @@ async def run(port: int, each: int, seconds: float, every: float, tls: bool) -> 
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     holders = [
-        asyncio.ensure_future(attack.hold(kind, index, stop)) for kind in KINDS for index in range(each)
+        asyncio.ensure_future(attack.hold(kind, index, stop))
+        for kind in KINDS
+        for index in range(each)
         if tls or kind != "half handshake"
     ]
     began = time.monotonic()

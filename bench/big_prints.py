@@ -72,7 +72,9 @@ def _setup(folder: Path) -> tuple[sqlite_utils.Database, Event]:
             game_store.append(db, table.game, Change(PRESSURE, hand, rng.choice(seats)), f"p{hand}", "bench")
             for seat, name in enumerate(seats):
                 cards = [] if seat == hand % len(seats) else LEFTOVERS_BY_SEAT[seat].split()
-                game_store.append(db, table.game, Change(LEFTOVERS, hand, name, {"cards": cards}), f"l{hand}-{seat}", "bench")
+                game_store.append(
+                    db, table.game, Change(LEFTOVERS, hand, name, {"cards": cards}), f"l{hand}-{seat}", "bench"
+                )
     return db, event
 
 
@@ -148,8 +150,14 @@ def main() -> None:
                 shutil.rmtree(work)
 
         mine, floor = _in_turns(job, lambda: _bare_booklet([part.html for part in parts]), BOOKLET_ROUNDS)
-    _line(f"booklet (cover and {len(parts) - 1} sheets, {cores} cores)", mine, floor, "bare render, same markup",
-          "<= 1.2x", paired=True)
+    _line(
+        f"booklet (cover and {len(parts) - 1} sheets, {cores} cores)",
+        mine,
+        floor,
+        "bare render, same markup",
+        "<= 1.2x",
+        paired=True,
+    )
     db.conn.close()
     shutil.rmtree(folder, ignore_errors=True)
 

@@ -70,7 +70,13 @@ def build(folder: Path) -> None:
             held_on = first + timedelta(weeks=evening)
             chosen = rng.sample(members, TABLES * 4)
             event = event_store.create_event(
-                db, f"Club night {evening + 1}", held_on.isoformat(), "crates", {}, "total", "none",
+                db,
+                f"Club night {evening + 1}",
+                held_on.isoformat(),
+                "crates",
+                {},
+                "total",
+                "none",
                 [EventPlayer(*member) for member in chosen],
             )
             names = [name for name, _, _ in chosen]
@@ -116,8 +122,19 @@ def _play_evening(db, event_id: int, held_on: date, rng: random.Random) -> None:
                 cards = [] if player == out else [deck.pop() for _ in range(rng.randint(1, 5))]
                 seq += 1
                 rows.append(
-                    (game_id, seq, "leftovers", hand, player, json.dumps({"cards": cards}), None, f"b{game_id}-{seq}",
-                     "bench", at, "")
+                    (
+                        game_id,
+                        seq,
+                        "leftovers",
+                        hand,
+                        player,
+                        json.dumps({"cards": cards}),
+                        None,
+                        f"b{game_id}-{seq}",
+                        "bench",
+                        at,
+                        "",
+                    )
                 )
         rows.append(None)
         db.conn.execute("UPDATE games SET version = ? WHERE id = ?", [seq, game_id])
@@ -240,7 +257,9 @@ def bench_publish(folder: Path) -> None:
 
         def publish() -> None:
             began = time.perf_counter()
-            with director.opener.open(f"{app.base}/director/events/{EVENINGS}/published/", data=data, timeout=60) as answer:
+            with director.opener.open(
+                f"{app.base}/director/events/{EVENINGS}/published/", data=data, timeout=60
+            ) as answer:
                 status = answer.url
             while "Download the pages" not in director.opener.open(status, timeout=60).read().decode():
                 time.sleep(0.2)
@@ -251,7 +270,9 @@ def bench_publish(folder: Path) -> None:
         busy = _saves(app.base, game.record_token, "busy")
         thread.join()
     for name, samples in (("idle", idle), ("while zipping", busy)):
-        print(f"  a phone's save, server {name:<14} p50 {statistics.median(samples):6.1f} ms  p99 {percentile(samples, 0.99):6.1f} ms")
+        print(
+            f"  a phone's save, server {name:<14} p50 {statistics.median(samples):6.1f} ms  p99 {percentile(samples, 0.99):6.1f} ms"
+        )
     print(f"  the evening's pages zipped on the server in {publishing[0]:5.1f} s (the saves above ran meanwhile)")
 
 
@@ -276,7 +297,9 @@ def main() -> None:
         began = time.perf_counter()
         club_results.bring_up_to_date(db)
         derived = time.perf_counter() - began
-        member = db.execute("SELECT member_id FROM club_seats GROUP BY member_id ORDER BY COUNT(*) DESC LIMIT 1").fetchone()[0]
+        member = db.execute(
+            "SELECT member_id FROM club_seats GROUP BY member_id ORDER BY COUNT(*) DESC LIMIT 1"
+        ).fetchone()[0]
     finally:
         db.conn.close()
     # What the set-up left in this process is kept out of the collector's passes, as a server's

@@ -40,7 +40,14 @@ CORRECTED_HAND = min(7, HANDS)
 
 def _event(db: sqlite_utils.Database, number: int) -> tuple[Event, list[event_store.EventTable]]:
     event = event_store.create_event(
-        db, f"Bench {number}", "2026-11-22", "crates", {}, "total", "none", [EventPlayer(name, "", "") for name in PLAYERS]
+        db,
+        f"Bench {number}",
+        "2026-11-22",
+        "crates",
+        {},
+        "total",
+        "none",
+        [EventPlayer(name, "", "") for name in PLAYERS],
     )
     event_store.add_round(db, event, seat_round(PLAYERS, seed=1), 1)
     return event, list(event_store.event_tables(db, event.id))

@@ -140,7 +140,9 @@ def _seated(folder: Path, event_id: int) -> list[tuple[str, str]]:
     """The seated tables' record tokens, each with its first seat's player."""
     db = connect(str(folder / "scorekeeper.db"))
     try:
-        return [(table.game.record_token, table.game.game.players[0]) for table in event_store.event_tables(db, event_id)]
+        return [
+            (table.game.record_token, table.game.game.players[0]) for table in event_store.event_tables(db, event_id)
+        ]
     finally:
         db.conn.close()
 

@@ -148,7 +148,9 @@ def main() -> None:
     for name, run in (("idle server", idle), (f"{IMPORTERS} importers", flood)):
         median = statistics.median(run.saves) * 1000
         print(f"  a save, {name:<14} p50 {median:7.1f} ms  p99 {run.p99() * 1000:7.1f} ms  ({len(run.saves)} saves)")
-    print(f"  ratio: p99 while flooded / p99 idle {flood.p99() / idle.p99():6.1f}x   (aim: p99 within 1 s: {flood.p99():.2f} s)")
+    print(
+        f"  ratio: p99 while flooded / p99 idle {flood.p99() / idle.p99():6.1f}x   (aim: p99 within 1 s: {flood.p99():.2f} s)"
+    )
     stored, busy = flood.imports.get(302, 0), flood.imports.get(429, 0)
     other = sum(flood.imports.values()) - stored - busy
     print(f"  imports: {stored} stored, {busy} refused while the worker checked another (429), {other} other")

@@ -149,4 +149,3 @@ def main() -> None:
         f"{len(files)} static files {kb(sum(transfer.size for transfer in files))}, "
         f"compressed as served, headers included"
     )
-

@@ -111,7 +111,9 @@ def main() -> None:
     def sheet() -> bytes:
         return pdf.render_pdf(score_sheet_html(records[0], title="Table 1", view_url=url))
 
-    print(f"Printing (WeasyPrint; the sheet {ROUNDS} rounds, each booklet {scaled(3, 1)}; p50 and the slowest run, beside floors)")
+    print(
+        f"Printing (WeasyPrint; the sheet {ROUNDS} rounds, each booklet {scaled(3, 1)}; p50 and the slowest run, beside floors)"
+    )
     mine, same = _in_turns(sheet, partial(_bare, markup), ROUNDS)
     _line("one 5-player score sheet", mine, same, "bare render of the same markup", "-", paired=True)
     mine, then = _in_turns(sheet, partial(_bare, before, BEFORE_14), ROUNDS)

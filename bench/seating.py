@@ -43,7 +43,9 @@ def opposed_most(rounds: list[list[list[str]]]) -> int:
 
 def main() -> None:
     print("\nSeating: repeated table-mates, round by round (before) and planned whole (after)")
-    print(f"{'players':>7} {'rounds':>6} {'before':>6} {'after':>5} {'bound':>5} {'most':>4} {'seats':>5} {'time':>6}  from")
+    print(
+        f"{'players':>7} {'rounds':>6} {'before':>6} {'after':>5} {'bound':>5} {'most':>4} {'seats':>5} {'time':>6}  from"
+    )
     for players, rounds in SIZES:
         names = numbered_players(players)
         before = quality(round_by_round(names, rounds), "none", players)
@@ -55,8 +57,12 @@ def main() -> None:
             f"{players:>7} {rounds:>6} {before.repeats:>6} {q.repeats:>5} {q.bound:>5} {q.most:>4} "
             f"{q.seat_spread:>5} {took:>5.1f}s  {plan.source}"
         )
-    print("\nMost times two players meet first; tables of three or five shared fairly (odd: at one, fewest-most rounds)")
-    print(f"{'players':>7} {'rounds':>6} {'odd':>6} {'most':>4} {'bound':>5} {'repeats':>7} {'bound':>5} {'odd':>5} {'time':>6}")
+    print(
+        "\nMost times two players meet first; tables of three or five shared fairly (odd: at one, fewest-most rounds)"
+    )
+    print(
+        f"{'players':>7} {'rounds':>6} {'odd':>6} {'most':>4} {'bound':>5} {'repeats':>7} {'bound':>5} {'odd':>5} {'time':>6}"
+    )
     for players, rounds in MOST_FIRST:
         for odd in (THREES, FIVES):
             if odd != THREES and other_odd(players, odd=THREES) is None:

@@ -85,7 +85,10 @@ def play(base: str, tokens: list[list[str]], seconds: float) -> Saves:
                     (f"/t/{token}/pressure", {"idem": f"{token}-{hand}-p", "hand": hand, "player": "Ann"})
                 ]
                 steps += [
-                    (f"/t/{token}/hand/{hand}/seat/{seat}", {"idem": f"{token}-{hand}-{seat}", "cards": cards, "replaces": ""})
+                    (
+                        f"/t/{token}/hand/{hand}/seat/{seat}",
+                        {"idem": f"{token}-{hand}-{seat}", "cards": cards, "replaces": ""},
+                    )
                     for seat, cards in enumerate(LEFTOVERS_BY_SEAT)
                 ]
                 for path, data in steps:
@@ -159,7 +162,17 @@ def measure(each: int = EACH, seconds: float = SECONDS) -> Figures:
     with app_server(folder, self_signed(folder)) as app:
         quiet = play(app.base, tokens[:TABLES], min(seconds, 10))
         attacker = subprocess.Popen(
-            [sys.executable, "-m", "bench.attack", "--port", str(app.port), "--each", str(each), "--seconds", str(seconds + 30)],
+            [
+                sys.executable,
+                "-m",
+                "bench.attack",
+                "--port",
+                str(app.port),
+                "--each",
+                str(each),
+                "--seconds",
+                str(seconds + 30),
+            ],
             stdout=subprocess.PIPE,
             text=True,
         )

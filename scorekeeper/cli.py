@@ -383,7 +383,12 @@ def serve(
 
 
 @cli.command()
-@click.option("--json", "as_json", is_flag=True, help='Print {"model": …, "players": [{"name", "number", "mu", "sigma", "ordinal", "tables"}, …]}, best first.')
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"model": …, "players": [{"name", "number", "mu", "sigma", "ordinal", "tables"}, …]}, best first.',
+)
 @click.option(
     "--recompute",
     is_flag=True,
@@ -421,7 +426,9 @@ def ratings(as_json: bool, recompute: bool) -> int:
             f"{found.tables} tables; the recomputed ones are stored now"
         )
     else:
-        click.echo(f"Recomputed from {found.tables} tables: all {found.players} ratings equal the stored ones.", err=True)
+        click.echo(
+            f"Recomputed from {found.tables} tables: all {found.players} ratings equal the stored ones.", err=True
+        )
     return 0
 
 
@@ -437,14 +444,20 @@ def publish(where: tuple[str, ...], season_name: str | None) -> None:
 
     wanted = 1 if season_name is not None else 2
     if len(where) != wanted:
-        usage = "scorekeeper publish --season NAME OUTDIR" if season_name is not None else "scorekeeper publish EVENT_ID OUTDIR"
+        usage = (
+            "scorekeeper publish --season NAME OUTDIR"
+            if season_name is not None
+            else "scorekeeper publish EVENT_ID OUTDIR"
+        )
         raise click.UsageError(f"usage: {usage}")
     with _club_database() as db:
         if season_name is not None:
             site = publishing.season_site(db, season_name)
         else:
             if not where[0].isdigit() or len(where[0]) > 18:
-                raise click.ClickException(f"{where[0]!r} is not an event's number (the one in /director/events/NUMBER)")
+                raise click.ClickException(
+                    f"{where[0]!r} is not an event's number (the one in /director/events/NUMBER)"
+                )
             site = publishing.event_site(db, int(where[0]))
     written = publishing.write_folder(site, where[-1], pdf.render_pdf)
     click.echo(f"published {written} files to {where[-1]}")
@@ -452,7 +465,9 @@ def publish(where: tuple[str, ...], season_name: str | None) -> None:
 
 @cli.command()
 @click.argument("season")
-@click.option("--csv", "as_csv", is_flag=True, help="Print the ladder as CSV (with membership numbers), for a spreadsheet.")
+@click.option(
+    "--csv", "as_csv", is_flag=True, help="Print the ladder as CSV (with membership numbers), for a spreadsheet."
+)
 def ladder(season: str, as_csv: bool) -> int:
     """A season's ladder, from the club's record brought up to date: SEASON is its name, in any case."""
     from .reports.club_csv import ladder_rows

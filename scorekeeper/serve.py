@@ -158,8 +158,11 @@ def _club_record(path: str) -> None:
         began = time.monotonic()
         derived = bring_up_to_date(db)
         if derived:
-            print(f"The club's record: {derived} event{'s' if derived != 1 else ''} brought up to date "
-                  f"in {time.monotonic() - began:.1f} s.", flush=True)
+            print(
+                f"The club's record: {derived} event{'s' if derived != 1 else ''} brought up to date "
+                f"in {time.monotonic() - began:.1f} s.",
+                flush=True,
+            )
     finally:
         db.conn.close()
 

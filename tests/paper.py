@@ -101,7 +101,13 @@ def pages(body: bytes, tmp_path: Path, name: str = "bbox.pdf") -> list[Page]:
 
 
 def _unescape(text: str) -> str:
-    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&#39;", "'").replace("&amp;", "&")
+    return (
+        text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", '"')
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+    )
 
 
 def squeezed(text: str) -> str:

@@ -35,12 +35,21 @@ def club_instance(folder: Path) -> Path:
         first = new_event(db, EIGHT, name="Autumn Crates", held_on="2026-11-02")
         one, two = seat(db, first, [["Ann Smith", "Bob Stone", "Cy", "Di"], ["Ed", "Flo", "Gus", "Hal"]])
         play(db, one, {"Ann Smith": 1, "Bob Stone": 2, "Cy": 3, "Di": 3}, at="2026-11-02T19:30:00+00:00")
-        append(db, one.game, Change(NOTE, 3, None, {"text": "Ann Smith played out of turn; no penalty"}), "n1", "director", True)
+        append(
+            db,
+            one.game,
+            Change(NOTE, 3, None, {"text": "Ann Smith played out of turn; no penalty"}),
+            "n1",
+            "director",
+            True,
+        )
         play(db, two, {"Ed": 1, "Flo": 2, "Gus": 3, "Hal": 4}, at="2026-11-02T19:40:00+00:00")
         three, four = seat(db, first, [["Ann Smith", "Ed", "Bob Stone", "Flo"], ["Cy", "Gus", "Di", "Hal"]])
         play(db, three, {"Ann Smith": 2, "Ed": 1, "Bob Stone": 4, "Flo": 3}, at="2026-11-02T20:30:00+00:00")
         play(db, four, {"Cy": 1, "Gus": 2, "Di": 3, "Hal": 4}, at="2026-11-02T20:40:00+00:00")
-        second = new_event(db, [("Ann Smith", "", "1042"), "Bob Stone", "Cy", "Di"], name="Week two", held_on="2026-11-09")
+        second = new_event(
+            db, [("Ann Smith", "", "1042"), "Bob Stone", "Cy", "Di"], name="Week two", held_on="2026-11-09"
+        )
         (five,) = seat(db, second, [["Ann Smith", "Bob Stone", "Cy", "Di"]])
         play(db, five, {"Ann Smith": 3, "Bob Stone": 1, "Cy": 2, "Di": 4}, at="2026-11-09T20:00:00+00:00")
         db.conn.execute("UPDATE members SET initials = 1 WHERE name = 'Ann Smith'")
@@ -115,7 +124,9 @@ def folder_text(folder: Path) -> dict[str, str]:
     texts = {}
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         if path.suffix == ".pdf":
-            texts[str(path)] = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+            texts[str(path)] = subprocess.run(
+                ["pdftotext", str(path), "-"], capture_output=True, text=True, check=True
+            ).stdout
         else:
             texts[str(path)] = path.read_bytes().decode("utf-8", errors="replace")
     return texts

@@ -39,7 +39,21 @@ RULINGS = (
 )
 HOUSE_DEFINITION = {
     "name": "Kitchen Table Eights with Q♠",
-    "values": {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 50, "9": 9, "10": 10, "J": 10, "Q": 10, "K": 10},
+    "values": {
+        "A": 1,
+        "2": 2,
+        "3": 3,
+        "4": 4,
+        "5": 5,
+        "6": 6,
+        "7": 7,
+        "8": 50,
+        "9": 9,
+        "10": 10,
+        "J": 10,
+        "Q": 10,
+        "K": 10,
+    },
     "joker": 25,
     "special": {"QS": 50},
     "decks": 2,
@@ -55,8 +69,15 @@ def _ranks() -> list[str]:
     return [rank.value for rank in Rank if rank is not Rank.JOKER]
 
 
-def _crates_like(rules: str, players: list[str], options: dict[str, object], partnerships: bool = False,
-                 suits: bool = False, jokers: bool = False, seed: int = 3) -> dict[str, object]:
+def _crates_like(
+    rules: str,
+    players: list[str],
+    options: dict[str, object],
+    partnerships: bool = False,
+    suits: bool = False,
+    jokers: bool = False,
+    seed: int = 3,
+) -> dict[str, object]:
     """A finished game on a schedule: every hand leaves plenty of cards, and the pressures pile
     up in one hand so that a cell reads 5+10+20+40."""
     rng = random.Random(seed)
@@ -101,8 +122,9 @@ def _crates_like(rules: str, players: list[str], options: dict[str, object], par
     return record
 
 
-def _to_the_end(rules: str, players: list[str], options: dict[str, object], seed: int = 5,
-                most_hands: int = 40) -> dict[str, object]:
+def _to_the_end(
+    rules: str, players: list[str], options: dict[str, object], seed: int = 5, most_hands: int = 40
+) -> dict[str, object]:
     """A game played to a score, hands added until it is decided (small hands: a long game)."""
     rng = random.Random(seed)
     record: dict[str, object] = {"format": FORMAT, "rules": rules, "options": options, "players": players, "hands": []}

@@ -125,7 +125,12 @@ def test_the_outbox_is_refused_plainly_when_a_correction_names_another_games_ent
     other.leftovers(1, 0, "K")
     entry = re.search(r'name="replaces" type="hidden" value="(\d+)"', other.page("/hand/1/seat/0")).group(1)
     table.leftovers(1, 0, "A")
-    form = {"csrf_token": csrf_token(client, f"{table.base}/hand/1/seat/0"), "idem": "x1", "cards": "Q", "replaces": entry}
+    form = {
+        "csrf_token": csrf_token(client, f"{table.base}/hand/1/seat/0"),
+        "idem": "x1",
+        "cards": "Q",
+        "replaces": entry,
+    }
     response = client.post(f"{table.base}/hand/1/seat/0", data=form, headers={"X-Requested-With": "outbox"})
     assert response.status_code == 422
     assert response.get_json()["error"] == "The leftovers this corrects are not this game's: reload the page."
@@ -149,7 +154,12 @@ def test_a_correction_naming_another_kind_of_entry_of_this_game_is_refused_plain
     hand = table.page("/hand/1")
     ids = sorted({int(n) for n in re.findall(r'name="target" value="(\d+)"', hand)})
     assert ids, "the hand page offers to undo the pressure"
-    form = {"csrf_token": csrf_token(client, f"{table.base}/hand/1/seat/0"), "idem": "x2", "cards": "Q", "replaces": str(ids[0])}
+    form = {
+        "csrf_token": csrf_token(client, f"{table.base}/hand/1/seat/0"),
+        "idem": "x2",
+        "cards": "Q",
+        "replaces": str(ids[0]),
+    }
     response = client.post(f"{table.base}/hand/1/seat/0", data=form, headers={"X-Requested-With": "outbox"})
     assert response.status_code == 422
     assert response.get_json()["error"] == "What this corrects is not Ann's leftovers for hand 1: reload the page."

@@ -102,8 +102,6 @@ def test_local_addresses_are_not_loopback_unless_there_is_nothing_else():
     assert all(re.fullmatch(r"\d+\.\d+\.\d+\.\d+", address) for address in addresses)
 
 
-
-
 def test_serve_runs_a_production_server_that_answers_and_prints_the_address(tmp_path):
     """What `make run` does, on a loopback port: gunicorn workers serving the home page."""
     port = free_port()

@@ -46,7 +46,10 @@ PARTS = {
         {"reports", "scoring", "tournament", "club"},
         {"flask", "flask_wtf", "wtforms", "werkzeug", "sqlite3", "sqlite_utils", "click"},
     ),
-    "web": ({"web", "scoring", "tournament", "gamelog", "storage", "reports", "club"}, {"weasyprint", "click", "sqlite3"}),
+    "web": (
+        {"web", "scoring", "tournament", "gamelog", "storage", "reports", "club"},
+        {"weasyprint", "click", "sqlite3"},
+    ),
 }
 
 
@@ -115,7 +118,10 @@ def test_no_modules_import_each_other_in_a_circle_within_a_part():
     for part in PARTS:
         files = sorted((PACKAGE / part).rglob("*.py"))
         modules = {module_of(path): path for path in files if path.name != "__init__.py"}
-        graph = {name: {used for used in imports_of(path) if used in modules and used != name} for name, path in modules.items()}
+        graph = {
+            name: {used for used in imports_of(path) if used in modules and used != name}
+            for name, path in modules.items()
+        }
         ordered: set[str] = set()
         while len(ordered) < len(graph):
             ready = {name for name, needs in graph.items() if name not in ordered and needs <= ordered}

@@ -63,7 +63,6 @@ def statements_of_a_view(director, event_id: int) -> list[str]:
     return seen
 
 
-
 def fields_drawn(monkeypatch) -> list[str]:
     """The names of the form fields drawn from now on, in order (a list that fills as pages are drawn)."""
     drawn: list[str] = []
@@ -75,6 +74,7 @@ def fields_drawn(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(Field, "__call__", counted)
     return drawn
+
 
 def test_the_event_page_reads_as_many_statements_for_40_tables_as_for_2(director):
     small = seat_an_event(director.db, 8)
@@ -142,7 +142,9 @@ def test_a_look_draws_the_seating_players_and_penalties_only_when_they_change(di
     assert director.get(url).status_code == 200
     assert drawn and not KEPT_FIELDS & set(drawn), drawn
     table = event_store.event_tables(director.db, event_id)[3]
-    game_store.append(director.db, table.game, Change(LEFTOVERS, 1, table.game.game.players[2], {"cards": []}), "s2", "test")
+    game_store.append(
+        director.db, table.game, Change(LEFTOVERS, 1, table.game.game.players[2], {"cards": []}), "s2", "test"
+    )
     drawn.clear()
     assert director.get(url).status_code == 200
     assert not KEPT_FIELDS & set(drawn), "a table's save changes none of the kept parts"
@@ -180,7 +182,9 @@ def test_a_save_at_a_table_started_already_draws_the_round_as_it_happens_no_agai
     game_store.append(director.db, first.game, Change(PRESSURE, 1, first.game.game.players[0]), "f1", "test")
     assert director.get(url).status_code == 200
     drawn = fields_drawn(monkeypatch)
-    game_store.append(director.db, first.game, Change(LEFTOVERS, 1, first.game.game.players[1], {"cards": ["K"]}), "f2", "test")
+    game_store.append(
+        director.db, first.game, Change(LEFTOVERS, 1, first.game.game.players[1], {"cards": ["K"]}), "f2", "test"
+    )
     page = director.get(url).get_data(as_text=True)
     assert "noshow-missing" not in drawn and "minutes" in drawn, drawn
     assert f'<option value="{second.game.game.players[0]}">' in missing(page)
@@ -189,7 +193,9 @@ def test_a_save_at_a_table_started_already_draws_the_round_as_it_happens_no_agai
     page = director.get(url).get_data(as_text=True)
     assert "noshow-missing" in drawn
     assert f'<option value="{second.game.game.players[0]}">' not in missing(page)
-    assert f'<option value="{event_store.event_tables(director.db, event_id)[2].game.game.players[0]}">' in missing(page)
+    assert f'<option value="{event_store.event_tables(director.db, event_id)[2].game.game.players[0]}">' in missing(
+        page
+    )
 
 
 def missing(page: str) -> str:

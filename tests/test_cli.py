@@ -202,7 +202,12 @@ def test_a_record_command_reads_at_most_what_a_record_can_take_from_an_endless_f
         with open(stdin or "/dev/null", "rb") as source:
             arguments = [*extra, name] if command == "verify" else [name, *extra]
             result = subprocess.run(
-                [SCRIPT, command, *arguments], stdin=source, capture_output=True, text=True, timeout=60, preexec_fn=limited
+                [SCRIPT, command, *arguments],
+                stdin=source,
+                capture_output=True,
+                text=True,
+                timeout=60,
+                preexec_fn=limited,
             )
         lines = result.stderr.strip().splitlines()
         assert result.returncode != 0 and len(lines) == 1 and "Traceback" not in result.stderr, result.stderr

@@ -64,17 +64,20 @@ def players_page(client) -> str:
     return text(client.get("/director/players/"))
 
 
-BAD_LINES = "\n".join(
-    [
-        "Name,Club,Number,Email",
-        "Ann Lee,North,101,ann@example.org",
-        "Bob Stone,North,101,",
-        '"=HYPERLINK(""http://x"")",North,102,',
-        ",North,103,",
-        "Cy\x07 Moss,North,104,",
-        "Di Vale,South,105,",
-    ]
-).encode() + b"\n"
+BAD_LINES = (
+    "\n".join(
+        [
+            "Name,Club,Number,Email",
+            "Ann Lee,North,101,ann@example.org",
+            "Bob Stone,North,101,",
+            '"=HYPERLINK(""http://x"")",North,102,',
+            ",North,103,",
+            "Cy\x07 Moss,North,104,",
+            "Di Vale,South,105,",
+        ]
+    ).encode()
+    + b"\n"
+)
 
 
 def test_the_players_page_links_the_import_and_the_form_explains_the_file(director):
@@ -151,7 +154,9 @@ def test_importing_the_same_file_again_imports_nothing_and_says_the_refused_line
         "4 lines are refused below.",
     )
     assert "every player the file lists" not in page  # no success above refused lines
-    assert "Import " not in re.sub(r"<h1>Import a roster</h1>|<title>Import a roster", "", page).split("Another file")[0]
+    assert (
+        "Import " not in re.sub(r"<h1>Import a roster</h1>|<title>Import a roster", "", page).split("Another file")[0]
+    )
 
 
 def test_a_confirmation_sent_twice_imports_once(director):
@@ -187,7 +192,7 @@ def test_a_file_of_players_on_the_list_already_and_no_refused_line_is_a_success(
 
 
 def test_a_file_whose_every_line_is_refused_says_so_and_offers_nothing(director):
-    page = text(upload(director, b"=Ann,North,101\n\"Bob, Stone\",,\n"))
+    page = text(upload(director, b'=Ann,North,101\n"Bob, Stone",,\n'))
     words = "Nothing to import: no line of the file can be imported; 2 lines are refused below."
     assert f'<p class="flash error" role="status">{words}</p>' in page and "Import 0" not in page
 
@@ -213,7 +218,9 @@ def test_a_file_refused_whole_is_said_beside_the_file_field(director):
     response = upload(director, b"\x00\x01binary")
     page = text(response)
     assert response.status_code == 422
-    assert re.search(r'<input[^>]*type="file"[^>]*>.*?<p class="error" role="alert">The file is not a text file', page, re.S)
+    assert re.search(
+        r'<input[^>]*type="file"[^>]*>.*?<p class="error" role="alert">The file is not a text file', page, re.S
+    )
 
 
 def test_an_upload_needs_a_file_and_the_csrf_token(director):
@@ -260,4 +267,7 @@ def test_only_the_directors_browser_may_send_a_roster_larger_than_any_other_form
     set_up_director(client)
     stranger = client.application.test_client()
     body = b"x" * (300 * 1024)
-    assert post_multipart(stranger, IMPORT, {"csrf_token": "nope", "roster": (io.BytesIO(body), "big.csv")}).status_code == 413
+    assert (
+        post_multipart(stranger, IMPORT, {"csrf_token": "nope", "roster": (io.BytesIO(body), "big.csv")}).status_code
+        == 413
+    )

@@ -51,7 +51,9 @@ def test_two_members_may_share_a_name_and_are_kept_apart_by_their_numbers(db):
     new_event(db, [("Ann Smith", "", "101"), "Bob"])
     new_event(db, [("Ann Smith", "", "202"), "Bob"], name="Next week")
     assert [m.number for m in all_members(db) if m.name == "Ann Smith"] == ["101", "202"]
-    with pytest.raises(MemberRefusal, match=r"Line 1: 2 members are named Ann Smith \(numbers 101, 202\): add the membership number"):
+    with pytest.raises(
+        MemberRefusal, match=r"Line 1: 2 members are named Ann Smith \(numbers 101, 202\): add the membership number"
+    ):
         new_event(db, ["Ann Smith", "Bob"], name="Third week")
 
 
@@ -136,7 +138,12 @@ def test_public_names_are_initials_where_asked_and_never_two_alike():
         "Bob": Member(3, "Bob"),
         "Gone": Member(4, "a former member", removed=True),
     }
-    assert public_names(members) == {"Ann Smith": "A. S.", "Al Stone": "A. S. (2)", "Bob": "Bob", "Gone": "a former member"}
+    assert public_names(members) == {
+        "Ann Smith": "A. S.",
+        "Al Stone": "A. S. (2)",
+        "Bob": "Bob",
+        "Gone": "a former member",
+    }
 
 
 def test_the_players_new_to_the_list_join_it_with_their_event_on_the_history(db):

@@ -225,7 +225,6 @@ def test_undoing_an_earlier_merge_leaves_a_later_one(db):
 # The director's pages: the merge asked first, then made; its Undo on the club's history.
 
 
-
 def test_the_director_merges_from_the_members_page_after_a_question(director):
     ann, annie = two_entries_of_ann(director.db)
     page_url = f"/director/players/{ann.id}"

@@ -25,7 +25,9 @@ def app(instance):
 def as_director(app):
     """The director's browser: the password set on first use, else logged in with it."""
     client = app.test_client()
-    if client.get("/director/setup").status_code == 200 and "confirm" in client.get("/director/setup").get_data(as_text=True):
+    if client.get("/director/setup").status_code == 200 and "confirm" in client.get("/director/setup").get_data(
+        as_text=True
+    ):
         set_up_director(client)
     else:
         log_in(client)
@@ -89,7 +91,9 @@ def test_a_second_member_of_a_name_needs_both_to_have_numbers(app):
     first = director.post("/director/players/", data={"csrf_token": token, "add-name": "Double Click"})
     again = director.post("/director/players/", data={"csrf_token": token, "add-name": "Double Click"})
     assert first.status_code == again.status_code == 302 and first.headers["Location"] == again.headers["Location"]
-    other = director.post("/director/players/", data={"csrf_token": token, "add-name": "double  click", "add-number": "9"})
+    other = director.post(
+        "/director/players/", data={"csrf_token": token, "add-name": "double  click", "add-number": "9"}
+    )
     assert other.status_code == 422
     assert "Double Click is on the list already: if this is another person, give both a membership number." in (
         other.get_data(as_text=True)
@@ -117,5 +121,10 @@ def test_namesakes_are_told_apart_wherever_a_list_names_them(tmp_path):
     ratings = app.test_client().get("/club/").get_data(as_text=True)
     assert "J. S." in ratings and "J. S. (2)" in ratings
     ladder = season_ladder(db, get_season(db, season.id))
-    assert sorted(names_shown(ladder.members, public=False).values()) == ["Cy", "Di", "John Smith (201)", "John Smith (202)"]
+    assert sorted(names_shown(ladder.members, public=False).values()) == [
+        "Cy",
+        "Di",
+        "John Smith (201)",
+        "John Smith (202)",
+    ]
     db.conn.close()

@@ -26,7 +26,6 @@ from .club import club_db, new_event, play, seat
 SCRIPT = str(Path(sys.executable).parent / "scorekeeper")
 
 
-
 def ratings_by_name(db) -> dict[str, tuple[float, float, int]]:
     club_results.bring_up_to_date(db)
     names = {m.id: m.name for m in all_members(db, removed=True)}
@@ -112,7 +111,14 @@ def test_a_correction_to_a_rated_table_rates_every_table_again_in_order(db):
     # one now finished after table two.
     state = load_state(db, one.game)
     entry = state.hand_leftovers(2)["Ann"]
-    append(db, one.game, Change(LEFTOVERS, 2, "Ann", {"cards": ["8", "8", "8", "8"]}, target=entry.id), "fix", "director", True)
+    append(
+        db,
+        one.game,
+        Change(LEFTOVERS, 2, "Ann", {"cards": ["8", "8", "8", "8"]}, target=entry.id),
+        "fix",
+        "director",
+        True,
+    )
     assert ratings_by_name(db) == openskill_by_hand(
         [
             ([["Ed"], ["Flo"], ["Gus"], ["Hal"]], [1, 2, 3, 4]),
@@ -153,7 +159,10 @@ def test_the_ratings_command_prints_json_best_first_and_recomputes_equal(tmp_pat
     assert data["model"] == f"openskill.PlackettLuce {MODEL.version}"
     assert [p["name"] for p in data["players"]] == ["Bob", "Ann", "Cy", "Di"]
     assert data["players"][1] == {
-        "name": "Ann", "number": "101", **{k: data["players"][1][k] for k in ("mu", "sigma", "ordinal")}, "tables": 1
+        "name": "Ann",
+        "number": "101",
+        **{k: data["players"][1][k] for k in ("mu", "sigma", "ordinal")},
+        "tables": 1,
     }
     assert data["players"][0]["number"] is None
     expected = openskill_by_hand([([["Ann"], ["Bob"], ["Cy"], ["Di"]], [2, 1, 3, 4])])  # Cy before Di: either

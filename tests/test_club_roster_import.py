@@ -62,7 +62,7 @@ BAD_LINES = (
     "name,club,number",
     "Ann Lee,North,101",  # 2
     "Bob Stone,North,101",  # 3: Ann's number again
-    "=HYPERLINK(\"x\"),North,102",  # 4: a formula
+    '=HYPERLINK("x"),North,102',  # 4: a formula
     ",North,103",  # 5: no name
     "Cy\x07 Moss,North,104",  # 6: a control character
     "Di Vale,South,105",  # 7

@@ -59,8 +59,18 @@ HOSTILE = [
     ("number", "1,042", "The membership number cannot hold a comma: " + LIST_COMMAS),
     ("number", "9" * 31, "The membership number is 31 characters long; at most 30 fit."),
 ]
-IDS = ["club formula", "club ESC", "club zero-width", "club comma", "club 61", "number +44", "number ESC",
-       "number zero-width", "number comma", "number 31"]
+IDS = [
+    "club formula",
+    "club ESC",
+    "club zero-width",
+    "club comma",
+    "club 61",
+    "number +44",
+    "number ESC",
+    "number zero-width",
+    "number comma",
+    "number 31",
+]
 
 
 def fields(field: str, value: str) -> dict[str, str]:
@@ -129,7 +139,7 @@ def test_a_line_of_the_list_is_read_as_name_club_and_number():
 
 
 def test_a_fourth_part_is_refused_by_line_not_dropped():
-    """"Comma Club, Boston, MA, 503" once became a member Comma Club of number "MA"."""
+    """ "Comma Club, Boston, MA, 503" once became a member Comma Club of number "MA"."""
     with pytest.raises(MemberRefusal) as caught:
         read_listed(4, "Comma Club, Boston, MA, 503")
     assert str(caught.value) == "Line 4: " + FOURTH_PART and caught.value.field == "players"

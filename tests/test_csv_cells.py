@@ -53,4 +53,4 @@ def test_the_event_export_disarms_names_clubs_and_numbers(director):  # noqa: F8
     by_name = {row["player"]: row for row in rows}
     assert by_name["'=cmd|' /C calc'!A0"]["club"] == "'+Boston BC"
     assert by_name["'=cmd|' /C calc'!A0"]["number"] == "'@12"
-    assert by_name["'-Ann"]["club"] == "'=HYPERLINK(\"x\")" and by_name["'-Ann"]["number"] == "-3"
+    assert by_name["'-Ann"]["club"] == '\'=HYPERLINK("x")' and by_name["'-Ann"]["number"] == "-3"

@@ -49,12 +49,16 @@ def booklet_sheets(director, event_url: str) -> list[str]:
 # 1. A short table's sheet says who locked it, after which hand, and how it counts.
 
 
-def test_a_short_tables_sheet_says_the_director_locked_it_after_hand_6_and_it_is_prorated_alone_and_in_the_booklet(director):
+def test_a_short_tables_sheet_says_the_director_locked_it_after_hand_6_and_it_is_prorated_alone_and_in_the_booklet(
+    director,
+):
     event_url, full, short = short_evening(director)
     assert lock(director, event_url, short).status_code == 302
     player = director.application.test_client()
     said = "6 of 15 hands (locked by the director after hand 6 of 15, prorated)"
-    booklet_sheet = next(page for page in booklet_sheets(director, event_url) if "table 2" in page and "score sheet" in page)
+    booklet_sheet = next(
+        page for page in booklet_sheets(director, event_url) if "table 2" in page and "score sheet" in page
+    )
     for who, sheet in (
         ("director", pdf_words(director.get(f"/t/{short}/sheet.pdf").data)),
         ("player", pdf_words(player.get(f"/t/{short}/sheet.pdf").data)),
@@ -76,9 +80,10 @@ def test_a_table_locked_by_the_rounds_clock_says_at_time_on_its_sheet(director):
     event_url, full, short = short_evening(director)
     time_up(director, event_url)
     assert settle_due(director.db) == 2, "the short table, and the full one whose game ended"
-    for sheet in (pdf_words(director.get(f"/t/{short}/sheet.pdf").data), next(
-        page for page in booklet_sheets(director, event_url) if "table 2" in page and "score sheet" in page
-    )):
+    for sheet in (
+        pdf_words(director.get(f"/t/{short}/sheet.pdf").data),
+        next(page for page in booklet_sheets(director, event_url) if "table 2" in page and "score sheet" in page),
+    ):
         assert "6 of 15 hands (locked at time after hand 6 of 15, prorated)" in sheet
         assert "by the director" not in sheet and "closed" not in sheet
 
@@ -122,7 +127,15 @@ def test_a_round_reopened_after_the_final_says_which_rounds_count_and_that_they_
 
 @pytest.mark.parametrize(
     "points, shown",
-    [(Fraction(25, 3), "8.3"), (Fraction(28, 3), "9.3"), (6.0, "6"), (2.5, "2.5"), (3.75, "3.8"), (0.05, "0.1"), (0.0, "0")],
+    [
+        (Fraction(25, 3), "8.3"),
+        (Fraction(28, 3), "9.3"),
+        (6.0, "6"),
+        (2.5, "2.5"),
+        (3.75, "3.8"),
+        (0.05, "0.1"),
+        (0.0, "0"),
+    ],
 )
 def test_placement_points_are_shown_to_a_tenth_halves_away_from_zero(points, shown):
     from scorekeeper.tournament.standings import tenths
@@ -158,7 +171,10 @@ def test_a_missed_round_averaged_gives_placement_points_a_tenth_can_show(directo
     screen = director.get(event_url + "/standings").get_data(as_text=True)
     wall = wall_of(director, event_url)
     paper = pdf_words(director.get(event_url + "/standings.pdf").data)
-    by_name = {r["player"]: r for r in csv.DictReader(io.StringIO(director.get(event_url + "/standings.csv").get_data(as_text=True)))}
+    by_name = {
+        r["player"]: r
+        for r in csv.DictReader(io.StringIO(director.get(event_url + "/standings.csv").get_data(as_text=True)))
+    }
     exported = {r["player"]: r for r in director.get(event_url + "/export.json").get_json()["standings"]}
     long_decimal = re.compile(r"\d\.\d{2,}")
     for output, text in (("screen", screen), ("wall", wall), ("PDF", paper)):
@@ -187,15 +203,21 @@ def test_an_adjusted_table_in_a_round_with_no_finished_table_says_it_counts_as_m
     play(player, first, 6)
     play(player, second, 6)
     assert lock(director, event_url, second).status_code == 302  # prorated: no finished table either
-    assert lock(director, event_url, first, treatment="adjusted", level="average-plus", reason="the hall closed").status_code == 302
+    assert (
+        lock(
+            director, event_url, first, treatment="adjusted", level="average-plus", reason="the hall closed"
+        ).status_code
+        == 302
+    )
     said = "adjusted (average-plus) — no finished table to average: counted as missed"
     keeper = seats(director, first)[1]
     standings_page = director.get(event_url + "/standings").get_data(as_text=True)
     assert f"round 1: locked after hand 6 of 15, {said}" in standings_page
     event_page = director.get(event_url).get_data(as_text=True)
     assert f"locked after hand 6 of 15, {said}" in re.findall(r'class="progress">([^<]+)</td>', event_page)
-    assert f"Round 1, table 1 locked after hand 6 of 15, {said} until a table of the round finishes · the hall closed" in history(
-        director, event_url
+    assert (
+        f"Round 1, table 1 locked after hand 6 of 15, {said} until a table of the round finishes · the hall closed"
+        in history(director, event_url)
     )
     results = list(csv.DictReader(io.StringIO(director.get(event_url + "/export.csv").get_data(as_text=True))))
     assert {row["counts_as"] for row in results if row["table"] == "1"} == {said}
@@ -214,7 +236,10 @@ def test_standings_say_why_an_adjusted_table_counts_as_missed():
     short = table(1, 1, SHORT, ["K 5"] * 4, 6, closed=True, treatment="adjusted", level="average-plus", reason="x")
     rows = standings([short], SHORT, "total")
     assert all(
-        row.notes == ["round 1: locked after hand 6 of 15, adjusted (average-plus) — no finished table to average: counted as missed"]
+        row.notes
+        == [
+            "round 1: locked after hand 6 of 15, adjusted (average-plus) — no finished table to average: counted as missed"
+        ]
         for row in rows
     ), [row.notes for row in rows]
 
@@ -235,7 +260,11 @@ def test_a_table_locked_before_hand_1_is_in_the_exports_and_under_its_players_na
     }
     exported = director.get(event_url + "/export.json").get_json()
     table = next(t for t in exported["tables"] if t["table"] == 1)
-    assert (table["locked_after_hand"], table["counts_as"], table["how"]) == (0, "missed", "locked before hand 1: counted as missed")
+    assert (table["locked_after_hand"], table["counts_as"], table["how"]) == (
+        0,
+        "missed",
+        "locked before hand 1: counted as missed",
+    )
     page = director.get(event_url + "/standings").get_data(as_text=True)
     for name in nobody:
         row = re.search(rf"<tr[^>]*><td>[^<]*(?:<small[^>]*>[^<]*</small>)?</td><td>{name}(.*?)</tr>", page, re.S)

@@ -25,8 +25,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ("Ann", "Bob", "Cy", "Di", "Ed")
 
 
-
-
 def new_game(path: str) -> storage.StoredGame:
     migrate(path)
     db = connect(path)

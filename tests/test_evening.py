@@ -32,7 +32,10 @@ def phone(director, token: str) -> Table:
 def history(director, event_url: str) -> list[str]:
     page = director.get(event_url).get_data(as_text=True)
     part = page.split('id="history"', 1)[1]
-    return [re.sub(r"<[^>]+>", "", line).split(" · ", 1)[1].strip().split("\n")[0] for line in re.findall(r"<li id=\"line-\d+\">(.*?)</li>", part, re.S)]
+    return [
+        re.sub(r"<[^>]+>", "", line).split(" · ", 1)[1].strip().split("\n")[0]
+        for line in re.findall(r"<li id=\"line-\d+\">(.*?)</li>", part, re.S)
+    ]
 
 
 def locked(director, token: str) -> bool:
@@ -76,7 +79,8 @@ def test_an_event_that_locks_at_the_end_locks_a_table_as_its_last_hand_is_saved(
     assert locked(director, token) and not locked(director, plain)
     assert "Round 1, table 1 locked (its game ended)" in history(director, event_url)
     refused = table.client.post(
-        f"/t/{token}/note", data={"csrf_token": csrf_token(table.client, f"/t/{token}/scores"), "hand": 15, "text": "late", "idem": "x1"},
+        f"/t/{token}/note",
+        data={"csrf_token": csrf_token(table.client, f"/t/{token}/scores"), "hand": 15, "text": "late", "idem": "x1"},
         headers=OUTBOX,
     )
     assert refused.status_code == 422 and "locked by the director" in refused.get_json()["error"]
@@ -172,7 +176,9 @@ def test_at_time_a_table_between_hands_is_locked_at_once_and_one_mid_hand_once_i
     mid_hand, between = record_links(director, event_url)
     playing = phone(director, mid_hand)
     play_hand(playing, 1)
-    first = json.loads(director.db.execute("SELECT players FROM games WHERE record_token = ?", [mid_hand]).fetchone()[0])[0]
+    first = json.loads(
+        director.db.execute("SELECT players FROM games WHERE record_token = ?", [mid_hand]).fetchone()[0]
+    )[0]
     assert playing.pressure(first, 2).status_code == 302
     play_hand(phone(director, between), 1)
     time_up(director, event_url)
@@ -256,7 +262,12 @@ def the_event(director, event_url: str):
 
 
 def no_show(director, event_url: str, missing: str, replacement: str = "", round_: int = 1):
-    return press(director, event_url, f"/rounds/{round_}/no-show", **{"noshow-missing": missing, "noshow-replacement": replacement})
+    return press(
+        director,
+        event_url,
+        f"/rounds/{round_}/no-show",
+        **{"noshow-missing": missing, "noshow-replacement": replacement},
+    )
 
 
 def test_a_no_show_is_replaced_by_a_late_player_at_a_table_not_started_once(director):
@@ -293,8 +304,9 @@ def test_a_no_show_withdrawn_leaves_their_table_to_play_as_a_table_of_three(dire
     before = seats(director, token)
     assert no_show(director, event_url, before[0]).status_code == 302
     assert seats(director, token) == before[1:]
-    assert f"Round 1, table 2: {before[0]} did not come, withdrawn from round 1 on; the table plays as a table of 3" in history(
-        director, event_url
+    assert (
+        f"Round 1, table 2: {before[0]} did not come, withdrawn from round 1 on; the table plays as a table of 3"
+        in history(director, event_url)
     )
     table = phone(director, token)
     for hand in range(1, 3):
@@ -382,4 +394,6 @@ def test_a_table_the_director_unlocks_after_time_or_its_end_is_not_locked_again(
     play_hand(phone(director, at_time), 1)
     assert not locked(director, at_time) and not locked(director, ended), "unlocked to be corrected: it stays so"
     lines = history(director, event_url)
-    assert sum("locked at time" in line for line in lines) == 1 and sum("(its game ended)" in line for line in lines) == 1
+    assert (
+        sum("locked at time" in line for line in lines) == 1 and sum("(its game ended)" in line for line in lines) == 1
+    )

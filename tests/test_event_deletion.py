@@ -21,7 +21,6 @@ from .web import csrf_token
 EIGHT = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 
 
-
 def two_evenings(db):
     """A first evening played out (a table locked after 12 hands, one still playing, one locked
     by the director at hand 3), and a second evening after it."""
@@ -122,7 +121,6 @@ def test_a_double_click_deletes_once_and_undoes_once(db):
 
 
 # The director's pages.
-
 
 
 def test_the_director_deletes_an_event_after_a_question_and_its_pages_stop(director):

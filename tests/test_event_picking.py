@@ -127,9 +127,7 @@ def test_the_late_player_form_offers_the_members_not_playing_with_their_number_a
     )
     assert 'data-pick-fill="late-club late-number"' in page
     assert options(page, "late-members") == ["Ann Smith", "Cy Moss"]  # not those playing already
-    assert (
-        '<option value="Ann Smith" label="number 101, North" data-club="North" data-number="101">' in page
-    )
+    assert '<option value="Ann Smith" label="number 101, North" data-club="North" data-number="101">' in page
 
 
 def test_a_late_player_picked_by_name_and_number_is_the_member(director, db):
@@ -139,7 +137,13 @@ def test_a_late_player_picked_by_name_and_number_is_the_member(director, db):
     from .web import csrf_token
 
     token = csrf_token(director, event_url)
-    data = {"csrf_token": token, "late-name": "Ann Smith", "late-club": "North", "late-number": "101", "late-from_round": "1"}
+    data = {
+        "csrf_token": token,
+        "late-name": "Ann Smith",
+        "late-club": "North",
+        "late-number": "101",
+        "late-from_round": "1",
+    }
     assert director.post(event_url + "/players/late", data=data).status_code == 302
     event_id = int(event_url.rsplit("/", 1)[1])
     assert next(p for p in event_store.event_players(db, event_id) if p.name == "Ann Smith").member_id == ann
@@ -150,7 +154,10 @@ def test_the_new_event_page_with_three_thousand_members_weighs(director, db, cap
     now = "2026-01-01T00:00:00+00:00"
     db.conn.executemany(
         "INSERT INTO members (name, name_key, club, number, number_key, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-        [(f"Player {i:04d}", f"player {i:04d}", f"Club {i % 17}", str(10000 + i), str(10000 + i), now) for i in range(3000)],
+        [
+            (f"Player {i:04d}", f"player {i:04d}", f"Club {i % 17}", str(10000 + i), str(10000 + i), now)
+            for i in range(3000)
+        ],
     )
     page = director.get(NEW).get_data()
     event_url = new_event(director, ["Player 0000, Club 0, 10000", "Player 0001, Club 1, 10001"])

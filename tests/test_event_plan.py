@@ -195,8 +195,21 @@ def ranked(rounds, players):
     return max(meetings.values()), sum(m - 1 for m in meetings.values())
 
 
-SMALL = [(6, 2, "usual"), (6, 3, "usual"), (7, 3, "usual"), (8, 2, "usual"), (8, 3, "usual"), (9, 2, "usual"),
-         (9, 3, "usual"), (9, 3, "threes"), (10, 2, "usual"), (10, 2, "fives"), (5, 4, "usual"), (7, 4, "usual"), (8, 4, "usual")]
+SMALL = [
+    (6, 2, "usual"),
+    (6, 3, "usual"),
+    (7, 3, "usual"),
+    (8, 2, "usual"),
+    (8, 3, "usual"),
+    (9, 2, "usual"),
+    (9, 3, "usual"),
+    (9, 3, "threes"),
+    (10, 2, "usual"),
+    (10, 2, "fives"),
+    (5, 4, "usual"),
+    (7, 4, "usual"),
+    (8, 4, "usual"),
+]
 
 
 @pytest.mark.parametrize("players, rounds, odd", SMALL)
@@ -385,7 +398,9 @@ def test_seat_reads_names_from_a_file_and_sits_out_who_the_tables_cannot_hold(tm
     names = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Wolfeschlegelsteinhausenberge"]
     path = tmp_path / "names.txt"
     path.write_text("\n".join(names) + "\n\n")
-    result = run("seat", "--players-file", str(path), "--rounds", "4", "--partnerships", "rotating", "--json", "--seconds", "1")
+    result = run(
+        "seat", "--players-file", str(path), "--rounds", "4", "--partnerships", "rotating", "--json", "--seconds", "1"
+    )
     assert result.returncode == 0, result.stderr
     rounds = json.loads(result.stdout)["rounds"]
     out: Counter[str] = Counter()
@@ -452,7 +467,10 @@ def refused_in_one_line(result, words):
         (b"Ann\nBob\nC\0y\nDi\n", "line 3: a name cannot hold a control character (a NUL)"),
         (b"Ann\nBob\nSmith, Cy\nDi\n", "line 3: a name cannot hold a comma"),
         (b"\0" * (NAMES_MAX_BYTES + 1), "names.txt is larger than a list of 300 names can be: line 1 passes"),
-        (b"Ann\n" + b" " * NAMES_MAX_BYTES + b"\nBob\n", "names.txt is larger than a list of 300 names can be: line 2 passes"),
+        (
+            b"Ann\n" + b" " * NAMES_MAX_BYTES + b"\nBob\n",
+            "names.txt is larger than a list of 300 names can be: line 2 passes",
+        ),
         (b"\n\nAnn\n\n", "line 3: the list ends with 1 name; an event has 2 to 300 players"),
         (b"\n".join(b"N%d" % i for i in range(301)), "line 301: name 301 of the list; an event has 2 to 300 players"),
     ],
@@ -475,7 +493,11 @@ def test_seat_reads_at_most_what_a_list_of_names_can_take_from_an_endless_file()
         with open(stdin or "/dev/null", "rb") as source:
             result = subprocess.run(
                 [SCRIPT, "seat", *args, "--rounds", "2"],
-                stdin=source, capture_output=True, text=True, timeout=30, preexec_fn=limited,
+                stdin=source,
+                capture_output=True,
+                text=True,
+                timeout=30,
+                preexec_fn=limited,
             )
         where = "standard input" if stdin else "/dev/zero"
         refused_in_one_line(result, f"{where} is larger than a list of 300 names can be")
@@ -540,7 +562,9 @@ def test_seat_refuses_a_count_beside_a_names_file_even_one_that_agrees(tmp_path,
 
 
 @pytest.mark.parametrize("players, rounds", [(13, 4), (12, 5), (17, 5)])
-def test_seat_keeps_any_two_players_to_two_meetings_where_the_fewest_repeats_had_one_pair_meet_every_round(players, rounds):
+def test_seat_keeps_any_two_players_to_two_meetings_where_the_fewest_repeats_had_one_pair_meet_every_round(
+    players, rounds
+):
     """The plan minimised repeats: 3 pairs met in all 4 rounds at 13 x 4, one pair in all 5 at
     12 x 5. As a director runs it, with its own time limit, and within what a director waits."""
     from .test_cli import run
@@ -588,9 +612,18 @@ def test_a_round_played_unfairly_by_hand_is_made_up_for_in_the_rounds_planned():
 
 @pytest.mark.parametrize(
     "players, odd, sizes",
-    [(9, "threes", [3, 3, 3]), (9, "fives", [4, 5]), (13, "threes", [3, 3, 3, 4]), (10, "fives", [5, 5]),
-     (14, "fives", [4, 5, 5]), (15, "fives", [5, 5, 5]), (15, "threes", [3, 4, 4, 4]), (7, "fives", [3, 4]),
-     (11, "fives", [3, 4, 4]), (5, "threes", [5])],
+    [
+        (9, "threes", [3, 3, 3]),
+        (9, "fives", [4, 5]),
+        (13, "threes", [3, 3, 3, 4]),
+        (10, "fives", [5, 5]),
+        (14, "fives", [4, 5, 5]),
+        (15, "fives", [5, 5, 5]),
+        (15, "threes", [3, 4, 4, 4]),
+        (7, "fives", [3, 4]),
+        (11, "fives", [3, 4, 4]),
+        (5, "threes", [5]),
+    ],
 )
 def test_the_director_chooses_threes_or_fives_where_the_count_allows(players, odd, sizes):
     assert sorted(table_sizes(players, odd=odd)) == sizes

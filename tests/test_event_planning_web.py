@@ -99,14 +99,19 @@ def test_a_withdrawal_and_a_late_arrival_after_round_one_are_planned_around_and_
     planned_page(director, event_url)
     first = seat_next_round(director, event_url)
     response = post(
-        director, event_url, "/players/withdraw", **{"withdraw-name": "Player 05", "withdraw-from_round": "2",
-                                                      "withdraw-reason": "went home ill"}
+        director,
+        event_url,
+        "/players/withdraw",
+        **{"withdraw-name": "Player 05", "withdraw-from_round": "2", "withdraw-reason": "went home ill"},
     )
     assert response.status_code == 302
     again = post(director, event_url, "/players/withdraw", **{"withdraw-name": "Player 05", "withdraw-from_round": "2"})
     assert again.status_code == 302, "a double click changes nothing"
     response = post(
-        director, event_url, "/players/late", **{"late-name": "Late Lou", "late-from_round": "2", "late-club": "Boston BC"}
+        director,
+        event_url,
+        "/players/late",
+        **{"late-name": "Late Lou", "late-from_round": "2", "late-club": "Boston BC"},
     )
     assert response.status_code == 302
     page = planned_page(director, event_url)
@@ -122,7 +127,9 @@ def test_a_withdrawal_and_a_late_arrival_after_round_one_are_planned_around_and_
 
 def record_rounds(director, event_url):
     page = director.get(event_url).get_data(as_text=True)
-    rows = re.findall(r'class="round"><span class="label">Round </span>(\d+)</td>.*?class="players"><a [^>]*>([^<]+)</a>', page, re.S)
+    rows = re.findall(
+        r'class="round"><span class="label">Round </span>(\d+)</td>.*?class="players"><a [^>]*>([^<]+)</a>', page, re.S
+    )
     rounds: dict[int, list[list[str]]] = {}
     for number, players in rows:
         rounds.setdefault(int(number), []).append(sorted(players.split(", ")))
@@ -134,7 +141,11 @@ def record_rounds(director, event_url):
     [
         ("/players/withdraw", {"withdraw-name": "Player 05", "withdraw-from_round": "1"}, "Round 1 is seated already"),
         ("/players/withdraw", {"withdraw-name": "Nobody", "withdraw-from_round": "2"}, "Nobody is not a player"),
-        ("/players/late", {"late-name": "player 07", "late-from_round": "2"}, "Player 07 is a player of this event already"),
+        (
+            "/players/late",
+            {"late-name": "player 07", "late-from_round": "2"},
+            "Player 07 is a player of this event already",
+        ),
         ("/players/late", {"late-name": "Late Lou", "late-from_round": "9"}, "The event has 5 rounds"),
         ("/players/late", {"late-name": "x" * 31, "late-from_round": "2"}, "30"),
         (
@@ -142,10 +153,26 @@ def record_rounds(director, event_url):
             {"late-name": "Smith, Lou", "late-from_round": "2"},
             "The name cannot hold a comma: the tables are written with commas between names.",
         ),
-        ("/players/late", {"late-name": "Late\tLou", "late-from_round": "2"}, "The name cannot hold a control character (a tab)."),
-        ("/players/late", {"late-name": "Late\0Lou", "late-from_round": "2"}, "The name cannot hold a control character (a NUL)."),
-        ("/players/late", {"late-name": "Ann\u202eSmith", "late-from_round": "2"}, "The name cannot hold an invisible character (U+202E)."),
-        ("/players/late", {"late-name": "player   07", "late-from_round": "2"}, "Player 07 is a player of this event already"),
+        (
+            "/players/late",
+            {"late-name": "Late\tLou", "late-from_round": "2"},
+            "The name cannot hold a control character (a tab).",
+        ),
+        (
+            "/players/late",
+            {"late-name": "Late\0Lou", "late-from_round": "2"},
+            "The name cannot hold a control character (a NUL).",
+        ),
+        (
+            "/players/late",
+            {"late-name": "Ann\u202eSmith", "late-from_round": "2"},
+            "The name cannot hold an invisible character (U+202E).",
+        ),
+        (
+            "/players/late",
+            {"late-name": "player   07", "late-from_round": "2"},
+            "Player 07 is a player of this event already",
+        ),
     ],
 )
 def test_a_change_that_cannot_be_made_is_refused_beside_its_field_keeping_what_was_typed(director, path, data, words):
@@ -190,7 +217,9 @@ def test_mid_round_standings_rank_complete_rounds_only_and_show_each_table_as_it
         # Under each player's name (and in a column of its own, which the wall screen shows on a TV).
         under_way = re.findall(r'<span class="under-way">([^<]+)</span>', page)
         assert len(under_way) == 13 and "round 1, table 1: locked after hand 1 of 15, counts 0" in under_way
-        assert sum(line.startswith("round 1, table 1: locked after hand 1 of 15, counts ") for line in under_way) == len(tables[0])
+        assert sum(
+            line.startswith("round 1, table 1: locked after hand 1 of 15, counts ") for line in under_way
+        ) == len(tables[0])
         assert sum(line.endswith("hand 1 of 15, 0 so far") for line in under_way) == 13 - len(tables[0])
         assert re.findall(r'<td class="playing">([^<]+)</td>', page) == under_way
         # No round is complete: the closed table's players are placed provisionally ("prov."); those still
@@ -222,7 +251,10 @@ def history_lines(page: str) -> list[str]:
         assert "No change by the director yet." in page
         return []
     items = re.findall(r"<li[^>]*>(.*?)</li>", found.group(1), re.S)
-    return [" ".join(html.unescape(re.sub(r"<details.*?</details>|<[^>]+>", " ", item, flags=re.S)).split()) for item in items]
+    return [
+        " ".join(html.unescape(re.sub(r"<details.*?</details>|<[^>]+>", " ", item, flags=re.S)).split())
+        for item in items
+    ]
 
 
 def test_the_directors_corrections_at_a_table_are_on_the_event_history_but_the_players_changes_are_not(director, app):
@@ -257,7 +289,7 @@ def test_a_reason_can_be_given_afterwards_once_and_a_double_click_keeps_one(dire
     token = record_links(director, event_url)[0]
     assert post(director, event_url, f"/games/{token}/lock", anyway="y").status_code == 302
     page = director.get(event_url).get_data(as_text=True)
-    line = re.search(r'/history/(\d+)/reason', page).group(1)
+    line = re.search(r"/history/(\d+)/reason", page).group(1)
     for _ in range(2):
         response = post(director, event_url, f"/history/{line}/reason", reason="scores agreed with the captain")
         assert response.status_code == 302
@@ -270,7 +302,7 @@ def test_a_reason_can_be_given_afterwards_once_and_a_double_click_keeps_one(dire
     assert refused.status_code == 422
     assert "has its reason already" in refused.get_data(as_text=True)
     assert post(director, event_url, f"/games/{token}/unlock").status_code == 302
-    unlocked = re.search(r'/history/(\d+)/reason', director.get(event_url).get_data(as_text=True)).group(1)
+    unlocked = re.search(r"/history/(\d+)/reason", director.get(event_url).get_data(as_text=True)).group(1)
     too_long = post(director, event_url, f"/history/{unlocked}/reason", reason="x" * 201)
     page = too_long.get_data(as_text=True)
     assert too_long.status_code == 422 and 'value="' + "x" * 201 in page, "what was typed is kept"
@@ -288,11 +320,17 @@ def test_seating_by_hand_and_seating_early_are_noted_with_the_reason_given(direc
     tables = [line.split(", ") for line in proposal.strip().splitlines()]
     tables[0][0], tables[1][0] = tables[1][0], tables[0][0]  # two players swapped: not the plan
     by_hand = "\n".join(", ".join(table) for table in tables)
-    response = post(director, event_url, "/rounds", number="2", tables=by_hand, anyway="y", reason="the hall closes at ten")
+    response = post(
+        director, event_url, "/rounds", number="2", tables=by_hand, anyway="y", reason="the hall closes at ten"
+    )
     assert response.status_code == 302
     lines = history_lines(director.get(event_url).get_data(as_text=True))
-    assert any("Round 2 seated while round 1 played on at tables 1, 2, 3, 4 · the hall closes at ten" in said for said in lines)
-    assert any("Round 2 seated by hand (" in said and said.endswith("· the hall closes at ten") for said in lines), lines
+    assert any(
+        "Round 2 seated while round 1 played on at tables 1, 2, 3, 4 · the hall closes at ten" in said for said in lines
+    )
+    assert any("Round 2 seated by hand (" in said and said.endswith("· the hall closes at ten") for said in lines), (
+        lines
+    )
 
 
 def test_the_round_sheet_seats_everyone_says_who_sits_out_which_tables_were_seated_by_hand_and_the_plans_quality(
@@ -304,13 +342,26 @@ def test_the_round_sheet_seats_everyone_says_who_sits_out_which_tables_were_seat
     event_url = new_event(director, names, rounds="4")
     planned_page(director, event_url)
     seat_next_round(director, event_url)
-    assert post(director, event_url, "/players/withdraw", **{"withdraw-name": "Player 03", "withdraw-from_round": "2"}).status_code == 302
-    assert post(director, event_url, "/players/late", **{"late-name": "Late Lou", "late-from_round": "2"}).status_code == 302
+    assert (
+        post(
+            director, event_url, "/players/withdraw", **{"withdraw-name": "Player 03", "withdraw-from_round": "2"}
+        ).status_code
+        == 302
+    )
+    assert (
+        post(director, event_url, "/players/late", **{"late-name": "Late Lou", "late-from_round": "2"}).status_code
+        == 302
+    )
     page = planned_page(director, event_url)
     proposal = proposal_in(page)
     tables = [line.split(", ") for line in proposal.strip().splitlines()]
     tables[0][0], tables[1][0] = tables[1][0], tables[0][0]  # two tables not as planned
-    assert post(director, event_url, "/rounds", number="2", tables="\n".join(map(", ".join, tables)), anyway="y").status_code == 302
+    assert (
+        post(
+            director, event_url, "/rounds", number="2", tables="\n".join(map(", ".join, tables)), anyway="y"
+        ).status_code
+        == 302
+    )
 
     body = director.get(event_url + "/round-sheet.pdf").data
     (tmp_path / "round.pdf").write_bytes(body)
@@ -351,7 +402,11 @@ def test_the_round_sheet_seats_everyone_says_who_sits_out_which_tables_were_seat
         sheets = event_sheets_html(event, rows)
     finally:
         db.conn.close()
-    marked = [(row.table.round, row.table.number) for row, sheet in zip(rows, sheets, strict=True) if "seated by hand" in sheet]
+    marked = [
+        (row.table.round, row.table.number)
+        for row, sheet in zip(rows, sheets, strict=True)
+        if "seated by hand" in sheet
+    ]
     assert marked == [(2, 1), (2, 2)], "the booklet's sheets of the tables seated by hand say so"
 
 
@@ -361,8 +416,16 @@ def test_a_round_cannot_seat_a_player_withdrawn_from_it_nor_one_who_arrives_late
     seat_next_round(director, event_url)
     stale = planned_page(director, event_url)  # round 2's form, read before the changes below
     proposal = proposal_in(stale)
-    assert post(director, event_url, "/players/withdraw", **{"withdraw-name": "Player 05", "withdraw-from_round": "2"}).status_code == 302
-    assert post(director, event_url, "/players/late", **{"late-name": "Late Lou", "late-from_round": "3"}).status_code == 302
+    assert (
+        post(
+            director, event_url, "/players/withdraw", **{"withdraw-name": "Player 05", "withdraw-from_round": "2"}
+        ).status_code
+        == 302
+    )
+    assert (
+        post(director, event_url, "/players/late", **{"late-name": "Late Lou", "late-from_round": "3"}).status_code
+        == 302
+    )
 
     refused = post(director, event_url, "/rounds", number="2", tables=proposal, anyway="y")
     assert refused.status_code == 422
@@ -385,8 +448,15 @@ def test_a_withdrawal_between_reading_the_form_and_seating_is_refused_under_the_
     db = connect(app.config["DATABASE"])
     try:
         event = event_store.create_event(
-            db, "Race", "2026-11-22", "crates", {}, "total", "none",
-            [event_store.EventPlayer(name, "", "") for name in SIXTEEN], rounds=3,
+            db,
+            "Race",
+            "2026-11-22",
+            "crates",
+            {},
+            "total",
+            "none",
+            [event_store.EventPlayer(name, "", "") for name in SIXTEEN],
+            rounds=3,
         )
         tables = [SIXTEEN[i : i + 4] for i in range(0, 16, 4)]
         withdraw_player(db, event, "Player 02", 1)  # after the form was read, before it is sent
@@ -520,7 +590,10 @@ def proposed_sizes(page: str) -> list[int]:
 
 def quality_lines(page: str) -> list[str]:
     found = re.search(r'<ul class="plain plan-quality"[^>]*>(.*?)</ul>', page, re.S)
-    return [" ".join(html.unescape(re.sub(r"<[^>]+>", " ", item)).split()) for item in re.findall(r"<li>(.*?)</li>", found.group(1), re.S)]
+    return [
+        " ".join(html.unescape(re.sub(r"<[^>]+>", " ", item)).split())
+        for item in re.findall(r"<li>(.*?)</li>", found.group(1), re.S)
+    ]
 
 
 def test_the_event_form_chooses_threes_and_the_plan_says_how_fives_would_do_and_the_choice_can_change(director):
@@ -528,7 +601,9 @@ def test_the_event_form_chooses_threes_and_the_plan_says_how_fives_would_do_and_
     page = planned_page(director, event_url)
     assert proposed_sizes(page) == [3, 3, 3, 4]
     lines = quality_lines(page)
-    assert any(line.startswith("Most times two players meet: ") and "(no plan can have fewer than " in line for line in lines)
+    assert any(
+        line.startswith("Most times two players meet: ") and "(no plan can have fewer than " in line for line in lines
+    )
     assert any(line.startswith("Tables of three or five: a player sits at one in ") for line in lines)
     assert [line for line in lines if line.startswith("With tables of five instead: most times two players meet ")]
     response = post(director, event_url, "/odd-tables", odd_tables="fives")

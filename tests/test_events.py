@@ -313,7 +313,9 @@ def test_only_the_latest_round_can_be_withdrawn_and_only_before_any_play(directo
 
 def lock_buttons(page):
     """The lock button each table's row offers: the one action that applies to it now."""
-    return re.findall(r'action="[^"]*/games/[\w-]+/(lock|unlock)(?:#[\w-]+)?"[^>]*>\s*<input[^>]*>\s*<button[^>]*>(\w+)<', page)
+    return re.findall(
+        r'action="[^"]*/games/[\w-]+/(lock|unlock)(?:#[\w-]+)?"[^>]*>\s*<input[^>]*>\s*<button[^>]*>(\w+)<', page
+    )
 
 
 def test_locking_a_table_still_playing_asks_first_and_a_finished_one_does_not(director):
@@ -338,7 +340,9 @@ def test_locking_a_table_still_playing_asks_first_and_a_finished_one_does_not(di
         for seat in (1, 2, 3):
             finished.leftovers(hand, seat, "K")
     assert director.post(f"{event_url}/games/{done}/lock", data={"csrf_token": csrf}).status_code == 302
-    assert director.post(f"{event_url}/games/{playing}/lock", data={"csrf_token": csrf, "anyway": "y"}).status_code == 302
+    assert (
+        director.post(f"{event_url}/games/{playing}/lock", data={"csrf_token": csrf, "anyway": "y"}).status_code == 302
+    )
     assert lock_buttons(director.get(event_url).get_data(as_text=True)) == [("unlock", "Unlock")] * 2
 
 
@@ -472,7 +476,9 @@ def test_a_whole_event_of_three_rounds_and_five_tables(director, tmp_path):
     page = director.get(event_url + "/standings").get_data(as_text=True)
     shown = {
         name: int(total)
-        for name, total in re.findall(r"<td>(Player \d\d)<span class=\"tie-breaks\">[^<]+</span></td><td class=\"num\">(-?\d+)</td>", page)
+        for name, total in re.findall(
+            r"<td>(Player \d\d)<span class=\"tie-breaks\">[^<]+</span></td><td class=\"num\">(-?\d+)</td>", page
+        )
     }
     assert shown == expected
     places = [int(p) for p in re.findall(r"<tr><td>(\d+)</td><td>Player", page)]
@@ -823,7 +829,9 @@ def test_once_every_round_the_event_has_is_seated_no_further_round_is_offered_no
     assert "Seat round 3" not in page and "Propose by the standings" not in page
     assert "Both of the event's 2 rounds are seated." in page
     token = csrf_token(director, event_url)
-    refused = director.post(event_url + "/rounds", data={"csrf_token": token, "number": 3, "tables": "Ann, Bob, Cy, Di", "anyway": "y"})
+    refused = director.post(
+        event_url + "/rounds", data={"csrf_token": token, "number": 3, "tables": "Ann, Bob, Cy, Di", "anyway": "y"}
+    )
     assert refused.status_code == 409
     assert "The event has 2 rounds, all seated: round 3 cannot be." in refused.get_data(as_text=True)
 

@@ -71,7 +71,9 @@ def door_db(tmp_path):
 def test_a_network_past_its_games_an_hour_is_refused_until_the_first_leaves_the_hour(door_db):
     limits = StartLimits(per_network=3, started_everyone=100, imported_everyone=100, window_seconds=3600)
     for minute in range(3):
-        assert reserve_start(door_db, "10.0.0.7", STARTED if minute else IMPORTED, limits, at=1000 + 60 * minute) is None
+        assert (
+            reserve_start(door_db, "10.0.0.7", STARTED if minute else IMPORTED, limits, at=1000 + 60 * minute) is None
+        )
     refused = reserve_start(door_db, "10.0.0.7", STARTED, limits, at=1000 + 600)
     assert refused is not None and refused.who == "network"
     assert refused.retry_after == 3000  # the first game, at 1000, leaves the hour at 4600

@@ -33,7 +33,7 @@ def test_a_changed_static_file_is_a_new_release(tmp_path):
 
 def test_the_worker_keeps_only_its_own_release_s_caches():
     worker = (STATIC / "sw.js").read_text()
-    assert 'names.filter((name) => name !== STATIC && name !== PAGES).map((name) => caches.delete(name))' in worker
+    assert "names.filter((name) => name !== STATIC && name !== PAGES).map((name) => caches.delete(name))" in worker
     assert "skipWaiting" in worker and "clients.claim" in worker
 
 

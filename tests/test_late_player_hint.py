@@ -11,7 +11,9 @@ from .test_events import new_event, seat_next_round
 def test_a_late_player_for_the_round_in_play_is_told_of_a_no_shows_seat(director):
     event_url = new_event(director, EIGHT, rounds="3")
     seat_next_round(director, event_url)
-    refused = press(director, event_url, "/players/late", **{"late-name": "Ivy", "late-from_round": "1", "late-reason": ""})
+    refused = press(
+        director, event_url, "/players/late", **{"late-name": "Ivy", "late-from_round": "1", "late-reason": ""}
+    )
     assert refused.status_code == 422
     page = html.unescape(refused.get_data(as_text=True))
     block = re.search(r'<div class="field has-error">\s*<label for="late-from_round".*?</div>', page, re.S)
@@ -27,6 +29,8 @@ def test_a_late_player_for_the_round_in_play_is_told_of_a_no_shows_seat(director
 def test_the_way_in_is_not_offered_where_no_round_is_left_to_add_them_from(director):
     event_url = new_event(director, EIGHT[:4], rounds="1")
     seat_next_round(director, event_url)
-    refused = press(director, event_url, "/players/late", **{"late-name": "Ivy", "late-from_round": "1", "late-reason": ""})
+    refused = press(
+        director, event_url, "/players/late", **{"late-name": "Ivy", "late-from_round": "1", "late-reason": ""}
+    )
     page = html.unescape(refused.get_data(as_text=True))
     assert refused.status_code == 422 and "Round 1 is seated already" in page and "no-show's seat" not in page

@@ -139,7 +139,8 @@ def test_an_event_is_followed_by_its_wall_token(live, database):
 
 
 @pytest.mark.parametrize(
-    "path", ["/live/t/no-such-token", "/live/x/abc", "/live/t/", "/live/t/a/b", "/", "/live/t/%00", "/live/t/" + "a" * 65]
+    "path",
+    ["/live/t/no-such-token", "/live/x/abc", "/live/t/", "/live/t/a/b", "/", "/live/t/%00", "/live/t/" + "a" * 65],
 )
 def test_what_is_not_a_followed_link_is_not_found(live, path):
     listener = Listener(live, path)

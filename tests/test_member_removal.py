@@ -32,7 +32,6 @@ FIRST_SPELLING = "Zoe Angstrom"
 OTHERS = ["Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 
 
-
 def zoes_club(db):
     """Zoë, first listed as "Zoe Angstrom" (number 77, club North), plays two evenings: hands
     confirmed on other phones (the first evening checks them), notes about her, a late
@@ -178,7 +177,9 @@ def test_a_note_naming_her_by_one_of_her_names_loses_it_unless_another_player_sh
     parts = name_parts(names, ["Fay Dunaway", "Bob Stone"])
     assert parts == ("Maximiliana", "Wolfeschlegelstein", "Wray")
     swap = NameSwap(names, FORMER_MEMBER, (), parts)
-    note = "Maximiliana Wolfeschlegelstein misdealt; ruling: Maximiliana redeals. Wolfeschlegelstein agreed, Fay W. too."
+    note = (
+        "Maximiliana Wolfeschlegelstein misdealt; ruling: Maximiliana redeals. Wolfeschlegelstein agreed, Fay W. too."
+    )
     assert swap.text(note) == (
         f"{FORMER_MEMBER} misdealt; ruling: {FORMER_MEMBER} redeals. {FORMER_MEMBER} agreed, Fay W. too."
     )
@@ -229,7 +230,6 @@ def test_a_game_remembered_by_this_process_is_read_again_after_a_removal(db):
 
 
 # The director's pages, and every page, export and sheet the app makes.
-
 
 
 def the_pages(client, event, tables) -> dict[str, str]:

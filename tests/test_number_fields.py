@@ -70,7 +70,10 @@ def test_every_numeric_field_of_every_form_is_the_one_number_field(app):
         for cls in every_form_class():
             for field in fields_of(cls(formdata=MultiDict(), meta={"csrf": False})):
                 if numeric(field):
-                    assert isinstance(field, WholeNumberField) or field.coerce is whole_number, (cls.__name__, field.name)
+                    assert isinstance(field, WholeNumberField) or field.coerce is whole_number, (
+                        cls.__name__,
+                        field.name,
+                    )
 
 
 def refused_beside_every_numeric_field_keeping_it(app, typed: str, words: str) -> None:
@@ -117,7 +120,9 @@ def test_each_option_of_the_start_form_refuses_it_beside_the_option(client):
     options = [field.name for field in forms.NewGameForm.OPTION_SPECS.values()]
     assert options
     with client.application.test_request_context("/new", method="POST"):
-        numbers = [f.name for f in fields_of(forms.NewGameForm(meta={"csrf": False})) if isinstance(f, WholeNumberField)]
+        numbers = [
+            f.name for f in fields_of(forms.NewGameForm(meta={"csrf": False})) if isinstance(f, WholeNumberField)
+        ]
     assert numbers
     for name in numbers:
         data = new_game_form(["Ann", "Bob"], **{name: HUGE})
@@ -129,7 +134,9 @@ def test_each_option_of_the_start_form_refuses_it_beside_the_option(client):
 
 def test_each_number_of_the_house_rules_form_refuses_it_beside_the_field(client):
     with client.application.test_request_context("/", method="POST"):
-        numbers = [f.name for f in fields_of(forms.HouseRulesForm(meta={"csrf": False})) if isinstance(f, WholeNumberField)]
+        numbers = [
+            f.name for f in fields_of(forms.HouseRulesForm(meta={"csrf": False})) if isinstance(f, WholeNumberField)
+        ]
     assert len(numbers) >= 4
     for name in numbers:
         token = csrf_token(client, "/house-rules/new")
@@ -158,7 +165,9 @@ def test_a_browser_sending_every_number_field_empty_still_starts_a_game(client):
     """A browser posts every field, the options of other games empty: an empty number is no
     number (``Optional``), not a refusal."""
     with client.application.test_request_context("/", method="POST"):
-        empty = {f.name: "" for f in fields_of(forms.NewGameForm(meta={"csrf": False})) if isinstance(f, WholeNumberField)}
+        empty = {
+            f.name: "" for f in fields_of(forms.NewGameForm(meta={"csrf": False})) if isinstance(f, WholeNumberField)
+        }
     assert empty
     data = new_game_form(["Ann", "Bob"], **empty)
     response = client.post("/new", data={"csrf_token": csrf_token(client, "/new"), **data})

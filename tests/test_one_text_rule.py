@@ -86,7 +86,9 @@ def test_a_note_keeps_its_line_breaks_and_tabs_and_nothing_else_of_the_kind():
     assert "U+202E" in (text_fault("First\u202eline", "a note", lines=True) or "")
 
 
-@pytest.mark.parametrize("sign", ["=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20", "\ufe66", "\ufe62"])
+@pytest.mark.parametrize(
+    "sign", ["=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20", "\ufe66", "\ufe62"]
+)
 def test_full_width_and_small_formula_signs_begin_like_a_formula(sign):
     assert begins_like_formula(sign + "1+1")
 
@@ -97,13 +99,17 @@ def test_full_width_and_small_formula_signs_begin_like_a_formula(sign):
 @pytest.mark.parametrize(("name", "words"), UNREADABLE, ids=["NUL", "newline", "RLO", "ZWSP", "Hangul filler"])
 def test_an_imported_name_the_start_form_refuses_is_refused_beside_the_import_field(client, app, name, words):
     typed = client.post("/new", data={"csrf_token": csrf_token(client, "/new"), **new_game_form([name, "Bob"])})
-    assert typed.status_code == 422 and any(words in error for error in errors_beside(typed.get_data(as_text=True), "players-0"))
+    assert typed.status_code == 422 and any(
+        words in error for error in errors_beside(typed.get_data(as_text=True), "players-0")
+    )
 
     response = post_import(client, record(players=[name, "Bob"], first_dealer="Bob", hands=[]))
     assert response.status_code == 422
     shown = name.replace("\0", "\\x00").replace("\n", "\\x0a").replace("\u202e", "\\u202e")
     shown = shown.replace("\u200b", "\\u200b").replace("\u3164", "\\u3164")
-    assert errors_beside(response.get_data(as_text=True), "text") == [f"The player “{shown}”: a name cannot hold {words}."]
+    assert errors_beside(response.get_data(as_text=True), "text") == [
+        f"The player “{shown}”: a name cannot hold {words}."
+    ]
     assert games_stored(app) == 0
 
 
@@ -164,7 +170,12 @@ def test_a_surrogate_pair_is_a_character_and_comes_in(client, app):
             "A note cannot hold an invisible character (U+202E).",
         ),
         (
-            {"rules": "crates-world-series", "options": {"dummy": "Fig\tgy"}, "players": ["Ann", "Bob", "Fig\tgy"], "hands": []},
+            {
+                "rules": "crates-world-series",
+                "options": {"dummy": "Fig\tgy"},
+                "players": ["Ann", "Bob", "Fig\tgy"],
+                "hands": [],
+            },
             "The player “Fig\\x09gy”: a name cannot hold a control character (a tab).",
         ),
     ],
@@ -199,7 +210,9 @@ def test_a_note_from_the_outbox_is_held_to_the_rule_beside_its_field(client):
     table = start(client, ["Ann", "Bob"])
     token = csrf_token(client, table.base + "/")
     response = client.post(
-        table.base + "/note", data={"csrf_token": token, "idem": "n1", "hand": 1, "text": "Ruled \u202eno"}, headers=OUTBOX
+        table.base + "/note",
+        data={"csrf_token": token, "idem": "n1", "hand": 1, "text": "Ruled \u202eno"},
+        headers=OUTBOX,
     )
     assert response.status_code == 422
     assert response.get_json()["field"] == "text"

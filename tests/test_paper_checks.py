@@ -458,7 +458,12 @@ def test_an_event_chosen_to_print_on_letter_prints_everything_on_letter(director
     page = director.get(event_url).get_data(as_text=True)
     assert "Crates" in page and "prints on US Letter" in page
     table = record_links(director, event_url)[0]
-    for printout in (f"{event_url}/standings.pdf", f"{event_url}/table-cards.pdf", f"{event_url}/round-sheet.pdf", f"/t/{table}/sheet.pdf"):
+    for printout in (
+        f"{event_url}/standings.pdf",
+        f"{event_url}/table-cards.pdf",
+        f"{event_url}/round-sheet.pdf",
+        f"/t/{table}/sheet.pdf",
+    ):
         assert "(letter)" in page_size(director.get(printout).data, tmp_path), printout
         assert "(A4)" in page_size(director.get(printout + "?paper=a4").data, tmp_path), printout  # said on the link
     body, _ = booklet(director, event_url, Path(director.application.instance_path))

@@ -19,7 +19,9 @@ def shown(page: str) -> str:
 
 
 def pdf_text(data: bytes) -> str:
-    return " ".join(subprocess.run(["pdftotext", "-", "-"], input=data, capture_output=True, check=True).stdout.decode().split())
+    return " ".join(
+        subprocess.run(["pdftotext", "-", "-"], input=data, capture_output=True, check=True).stdout.decode().split()
+    )
 
 
 def one_finished_table(director):
@@ -69,7 +71,9 @@ def test_points_in_a_players_favour_are_called_an_adjustment_on_screen_on_paper_
     assert "adjustment -10 in round 1, table 1: a misdeal by the dealer" in standings_pdf
     assert "penalty -10" not in standings_pdf
     sheet = pdf_text(director.get(f"/t/{token}/sheet.pdf").data)
-    assert "Adjustment -10 to Ann Lee in round 1, table 1: a misdeal by the dealer" in sheet and "Penalty -10" not in sheet
+    assert (
+        "Adjustment -10 to Ann Lee in round 1, table 1: a misdeal by the dealer" in sheet and "Penalty -10" not in sheet
+    )
     exported = director.get(event_url + "/export.json").get_json()
     assert [(p["points"], p["kind"]) for p in exported["penalties"]] == [(25, "penalty"), (-10, "adjustment")]
     ann = next(row for row in exported["standings"] if row["player"] == "Ann Lee")

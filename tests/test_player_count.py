@@ -17,7 +17,12 @@ def test_the_event_page_and_the_standings_say_how_many_players_withdrew(director
     event_url = new_event(director, EIGHT)
     assert re.search(r"everyone plays alone · 8 players(?! \()", text(director.get(event_url).get_data(as_text=True)))
     seat_next_round(director, event_url)
-    withdraw = {"csrf_token": csrf_token(director, event_url), "withdraw-name": "Hal", "withdraw-from_round": "2", "withdraw-reason": ""}
+    withdraw = {
+        "csrf_token": csrf_token(director, event_url),
+        "withdraw-name": "Hal",
+        "withdraw-from_round": "2",
+        "withdraw-reason": "",
+    }
     assert director.post(f"{event_url}/players/withdraw", data=withdraw).status_code == 302
     event_page = text(director.get(event_url).get_data(as_text=True))
     assert "everyone plays alone · 8 players (1 withdrawn)" in event_page

@@ -26,7 +26,9 @@ def test_a_provisional_row_says_the_total_its_short_table_counts(director):
     player = director.application.test_client()
     play(player, short, 6, leftovers=("", "5 6 K", "9 5 K", "6 9 J"))
     play(player, playing, 3)
-    director.post(f"{event_url}/games/{short}/lock", data={"csrf_token": csrf_token(director, event_url), "anyway": "y"})
+    director.post(
+        f"{event_url}/games/{short}/lock", data={"csrf_token": csrf_token(director, event_url), "anyway": "y"}
+    )
     shown = rows(director.get(event_url + "/standings").get_data(as_text=True))
     keeper = next(row for row in shown.values() if "prov." in row and "420 × 71 ÷ 33 cards = 904" in row)
     assert "round 1, table 2: locked after hand 6 of 15, counts 904" in keeper

@@ -143,8 +143,12 @@ def test_the_event_pages_button_zips_the_same_folder_without_a_secret(tmp_path):
     archive.extractall(out)
     cli = tmp_path / "cli"
     assert publish(instance, "1", str(cli)).returncode == 0
-    zipped_files = sorted(p.relative_to(out / "event-1").as_posix() for p in (out / "event-1").rglob("*") if p.is_file())
-    cli_files = sorted(p.relative_to(cli).as_posix() for p in cli.rglob("*") if p.is_file() and p.name != ".scorekeeper-published")
+    zipped_files = sorted(
+        p.relative_to(out / "event-1").as_posix() for p in (out / "event-1").rglob("*") if p.is_file()
+    )
+    cli_files = sorted(
+        p.relative_to(cli).as_posix() for p in cli.rglob("*") if p.is_file() and p.name != ".scorekeeper-published"
+    )
     assert zipped_files == cli_files
     assert broken_links(out / "event-1") == []
     assert secrets_found(out, secrets_of(instance)) == []

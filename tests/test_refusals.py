@@ -56,7 +56,9 @@ def test_no_view_catches_a_tuple_of_exception_classes(path):
 
 @pytest.fixture
 def refusing_app(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE": str(tmp_path / "t.db"), "WTF_CSRF_ENABLED": False})
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "s", "DATABASE": str(tmp_path / "t.db"), "WTF_CSRF_ENABLED": False}
+    )
     bp = Blueprint("refusing", __name__)
 
     @bp.post("/refuse")

@@ -174,8 +174,11 @@ def test_a_missed_round_adds_the_players_own_average_placement_points_too():
 
 @pytest.mark.parametrize(
     "option, value, words",
-    [("mode", "fastest", "scoring must be one of"), ("sit_out", "skip", "a sit-out counts as one of"),
-     ("withdrawn_ranked", "first", "withdrawn players rank one of")],
+    [
+        ("mode", "fastest", "scoring must be one of"),
+        ("sit_out", "skip", "a sit-out counts as one of"),
+        ("withdrawn_ranked", "first", "withdrawn players rank one of"),
+    ],
 )
 def test_an_unknown_rule_of_the_event_is_refused_by_name(option, value, words):
     results, players = withdrawal_event()
@@ -187,7 +190,10 @@ def test_an_unknown_rule_of_the_event_is_refused_by_name(option, value, words):
 def five_rounds_one_played_brilliantly():
     """Ann plays round 1 alone brilliantly (5 a table) and withdraws; the rest play all five at 10."""
     others = ["Bob", "Cy", "Di", "Eve"]
-    results = [table(1, 1, ["Ann", "Bob"], ["5", "5 5"], 1, finished=True), table(1, 2, ["Cy", "Di"], ["5 5"] * 2, 1, finished=True)]
+    results = [
+        table(1, 1, ["Ann", "Bob"], ["5", "5 5"], 1, finished=True),
+        table(1, 2, ["Cy", "Di"], ["5 5"] * 2, 1, finished=True),
+    ]
     for round_ in range(2, 6):
         results += [
             table(round_, 1, ["Bob", "Cy"], ["5 5", "5 5"], 1, finished=True),

@@ -79,7 +79,9 @@ def test_a_table_locked_after_6_of_15_is_prorated_by_default_and_does_not_rank_a
     assert min(places[name] for name in keepers) > max(places[name] for name in full_keepers), places
     assert "round 1: locked after hand 6 of 15, prorated: 420 × 71 ÷ 33 cards = 904" in page
     pdf = director.get(event_url + "/standings.pdf").data
-    printed = " ".join(subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode().split())
+    printed = " ".join(
+        subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode().split()
+    )
     assert "round 1: locked after hand 6 of 15, prorated: 420 × 71 ÷ 33 cards = 904" in printed, "and on paper"
     event_page = director.get(event_url).get_data(as_text=True)
     assert "Round 1, table 2 locked after hand 6 of 15, prorated" in event_page, "the History says after which hand"
@@ -97,21 +99,37 @@ def test_the_lock_question_counts_a_short_table_as_missed_or_adjusted_with_a_rea
     text = refused.get_data(as_text=True)
     assert "An adjusted score needs its reason" in text
     assert re.search(r'value="adjusted"[^>]*checked|checked[^>]*value="adjusted"', text), "the choice is kept"
-    sent = {"csrf_token": csrf, "anyway": "y", "treatment": "adjusted", "level": "average-minus", "reason": "the room closed"}
+    sent = {
+        "csrf_token": csrf,
+        "anyway": "y",
+        "treatment": "adjusted",
+        "level": "average-minus",
+        "reason": "the room closed",
+    }
     assert director.post(f"{event_url}/games/{short}/lock", data=sent).status_code == 302
     places, page = standings_places(director, event_url)
     # The round's average at its finished table: (0 + 3 × 450) ÷ 4 = 337.5; average-minus: × 11/10 = 371.25 → 371.
     assert "adjusted (average-minus: the round&#39;s average 337.5 → 371): the room closed" in page
     history = director.get(event_url).get_data(as_text=True)
-    assert "Round 1, table 2 locked after hand 6 of 15, adjusted (average-minus)" in history and "the room closed" in history
+    assert (
+        "Round 1, table 2 locked after hand 6 of 15, adjusted (average-minus)" in history
+        and "the room closed" in history
+    )
     sheet = director.get(f"/t/{short}/sheet.pdf").data
-    printed = " ".join(subprocess.run(["pdftotext", "-", "-"], input=sheet, capture_output=True, check=True).stdout.decode().split())
-    assert "Locked after hand 6 of 15, adjusted (average-minus: the round's average 337.5 → 371): the room closed." in printed
+    printed = " ".join(
+        subprocess.run(["pdftotext", "-", "-"], input=sheet, capture_output=True, check=True).stdout.decode().split()
+    )
+    assert (
+        "Locked after hand 6 of 15, adjusted (average-minus: the round's average 337.5 → 371): the room closed."
+        in printed
+    )
     director.post(f"{event_url}/games/{short}/unlock", data={"csrf_token": csrf})
     director.post(f"{event_url}/games/{short}/lock", data={"csrf_token": csrf, "anyway": "y", "treatment": "missed"})
     _, page = standings_places(director, event_url)
     assert "locked after hand 6 of 15, counted as missed" in page
-    assert "Round 1, table 2 locked after hand 6 of 15, counted as missed" in director.get(event_url).get_data(as_text=True)
+    assert "Round 1, table 2 locked after hand 6 of 15, counted as missed" in director.get(event_url).get_data(
+        as_text=True
+    )
 
 
 def test_any_path_that_locks_a_table_short_gets_the_default(director, app):
@@ -142,11 +160,25 @@ def test_a_penalty_is_its_own_entry_with_its_reason_on_the_standings_sheet_and_h
     csrf = csrf_token(director, event_url)
     refused = director.post(
         f"{event_url}/penalties",
-        data={"csrf_token": csrf, "penalty-round": "1", "penalty-table": str(number), "penalty-player": "Bob", "penalty-points": "25", "penalty-reason": ""},
+        data={
+            "csrf_token": csrf,
+            "penalty-round": "1",
+            "penalty-table": str(number),
+            "penalty-player": "Bob",
+            "penalty-points": "25",
+            "penalty-reason": "",
+        },
     )
     assert refused.status_code == 422 and "Say why" in refused.get_data(as_text=True)
     assert 'value="25"' in refused.get_data(as_text=True), "what was typed is kept"
-    sent = {"csrf_token": csrf, "penalty-round": "1", "penalty-table": str(number), "penalty-player": "Bob", "penalty-points": "25", "penalty-reason": "a revoke"}
+    sent = {
+        "csrf_token": csrf,
+        "penalty-round": "1",
+        "penalty-table": str(number),
+        "penalty-player": "Bob",
+        "penalty-points": "25",
+        "penalty-reason": "a revoke",
+    }
     assert director.post(f"{event_url}/penalties", data=sent).status_code == 302
     director.post(f"{event_url}/games/{short}/lock", data={"csrf_token": csrf, "anyway": "y"})
     _, page = standings_places(director, event_url)
@@ -154,7 +186,9 @@ def test_a_penalty_is_its_own_entry_with_its_reason_on_the_standings_sheet_and_h
     event_page = director.get(event_url).get_data(as_text=True)
     assert f"Penalty +25 to Bob in round 1, table {number}" in event_page
     pdf = director.get(f"/t/{bob_table}/sheet.pdf").data
-    text = " ".join(subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode().split())
+    text = " ".join(
+        subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode().split()
+    )
     assert f"Penalty +25 to Bob in round 1, table {number}: a revoke" in text
     penalty_id = re.search(r"/penalties/(\d+)/withdraw", event_page).group(1)
     director.post(f"{event_url}/penalties/{penalty_id}/withdraw", data={"csrf_token": csrf})
@@ -205,7 +239,14 @@ def test_the_exports_carry_what_the_evening_held(director):
     director.post(f"{event_url}/games/{short}/lock", data={"csrf_token": csrf, "anyway": "y"})
     director.post(
         f"{event_url}/penalties",
-        data={"csrf_token": csrf, "penalty-round": "1", "penalty-table": "1", "penalty-player": "", "penalty-points": "5", "penalty-reason": "a slow table"},
+        data={
+            "csrf_token": csrf,
+            "penalty-round": "1",
+            "penalty-table": "1",
+            "penalty-player": "",
+            "penalty-points": "5",
+            "penalty-reason": "a slow table",
+        },
     )
     late = {"csrf_token": csrf, "late-name": "Ivy", "late-from_round": "2", "late-reason": ""}
     assert director.post(f"{event_url}/players/late", data=late).status_code == 302
@@ -218,7 +259,15 @@ def test_the_exports_carry_what_the_evening_held(director):
     short_table = next(t for t in exported["tables"] if t["table"] == 2)
     assert short_table["locked_after_hand"] == 6 and short_table["counts_as"] == "prorated"
     assert exported["penalties"] == [
-        {"round": 1, "table": 1, "player": None, "points": 5, "kind": "penalty", "reason": "a slow table", "given_at": exported["penalties"][0]["given_at"]}
+        {
+            "round": 1,
+            "table": 1,
+            "player": None,
+            "points": 5,
+            "kind": "penalty",
+            "reason": "a slow table",
+            "given_at": exported["penalties"][0]["given_at"],
+        }
     ]
     standings = {row["player"]: row for row in exported["standings"]}
     keeper = seats(director, short)[1]
@@ -231,7 +280,10 @@ def test_the_exports_carry_what_the_evening_held(director):
     full_keeper = seats(director, full)[1]
     assert by_name[full_keeper]["penalties"] == "5" and "a slow table" in by_name[full_keeper]["how"]
     results = list(csv.DictReader(io.StringIO(director.get(event_url + "/export.csv").get_data(as_text=True))))
-    assert {(row["table"], row["locked_after_hand"], row["counts_as"]) for row in results} == {("1", "", ""), ("2", "6", "prorated")}
+    assert {(row["table"], row["locked_after_hand"], row["counts_as"]) for row in results} == {
+        ("1", "", ""),
+        ("2", "6", "prorated"),
+    }
 
 
 def test_a_penalty_given_after_the_evening_moves_the_clubs_record_of_it(director, app):
@@ -246,7 +298,14 @@ def test_a_penalty_given_after_the_evening_moves_the_clubs_record_of_it(director
     try:
         bring_up_to_date(db)
         assert record_holds(db, event_id)
-        sent = {"csrf_token": csrf, "penalty-round": "1", "penalty-table": "1", "penalty-player": "", "penalty-points": "5", "penalty-reason": "a slow table"}
+        sent = {
+            "csrf_token": csrf,
+            "penalty-round": "1",
+            "penalty-table": "1",
+            "penalty-player": "",
+            "penalty-points": "5",
+            "penalty-reason": "a slow table",
+        }
         assert director.post(f"{event_url}/penalties", data=sent).status_code == 302
         assert not record_holds(db, event_id), "a penalty changes the standings the club keeps"
     finally:

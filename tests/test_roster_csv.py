@@ -184,8 +184,11 @@ def test_quoted_cells_keep_their_quotes_and_a_quoted_comma_is_the_cells():
     assert players(roster) == [(1, 'Ann "Annie" Lee', "North East", "7")]
     assert refusals(roster) == [
         (2, CLUB_COMMA),
-        (3, "The membership number cannot hold a comma: the event's list of players separates name, club and "
-         "number with commas."),
+        (
+            3,
+            "The membership number cannot hold a comma: the event's list of players separates name, club and "
+            "number with commas.",
+        ),
     ]
 
 
@@ -326,7 +329,10 @@ def test_one_name_once_with_a_number_and_once_without_is_left_to_the_import():
 def test_a_refused_line_is_not_a_player_a_later_line_repeats():
     roster = read("Ann,=North,7", "Bob,South,7", "Bob,,", "bob,,")
     assert players(roster) == [(2, "Bob", "South", "7"), (3, "Bob", "", "")]
-    assert refusals(roster)[1] == (4, "bob is on line 3 already: two players of that name need their membership numbers.")
+    assert refusals(roster)[1] == (
+        4,
+        "bob is on line 3 already: two players of that name need their membership numbers.",
+    )
 
 
 # The size of a roster

@@ -119,7 +119,9 @@ def test_an_undo_through_the_outbox_writes_no_cookie_and_is_said_on_its_next_pag
     assert response.status_code == 200
     assert response.headers.getlist("Set-Cookie") == []
     assert "said=" in response.get_json()["redirect"] and "saved=" not in response.get_json()["redirect"]
-    assert "Undone: Hand 1 · pressure (Bob)." in table.client.get(response.get_json()["redirect"]).get_data(as_text=True)
+    assert "Undone: Hand 1 · pressure (Bob)." in table.client.get(response.get_json()["redirect"]).get_data(
+        as_text=True
+    )
     assert "Undone:" not in table.page("/scores")
     assert "Undone:" not in table.page("/")
 

@@ -80,7 +80,6 @@ def shown(db, season, public=False):
     ]
 
 
-
 # The ladder under each rule, from the club's record.
 
 

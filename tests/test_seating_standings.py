@@ -90,7 +90,10 @@ def test_placement_points_rank_by_places_won_then_total():
 def test_a_partnership_gives_both_partners_the_sides_total():
     game = Game(configure("crates"), ("Ann", "Bob", "Cy", "Di"), (("Ann", "Cy"), ("Bob", "Di")))
     score = score_game(game, [hand(Ann="K", Bob="", Cy="Q", Di="8")])
-    rows = {row.name: row for row in standings([TableResult(1, 1, replace(score, finished=True))], ["Ann", "Bob", "Cy", "Di"], "total")}
+    rows = {
+        row.name: row
+        for row in standings([TableResult(1, 1, replace(score, finished=True))], ["Ann", "Bob", "Cy", "Di"], "total")
+    }
     assert rows["Ann"].total == rows["Cy"].total == 20 and rows["Bob"].total == rows["Di"].total == 50
     assert Counter(row.place for row in rows.values()) == Counter({1: 2, 3: 2})
 
@@ -99,7 +102,9 @@ def test_where_the_highest_total_wins_the_event_ranks_it_first():
     rules = configure("crazy-eights")
     game = Game(rules, ("Ann", "Bob", "Cy"))
     score = score_game(game, [hand(Ann="", Bob="K", Cy="9")])
-    rows = standings([TableResult(1, 1, replace(score, finished=True))], ["Ann", "Bob", "Cy"], "total", lowest_wins=False)
+    rows = standings(
+        [TableResult(1, 1, replace(score, finished=True))], ["Ann", "Bob", "Cy"], "total", lowest_wins=False
+    )
     assert [(row.place, row.name, row.total) for row in rows] == [(1, "Ann", 19), (2, "Bob", 0), (2, "Cy", 0)]
     assert rows[0].wins == 1 and rows[0].placement == 2
 
@@ -181,7 +186,9 @@ def test_where_the_event_says_so_a_withdrawn_player_ranks_below_and_a_late_one_w
         result(2, 1, ["Ann", "Cy"], ["A", "K"]),
         result(2, 2, ["Di", "Eve"], ["K", "A"], closed=False),  # Eve arrived for round 2; still playing
     ]
-    rows = standings(results, ["Ann", "Bob", "Cy", "Di", "Eve"], "total", withdrawn={"Bob": 2}, withdrawn_ranked="below")
+    rows = standings(
+        results, ["Ann", "Bob", "Cy", "Di", "Eve"], "total", withdrawn={"Bob": 2}, withdrawn_ranked="below"
+    )
     by_name = {row.name: row for row in rows}
     assert [row.name for row in rows][-2:] == ["Bob", "Eve"]
     assert by_name["Bob"].place == 4 and by_name["Bob"].missed == 0, "round 2 is not complete yet"

@@ -55,7 +55,9 @@ def certificate(tmp_path_factory) -> tuple[str, str]:
     return str(cert), str(key)
 
 
-def test_the_server_serves_https_with_a_secure_cookie_hsts_a_redirect_from_http_and_a_live_stream_over_tls(tmp_path, certificate):
+def test_the_server_serves_https_with_a_secure_cookie_hsts_a_redirect_from_http_and_a_live_stream_over_tls(
+    tmp_path, certificate
+):
     cert, key = certificate
     port = free_port()
     while not port_is_free("127.0.0.1", port + 1):

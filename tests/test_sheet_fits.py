@@ -14,6 +14,8 @@ from . import paper
 from .sheet_cases import CASES, LONG_NAMES, SINGLE_WORDS, VIEW_URL, Case, sheet
 
 PAPERS = ("a4", "letter")
+
+
 @functools.cache
 def rendered(name: str, paper: str) -> bytes:
     case = next(case for case in CASES if case.name == name)

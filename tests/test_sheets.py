@@ -238,7 +238,9 @@ def test_the_command_line_prints_without_a_server(tmp_path):
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1
 
 
-@pytest.mark.parametrize("rules, players", [("hollywood-eights", 5), ("hollywood-eights", 3), ("crates-world-series", 4)])
+@pytest.mark.parametrize(
+    "rules, players", [("hollywood-eights", 5), ("hollywood-eights", 3), ("crates-world-series", 4)]
+)
 def test_a_blank_sheet_for_a_seating_the_game_does_not_allow_is_refused_beside_players(client, rules, players):
     response = client.get(f"/blank-sheet.pdf?rules={rules}&players={players}")
     page = response.get_data(as_text=True)

@@ -32,7 +32,10 @@ RANKED = [f"P{n}" for n in range(1, 14)]
 
 def test_without_earlier_meetings_the_tables_are_the_standings_in_order_leaders_at_table_one():
     assert seat_by_standings(RANKED) == [RANKED[0:4], RANKED[4:8], RANKED[8:13]]
-    assert seat_by_standings(RANKED, sizes=table_sizes(13, odd="threes")) == [RANKED[0:4], *(RANKED[i : i + 3] for i in (4, 7, 10))]
+    assert seat_by_standings(RANKED, sizes=table_sizes(13, odd="threes")) == [
+        RANKED[0:4],
+        *(RANKED[i : i + 3] for i in (4, 7, 10)),
+    ]
 
 
 def test_leaders_who_met_already_are_kept_apart_as_far_as_the_standings_allow():
@@ -129,7 +132,9 @@ def test_the_director_seats_a_round_by_the_standings_and_the_history_and_round_s
     page = planned_page(director, event_url)
     assert history_lines(page)[0].endswith("Round 2 seated by the standings after round 1")
     assert not any("seated by hand" in line for line in history_lines(page))
-    text = paper.squeezed(" ".join(p.text() for p in paper.pages(director.get(event_url + "/round-sheet.pdf").data, tmp_path)))
+    text = paper.squeezed(
+        " ".join(p.text() for p in paper.pages(director.get(event_url + "/round-sheet.pdf").data, tmp_path))
+    )
     assert paper.squeezed("Seated by the standings after round 1 (leaders together at table 1).") in text
     assert paper.squeezed("Seated by hand") not in text
 
@@ -142,8 +147,14 @@ def test_a_proposal_by_the_standings_edited_is_seated_by_hand(director):
     page = post(director, event_url, "/rounds", number="2", tables="", by_standings="y").get_data(as_text=True)
     tables = [line.split(", ") for line in proposal_in(page).splitlines()]
     tables[0][1], tables[1][1] = tables[1][1], tables[0][1]
-    sent = post(director, event_url, "/rounds", number="2", tables="\n".join(map(", ".join, tables)),
-                seated_by="the standings after round 1")
+    sent = post(
+        director,
+        event_url,
+        "/rounds",
+        number="2",
+        tables="\n".join(map(", ".join, tables)),
+        seated_by="the standings after round 1",
+    )
     assert sent.status_code == 302
     lines = history_lines(planned_page(director, event_url))
     assert not any("seated by the standings" in line for line in lines)

@@ -41,7 +41,9 @@ def test_while_no_round_is_complete_finished_tables_rank_provisionally_and_playe
 def test_once_a_round_is_complete_the_standings_are_the_rankings_own(mode):
     results = round_one(finished=4) + [result(2, 1, NAMES[0:4], ["K", "", "A", "2"], closed=False)]
     shown = shown_standings(results, NAMES, mode)
-    assert [(r.name, r.place, r.total) for r in shown] == [(r.name, r.place, r.total) for r in standings(results, NAMES, mode)]
+    assert [(r.name, r.place, r.total) for r in shown] == [
+        (r.name, r.place, r.total) for r in standings(results, NAMES, mode)
+    ]
     assert not any(row.provisional for row in shown)
 
 

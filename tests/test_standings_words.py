@@ -94,7 +94,9 @@ def round_one_half_done(director):
     for number in (1, 2):
         for seat_number, name in enumerate(PLAYERS[4:8]):
             cards = [] if seat_number == number - 1 else ["K"]
-            append(director.db, playing.game, Change(LEFTOVERS, number, name, {"cards": cards}), f"h{number}{name}", "t")
+            append(
+                director.db, playing.game, Change(LEFTOVERS, number, name, {"cards": cards}), f"h{number}{name}", "t"
+            )
     return event_url
 
 
@@ -116,7 +118,12 @@ def test_in_round_1_each_finished_tables_players_are_ranked_provisionally_and_th
     places = [row[0] for row in rows]
     names = [row[1][0] for row in rows]
     # Ann, Bob, Cy and Di finished (places 1 to 4 at their table): ranked by what they have, marked.
-    assert names[:4] == ["Ann", "Bob", "Cy", "Di"] and places[:4] == [["1", "prov."], ["2", "prov."], ["3", "prov."], ["4", "prov."]]
+    assert names[:4] == ["Ann", "Bob", "Cy", "Di"] and places[:4] == [
+        ["1", "prov."],
+        ["2", "prov."],
+        ["3", "prov."],
+        ["4", "prov."],
+    ]
     assert names[4:] == ["Ed", "Flo", "Gus", "Hal"] and places[4:] == [["—"]] * 4  # still playing: no place
     assert "Provisional</strong>: 1 of 2 tables finished in round 1 of 5" in page
     assert page.count("hand 3 of 15") >= 4

@@ -36,9 +36,28 @@ BUDGET = int(os.environ.get("SCOREKEEPER_FUZZ", "20"))
 CONTROLS = [chr(code) for code in [*range(0x20), *range(0x7F, 0xA0)]] + ["\u2028", "\u2029"]
 #: Characters nothing on a page shows: format characters, fillers, blanks, selectors, tags.
 INVISIBLE = [
-    "\u00ad", "\u034f", "\u115f", "\u1160", "\u180b", "\u180e", "\u200b", "\u200c", "\u200e", "\u200f",
-    "\u202a", "\u202e", "\u2060", "\u2066", "\u2069", "\u2800", "\u3164", "\ufe00", "\ufeff", "\uffa0",
-    "\U000e0001", "\U000e0041",
+    "\u00ad",
+    "\u034f",
+    "\u115f",
+    "\u1160",
+    "\u180b",
+    "\u180e",
+    "\u200b",
+    "\u200c",
+    "\u200e",
+    "\u200f",
+    "\u202a",
+    "\u202e",
+    "\u2060",
+    "\u2066",
+    "\u2069",
+    "\u2800",
+    "\u3164",
+    "\ufe00",
+    "\ufeff",
+    "\uffa0",
+    "\U000e0001",
+    "\U000e0041",
 ]
 #: What separates the lines of a list (a text area, a CSV, a names file): there it ends a line.
 LINE_ENDS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
@@ -175,7 +194,13 @@ def late_player(field: str) -> Callable[..., bool]:
         event_url = getattr(client, "fuzz_event", None) or new_event(client, ["Ann", "Bob", "Cy", "Di"])
         client.fuzz_event = event_url
         fields = {"csrf_token": token(client), "late-from_round": "1"}
-        fields.update({f"late-{key}": value for key, value in {"name": "Eve", "club": "North", "number": "9"}.items() if key != field})
+        fields.update(
+            {
+                f"late-{key}": value
+                for key, value in {"name": "Eve", "club": "North", "number": "9"}.items()
+                if key != field
+            }
+        )
         value = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
         before = count(client, "event_players")
         response = posted(client, event_url + "/players/late", fields, f"late-{field}", value)
@@ -188,7 +213,13 @@ def late_player(field: str) -> Callable[..., bool]:
 def member(field: str) -> Callable[..., bool]:
     def send(client, text):
         fields = {"csrf_token": token(client)}
-        fields.update({f"add-{key}": value for key, value in {"name": "Eve", "club": "North", "number": "9"}.items() if key != field})
+        fields.update(
+            {
+                f"add-{key}": value
+                for key, value in {"name": "Eve", "club": "North", "number": "9"}.items()
+                if key != field
+            }
+        )
         value = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
         before = count(client, "members")
         response = posted(client, "/director/players/", fields, f"add-{field}", value)

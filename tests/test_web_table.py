@@ -339,7 +339,10 @@ def test_a_whole_hand_save_meeting_several_players_entries_names_every_one_and_k
     response = save_hand(table, 1, "x", {0: "K", 1: "4", 2: "2", 3: "J"})
     data = response.get_json()
     assert response.status_code == 409
-    assert [(c["seat"], c["player"], c["cards"]) for c in data["conflicts"]] == [(0, "Ann", ["9"]), (2, "Cy", ["Q", "3"])]
+    assert [(c["seat"], c["player"], c["cards"]) for c in data["conflicts"]] == [
+        (0, "Ann", ["9"]),
+        (2, "Cy", ["Q", "3"]),
+    ]
     assert data["seat"] == 0 and data["current"]["cards"] == ["9"]  # where the pad opens, as before
     assert "Ann's and Cy's leftovers were entered meanwhile" in data["error"]
     assert "Ann: 9" in data["error"] and "Cy: Q 3" in data["error"]

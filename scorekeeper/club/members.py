@@ -82,8 +82,18 @@ class Member:
 
 
 MONTHS = (
-    "January", "February", "March", "April", "May", "June",
-    "July", "August", "September", "October", "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 )
 
 
@@ -256,7 +266,9 @@ def match_players(lines: Sequence[Listed], index: MemberIndex) -> list[Matched]:
         key = number_key(listed.number)
         earlier = numbered.setdefault(key, listed) if key else listed
         if earlier is not listed:
-            raise MemberRefusal(f"Line {listed.line}: number {listed.number.strip()} is on line {earlier.line} too.", "players")
+            raise MemberRefusal(
+                f"Line {listed.line}: number {listed.number.strip()} is on line {earlier.line} too.", "players"
+            )
     members = [index.match(listed) for listed in lines]
     first_line: dict[int, Listed] = {}
     by_name: dict[str, list[int]] = {}

@@ -70,7 +70,9 @@ def accept_record(game: Game, entries: Sequence[Entry]) -> TableState:
         if entry.kind == PRESSURE:
             pressures[entry.hand or 0] += 1
             if pressures[entry.hand or 0] > MAX_PRESSURES_IN_A_HAND:
-                raise TableError(f"Hand {entry.hand} holds more than {MAX_PRESSURES_IN_A_HAND} pressures, the most a hand can.")
+                raise TableError(
+                    f"Hand {entry.hand} holds more than {MAX_PRESSURES_IN_A_HAND} pressures, the most a hand can."
+                )
     state = TableState.fold(game, entries)
     open_hands = state.last_hand
     beyond = next((entry for entry in entries if (entry.hand or 0) > open_hands), None)
@@ -192,7 +194,9 @@ def _check_leftovers(state: TableState, change: Change) -> None:
             raise TableError("The leftovers this corrects are not this game's: reload the page.", "cards")
         target = state.by_id.get(change.target or -1)
         if target is not None and (target.kind, target.hand, target.player) != (LEFTOVERS, number, player):
-            raise TableError(f"What this corrects is not {player}'s leftovers for hand {number}: reload the page.", "cards")
+            raise TableError(
+                f"What this corrects is not {player}'s leftovers for hand {number}: reload the page.", "cards"
+            )
         if current is None:
             raise StaleEdit(f"{player}'s leftovers for hand {number} were undone meanwhile", None, "cards", player)
         raise StaleEdit(

@@ -46,7 +46,9 @@ class StaleEdit(TableError):
 
     status = 409
 
-    def __init__(self, message: str, current: Entry | None, field: str | None = None, player: str | None = None) -> None:
+    def __init__(
+        self, message: str, current: Entry | None, field: str | None = None, player: str | None = None
+    ) -> None:
         super().__init__(message, field)
         self.current = current
         self.player = player

@@ -294,6 +294,7 @@ class TableState:
     @cached_property
     def score(self) -> GameScore:
         """The complete hands replayed; a pressure in the hand in play does not replay them again."""
+
         def scored() -> GameScore:
             return score_game(self.game, self.hands, scored_before=self._scored_before)
 

@@ -175,6 +175,18 @@ def rating_chart(values: Sequence[float], first: str = "", last: str = "") -> Ra
     step = max(5, (ceiling - floor) // 4 // 5 * 5)
     ticks = tuple((y(v), v) for v in range(floor, ceiling + 1, step))
     return RatingChart(
-        WIDTH, 150, " ".join(f"{a},{b}" for a, b in dots), dots, ticks, y(0), left, right, top, bottom,
-        first, last, min(values), max(values),
+        WIDTH,
+        150,
+        " ".join(f"{a},{b}" for a, b in dots),
+        dots,
+        ticks,
+        y(0),
+        left,
+        right,
+        top,
+        bottom,
+        first,
+        last,
+        min(values),
+        max(values),
     )

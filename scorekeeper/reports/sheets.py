@@ -71,8 +71,9 @@ def sheet_layout(rows: int) -> SheetLayout:
 
 def sheet_columns(grid: ScoreGrid, side: GridSide) -> tuple[tuple[str, str], ...]:
     """A side's columns on the score sheet (kind, heading)."""
-    return side_columns(grid.cards_heading, grid.has_pressures and not side.is_dummy, grid.has_pressures,
-                        len(grid.game_numbers))
+    return side_columns(
+        grid.cards_heading, grid.has_pressures and not side.is_dummy, grid.has_pressures, len(grid.game_numbers)
+    )
 
 
 def side_columns(cards: str, pressures: bool, hand: bool, games: int) -> tuple[tuple[str, str], ...]:

@@ -68,7 +68,9 @@ def text_fault(text: str, words: str = "a name", *, most: int | None = None, lin
     return None
 
 
-def check_text(text: str, field: str | None, words: str = "a name", *, most: int | None = None, lines: bool = False) -> None:
+def check_text(
+    text: str, field: str | None, words: str = "a name", *, most: int | None = None, lines: bool = False
+) -> None:
     """Refuse ``text`` that breaks the rule (``text_fault``), as a sentence beside ``field``."""
     fault = text_fault(text, words, most=most, lines=lines)
     if fault is not None:

@@ -74,7 +74,9 @@ class ClubTable:
 def bring_up_to_date(db: sqlite_utils.Database) -> int:
     """Derive again the events whose games or players changed, then rate what finished since; how
     many events were derived."""
-    moved = [(int(event_id), str(signature)) for event_id, signature, kept in db.execute(_SIGNATURES) if signature != kept]
+    moved = [
+        (int(event_id), str(signature)) for event_id, signature, kept in db.execute(_SIGNATURES) if signature != kept
+    ]
     for event_id, signature in moved:
         _derive_event(db, event_id, signature)
     rate(db)
@@ -135,7 +137,17 @@ def _derive_event(db: sqlite_utils.Database, event_id: int, signature: str) -> N
             "INSERT INTO club_standings (event_id, member_id, place, total, tables, wins, missed, ranked, provisional) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (event_id, members[row.name], row.place, row.total, row.tables, row.wins, row.missed, ranked, provisional)
+                (
+                    event_id,
+                    members[row.name],
+                    row.place,
+                    row.total,
+                    row.tables,
+                    row.wins,
+                    row.missed,
+                    ranked,
+                    provisional,
+                )
                 for row in ranking
                 if row.name in members
             ],
@@ -162,7 +174,14 @@ def _store_tables(db: sqlite_utils.Database, event_id: int, tables: Sequence[Clu
             _drop_table(db, old[0], old[3])
         cursor = db.conn.execute(
             "INSERT INTO club_tables (event_id, round, number, finished_at, result, ranking) VALUES (?, ?, ?, ?, ?, ?)",
-            [event_id, table.round, table.number, table.finished_at, table.result, pack_table(table.sides, table.places)],
+            [
+                event_id,
+                table.round,
+                table.number,
+                table.finished_at,
+                table.result,
+                pack_table(table.sides, table.places),
+            ],
         )
         table_id = int(cursor.lastrowid or 0)
         won = [place == 1 and table.places.count(1) == 1 for place in table.places]
@@ -333,15 +352,17 @@ def store_ratings(db: sqlite_utils.Database, versions: tuple[str | None, str | N
         db.conn.execute("DELETE FROM ratings")
         db.conn.executemany("INSERT INTO ratings (member_id, mu, sigma, tables, history) VALUES (?, ?, ?, ?, ?)", rows)
         db.conn.execute("UPDATE club_tables SET rated = 1 WHERE rated = 0")
-        _set(db, "rating_model", json.dumps({"name": model.name, "version": model.version, "parameters": dict(model.parameters)}))
+        _set(
+            db,
+            "rating_model",
+            json.dumps({"name": model.name, "version": model.version, "parameters": dict(model.parameters)}),
+        )
         _set(db, "ratings_stale", "0")
         _bump(db, "ratings_version")
     return True
 
 
-def stored_ratings(
-    db: sqlite_utils.Database, members: Sequence[int] | None = None
-) -> dict[int, tuple[Rating, bytes]]:
+def stored_ratings(db: sqlite_utils.Database, members: Sequence[int] | None = None) -> dict[int, tuple[Rating, bytes]]:
     """The stored ratings (of ``members``, or everyone's), each with its history as stored
     (``club.ratings.unpack_history``: the table's id, mu and sigma after each table)."""
     if members is None:

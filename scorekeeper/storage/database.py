@@ -368,7 +368,9 @@ def _players_become_members(db: sqlite_utils.Database) -> None:
             else:
                 by_name[key] = member
         elif number_key:
-            db.conn.execute("UPDATE members SET name = ?, name_key = ? WHERE id = ? AND name_key != ?", [name, key, member, key])
+            db.conn.execute(
+                "UPDATE members SET name = ?, name_key = ? WHERE id = ? AND name_key != ?", [name, key, member, key]
+            )
         db.conn.execute("UPDATE event_players SET member_id = ? WHERE id = ?", [member, player_id])
 
 
@@ -613,7 +615,9 @@ def _evening(db: sqlite_utils.Database) -> None:
         )
         """
     )
-    db.execute("CREATE INDEX round_clocks_running ON round_clocks (deadline) WHERE stopped = 0 AND deadline IS NOT NULL")
+    db.execute(
+        "CREATE INDEX round_clocks_running ON round_clocks (deadline) WHERE stopped = 0 AND deadline IS NOT NULL"
+    )
 
 
 @migrations(name="0014_event_odd_tables")

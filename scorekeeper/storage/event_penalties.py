@@ -37,7 +37,7 @@ class GivenPenalty:
     given_at: str
 
     def words(self) -> str:
-        """"+10 to Ann in round 2, table 1", "+5 to every player of round 3, table 2"."""
+        """ "+10 to Ann in round 2, table 1", "+5 to every player of round 3, table 2"."""
         who = self.player or "every player of"
         to = f"to {who} in" if self.player else f"to {who}"
         return f"{self.points:+d} {to} round {self.round}, table {self.table}"
@@ -54,7 +54,9 @@ class GivenPenalty:
 def given_penalties(db: sqlite_utils.Database, event_id: int) -> list[GivenPenalty]:
     """The event's penalties standing now (not withdrawn), in the order they were given."""
     return [
-        GivenPenalty(row["id"], row["round"], row["table_number"], row["player"], row["points"], row["reason"], row["given_at"])
+        GivenPenalty(
+            row["id"], row["round"], row["table_number"], row["player"], row["points"], row["reason"], row["given_at"]
+        )
         for row in db.query(
             "SELECT * FROM event_penalties WHERE event_id = ? AND withdrawn_at IS NULL ORDER BY id", [event_id]
         )
@@ -101,7 +103,8 @@ def give_penalty(
             seat = next((name for name in players if name_key(name) == name_key(player)), None)
             if seat is None:
                 raise PenaltyRefusal(
-                    f"{player} did not play at round {round_}, table {table}: its players are {', '.join(players)}.", "player"
+                    f"{player} did not play at round {round_}, table {table}: its players are {', '.join(players)}.",
+                    "player",
                 )
             player = seat
         cursor = db.conn.execute(

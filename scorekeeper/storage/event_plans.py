@@ -190,7 +190,9 @@ def standings_seating(db: sqlite_utils.Database, event: Event, number: int) -> t
     words for it ("the standings after round 2"). Refused (beside the tables) before any round
     is complete, and in events of partnerships or of a game for other than tables of four."""
     if event.partnerships != ALONE or event.ruleset().table_size != 4:
-        raise SeatingError("Seating by the standings is for events where everyone plays alone at tables of four.", "tables")
+        raise SeatingError(
+            "Seating by the standings is for events where everyone plays alone at tables of four.", "tables"
+        )
     tables = progress(db, event)
     complete = complete_rounds(table_results(tables))
     if not complete:

@@ -172,7 +172,10 @@ def progress(db: sqlite_utils.Database, event: Event, tables: list[EventTable] |
     versions = game_versions(db, event.id)
     rows = [TableProgress(table, load_state(db, table.game, versions.get(table.game.id))) for table in tables]
     averages = round_averages([row.result for row in rows])
-    return [dataclasses.replace(row, averaged=row.table.round in averages, average=averages.get(row.table.round)) for row in rows]
+    return [
+        dataclasses.replace(row, averaged=row.table.round in averages, average=averages.get(row.table.round))
+        for row in rows
+    ]
 
 
 def rounds_played(tables: list[TableProgress]) -> list[list[list[str]]]:

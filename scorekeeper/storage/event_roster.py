@@ -72,7 +72,9 @@ def give_reason(db: sqlite_utils.Database, event_id: int, line: int, reason: str
 def _first_open_round(db: sqlite_utils.Database, event: Event, asked: int, late: bool = False) -> None:
     """``asked`` must be a round not seated yet (and, in a planned event, one of its rounds). A
     ``late`` player asked into the round as it happens is told the way in: a no-show's seat."""
-    seated = int(db.execute("SELECT COALESCE(MAX(round), 0) FROM event_tables WHERE event_id = ?", [event.id]).fetchone()[0])
+    seated = int(
+        db.execute("SELECT COALESCE(MAX(round), 0) FROM event_tables WHERE event_id = ?", [event.id]).fetchone()[0]
+    )
     if asked <= seated:
         following = seated + 1
         way_in = ""
@@ -119,7 +121,9 @@ def add_late_player(
     listed = Listed(0, name, club, number)
     with immediate(db):
         member = MemberIndex(all_members(db)).match(listed, "name")
-        rows = db.execute("SELECT name, arrives, member_id FROM event_players WHERE event_id = ?", [event.id]).fetchall()
+        rows = db.execute(
+            "SELECT name, arrives, member_id FROM event_players WHERE event_id = ?", [event.id]
+        ).fetchall()
         seat = name
         for existing, arrives, member_id in rows:
             if member is not None and member_id == member.id:
@@ -191,7 +195,12 @@ def replace_no_show(
         at = [table for table in tables if missing in table[2]]
         if not at:
             leaves = roster.get(missing, (1, None))[1]
-            if missing in roster and leaves is not None and leaves <= round_ and (not replacement or replacement in seated):
+            if (
+                missing in roster
+                and leaves is not None
+                and leaves <= round_
+                and (not replacement or replacement in seated)
+            ):
                 return False  # done already: a double click, or the other director
             raise RosterRefusal(f"{missing} is not seated in round {round_}.", "missing")
         number, game_id, players, version = at[0]
@@ -227,7 +236,12 @@ def replace_no_show(
         changed = db.conn.execute(
             "UPDATE games SET players = ?, partnerships = ?, first_dealer = ?, notices = notices + 1 "
             "WHERE id = ? AND version = 0",
-            [json.dumps(list(game.players)), json.dumps([list(team) for team in game.partnerships]), game.dealer(1), game_id],
+            [
+                json.dumps(list(game.players)),
+                json.dumps([list(team) for team in game.partnerships]),
+                game.dealer(1),
+                game_id,
+            ],
         )
         if not changed.rowcount:  # the log moved meanwhile (the check above read it under this lock: never)
             raise TableStarted(f"Round {round_}, table {number} has started: its players cannot change.", "missing")
@@ -250,6 +264,9 @@ def replace_no_show(
             # A late player given the seat plays earlier than the line that added them said.
             instead += f", and so from round {round_} on (added to play from round {roster[replacement][0]})"
         note_change(
-            db, event.id, f"Round {round_}, table {number}: {missing} did not come, withdrawn from round {round_} on; {instead}", reason
+            db,
+            event.id,
+            f"Round {round_}, table {number}: {missing} did not come, withdrawn from round {round_} on; {instead}",
+            reason,
         )
     return True

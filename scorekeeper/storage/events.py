@@ -499,14 +499,10 @@ def withdraw_round(db: sqlite_utils.Database, event: Event, number: int) -> bool
             raise RoundConflict(f"Only the latest round ({latest}) can be withdrawn.")
         played = [str(table) for table, _, has_entries in tables if has_entries]
         if played:
-            raise RoundConflict(
-                f"Round {number} cannot be withdrawn: play is recorded at {tables_named(played)}."
-            )
+            raise RoundConflict(f"Round {number} cannot be withdrawn: play is recorded at {tables_named(played)}.")
         games = [game_id for _, game_id, _ in tables]
         marks = ", ".join("?" * len(games))
-        db.conn.execute(
-            f"UPDATE games SET locked = 1, notices = notices + (locked = 0) WHERE id IN ({marks})", games
-        )
+        db.conn.execute(f"UPDATE games SET locked = 1, notices = notices + (locked = 0) WHERE id IN ({marks})", games)
         db.conn.execute("DELETE FROM event_tables WHERE event_id = ? AND round = ?", [event.id, number])
         note_change(db, event.id, f"Round {number} withdrawn")
     return True
@@ -528,7 +524,7 @@ SHORT_TREATMENT_WORDS = {
 
 
 def short_words(treatment: str, level: str = AVERAGE) -> str:
-    """"prorated", "counted as missed", "adjusted (average-plus)": how a short table counts."""
+    """ "prorated", "counted as missed", "adjusted (average-plus)": how a short table counts."""
     return {PRORATED: "prorated", MISSED: "counted as missed"}.get(treatment, f"adjusted ({level})")
 
 

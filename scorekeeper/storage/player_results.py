@@ -66,8 +66,18 @@ def player_results(db: sqlite_utils.Database, member_id: int) -> PlayerResults |
     evenings = tuple(
         Evening(
             # An evening deleted from the list is over: its tables still playing then never will.
-            row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9],
-            bool(row[10]) and row[11] is None, row[11] is not None,
+            row[0],
+            row[1],
+            row[2],
+            row[3],
+            row[4],
+            row[5],
+            row[6],
+            row[7],
+            row[8],
+            row[9],
+            bool(row[10]) and row[11] is None,
+            row[11] is not None,
         )
         for row in db.execute(
             "SELECT s.event_id, e.name, e.held_on, p.name, s.place, s.ranked, s.total, s.tables, s.wins, s.missed, "

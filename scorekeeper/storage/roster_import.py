@@ -39,7 +39,9 @@ def preview(db: sqlite_utils.Database, roster: Roster) -> ImportPlan:
     return plan_import(roster, all_members(db, removed=True))
 
 
-def import_roster(db: sqlite_utils.Database, source: Roster | ImportPlan, who: str, file_name: str = "") -> ImportResult:
+def import_roster(
+    db: sqlite_utils.Database, source: Roster | ImportPlan, who: str, file_name: str = ""
+) -> ImportResult:
     """Import a roster (or the plan a preview made of it): new members inserted, members updated,
     each update a line of the club's history and the import one more ("Roster imported from
     players.csv: 118 added, 4 updated, 3 lines refused"); nothing written when nothing changes."""

@@ -100,7 +100,9 @@ _COLUMNS = "event_id, round, length, deadline, paused_left, stopped"
 
 
 def round_clock(db: sqlite_utils.Database, event_id: int, round_: int) -> RoundClock | None:
-    row = db.execute(f"SELECT {_COLUMNS} FROM round_clocks WHERE event_id = ? AND round = ?", [event_id, round_]).fetchone()
+    row = db.execute(
+        f"SELECT {_COLUMNS} FROM round_clocks WHERE event_id = ? AND round = ?", [event_id, round_]
+    ).fetchone()
     return None if row is None else _row(row)
 
 
@@ -120,7 +122,9 @@ def start_clock(db: sqlite_utils.Database, event: Event, round_: int, minutes: i
     if not 1 <= minutes <= MAX_MINUTES:
         raise ClockRefusal(f"A round of 1 to {MAX_MINUTES} minutes.", "minutes")
     with immediate(db):
-        seated = db.execute("SELECT 1 FROM event_tables WHERE event_id = ? AND round = ?", [event.id, round_]).fetchone()
+        seated = db.execute(
+            "SELECT 1 FROM event_tables WHERE event_id = ? AND round = ?", [event.id, round_]
+        ).fetchone()
         if seated is None:
             raise ClockRefusal(f"Round {round_} is not seated: seat it before starting its clock.", "minutes")
         found = round_clock(db, event.id, round_)
@@ -141,7 +145,9 @@ def start_clock(db: sqlite_utils.Database, event: Event, round_: int, minutes: i
 ACTIONS = ("pause", "resume", "extend", "stop")
 
 
-def change_clock(db: sqlite_utils.Database, event: Event, round_: int, action: str, mark: str, minutes: int = 0) -> bool:
+def change_clock(
+    db: sqlite_utils.Database, event: Event, round_: int, action: str, mark: str, minutes: int = 0
+) -> bool:
     """Pause, resume, extend (by ``minutes``) or stop round ``round_``'s clock, as it stood at
     ``mark`` (``RoundClock.mark`` when the button was drawn): a clock that moved meanwhile (the
     same button pressed twice, another director) is left as it is (False)."""

@@ -262,7 +262,9 @@ def plan_event(
     # A round played is as it was played: its tables, even one seated with a player who was
     # not to play it (a table written by hand, an older server), whose count fits no rule.
     sizes = [
-        [len(table) for table in played_units[r]] if r < first else _sizes(len(present[r]) - len(out[r]), partnerships, size, odd)
+        [len(table) for table in played_units[r]]
+        if r < first
+        else _sizes(len(present[r]) - len(out[r]), partnerships, size, odd)
         for r in range(rounds)
     ]
     candidates = _starts(units, partnerships, present, out, sizes, played_units, previous, number, seed, size)
@@ -307,8 +309,17 @@ def plan_with_choice(
     three or five would do (``Plan.instead``), for the players of the first round: the director
     chooses before the event starts. Each search has ``seconds``."""
     plan = plan_event(
-        players, rounds, partnerships, played=played, arrives=arrives, leaves=leaves, previous=previous,
-        size=size, odd=odd, seed=seed, seconds=seconds,
+        players,
+        rounds,
+        partnerships,
+        played=played,
+        arrives=arrives,
+        leaves=leaves,
+        previous=previous,
+        size=size,
+        odd=odd,
+        seed=seed,
+        seconds=seconds,
     )
     if played:
         return plan
@@ -349,7 +360,9 @@ def _units(
     return pairs + [(rest[i], rest[i + 1]) for i in range(0, len(rest), 2)], lone
 
 
-def _as_units(tables: Sequence[Sequence[str]], number: Mapping[tuple[str, ...], int], partnerships: str) -> list[list[int]]:
+def _as_units(
+    tables: Sequence[Sequence[str]], number: Mapping[tuple[str, ...], int], partnerships: str
+) -> list[list[int]]:
     if partnerships == FIXED:
         lookup = {name: index for unit, index in number.items() for name in unit}
         return [[lookup[table[0]], lookup[table[1]]] for table in tables]
@@ -430,7 +443,9 @@ def _starts(
         for kind in (WHIST, TABLES) if partnerships == ROTATE else (TABLES,):
             stored = schedule_for(len(units), rounds, kind)
             if stored is not None and partnerships != FIXED and fours:
-                found.append((f"the stored schedule: {stored.name}", [[t[:] for t in r] for r in stored.rounds[:rounds]]))
+                found.append(
+                    (f"the stored schedule: {stored.name}", [[t[:] for t in r] for r in stored.rounds[:rounds]])
+                )
             shorter = schedule_for(len(units), 1, kind)
             if stored is None and shorter is not None and partnerships != FIXED and fours:
                 # More rounds than the schedule has: its rounds, then round by round for the rest.
@@ -446,7 +461,8 @@ def _starts(
     perfect = [
         c
         for c in found
-        if _judged(played + c[1], partnerships)[1:3] == (_most_bound(played + c[1], len(units)), _bound(played + c[1], len(units)))
+        if _judged(played + c[1], partnerships)[1:3]
+        == (_most_bound(played + c[1], len(units)), _bound(played + c[1], len(units)))
     ]
     if perfect:
         return perfect
@@ -455,11 +471,15 @@ def _starts(
         shuffled = [rng.sample(playing[r], len(playing[r])) for r in range(first, rounds)]
         found.append(("a random seating", [_fit([], shuffled[i], sizes[first + i]) for i in range(rounds - first)]))
     else:
-        found.append(("round-by-round seating", _round_by_round(units, partnerships, playing, played, sizes, seed, size)))
+        found.append(
+            ("round-by-round seating", _round_by_round(units, partnerships, playing, played, sizes, seed, size))
+        )
     return found
 
 
-def _share_odd_tables(played: list[list[list[int]]], planned: list[list[list[int]]], count: int) -> list[list[list[int]]]:
+def _share_odd_tables(
+    played: list[list[list[int]]], planned: list[list[list[int]]], count: int
+) -> list[list[list[int]]]:
     """``planned`` with its tables of three or five shared as sitting out is: in each round the
     seats at them go to those who have sat at one least, and among those to whom ``planned``
     gives them, so nobody sits at one twice before everyone playing has once. A round whose
@@ -482,7 +502,9 @@ def _share_odd_tables(played: list[list[list[int]]], planned: list[list[list[int
             )
             chosen = set(seated[: len(given)])
             leaving = [(table, i) for table in odd for i, unit in enumerate(table) if unit not in chosen]
-            coming = [(table, i) for table in tables if len(table) == 4 for i, unit in enumerate(table) if unit in chosen]
+            coming = [
+                (table, i) for table in tables if len(table) == 4 for i, unit in enumerate(table) if unit in chosen
+            ]
             for (odd_table, i), (four, j) in zip(leaving, coming, strict=True):
                 odd_table[i], four[j] = four[j], odd_table[i]
         for table in tables:
@@ -640,7 +662,16 @@ def _seat(
 
 
 #: The ways to seat a table of four that keep partners opposite: its turns and reflections.
-DIHEDRAL = [(0, 1, 2, 3), (1, 2, 3, 0), (2, 3, 0, 1), (3, 0, 1, 2), (0, 3, 2, 1), (3, 2, 1, 0), (2, 1, 0, 3), (1, 0, 3, 2)]
+DIHEDRAL = [
+    (0, 1, 2, 3),
+    (1, 2, 3, 0),
+    (2, 3, 0, 1),
+    (3, 0, 1, 2),
+    (0, 3, 2, 1),
+    (3, 2, 1, 0),
+    (2, 1, 0, 3),
+    (1, 0, 3, 2),
+]
 
 
 def _turned(table: list[str], seats: Mapping[str, Counter[int]], keep_partners: bool) -> list[str]:

@@ -54,7 +54,11 @@ class Stage:
         """Whether every round is complete: only then are the standings final."""
         if self.round_ is not None:
             return self.round_ in self.complete
-        return self.planned is not None and self.under_way is None and set(range(1, self.planned + 1)) <= set(self.complete)
+        return (
+            self.planned is not None
+            and self.under_way is None
+            and set(range(1, self.planned + 1)) <= set(self.complete)
+        )
 
     @property
     def provisional(self) -> bool:
@@ -62,7 +66,7 @@ class Stage:
         return not self.complete and self.finished > 0
 
     def of(self, number: int) -> str:
-        """"round 3 of 5" (or "round 3" when the event has no number of rounds)."""
+        """ "round 3 of 5" (or "round 3" when the event has no number of rounds)."""
         return f"round {number} of {self.planned}" if self.planned else f"round {number}"
 
     @property
@@ -91,7 +95,7 @@ class Stage:
 
     @property
     def tables_finished(self) -> str:
-        """"3 of 4 tables finished" in the round under way."""
+        """ "3 of 4 tables finished" in the round under way."""
         return f"{self.finished} of {self.tables} table{'s' if self.tables != 1 else ''} finished"
 
     @property
@@ -163,7 +167,14 @@ def shown_standings(
         return rows
     gone = {name: number for name, number in (withdrawn or {}).items() if name in at_done}
     ranked = standings(
-        done, [row.name for row in rows if row.name in at_done], mode, None, lowest_wins, sit_out, gone, withdrawn_ranked
+        done,
+        [row.name for row in rows if row.name in at_done],
+        mode,
+        None,
+        lowest_wins,
+        sit_out,
+        gone,
+        withdrawn_ranked,
     )
     now = {row.name: row for row in rows}
     # A player whose closed table counts for nobody (locked before hand 1, or short and counted

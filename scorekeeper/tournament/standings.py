@@ -340,9 +340,7 @@ def standings(
 
 def too_few_rounds(played: int, complete: int) -> str:
     """Why a player is placed after the rest, in every output's words."""
-    return (
-        f"played {played} of {complete} rounds: fewer than half, placed after those who played half or more"
-    )
+    return f"played {played} of {complete} rounds: fewer than half, placed after those who played half or more"
 
 
 def complete_rounds(results: Sequence[TableResult], round_: int | None = None) -> list[int]:

@@ -87,7 +87,19 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     connection.init_app(app)
     starting.init_app(app)
     for view in (
-        home, start, play, spectator, printing, director, events, published, members, seasons, club, wall, season_wall,
+        home,
+        start,
+        play,
+        spectator,
+        printing,
+        director,
+        events,
+        published,
+        members,
+        seasons,
+        club,
+        wall,
+        season_wall,
         house_rules,
     ):
         blueprint = view.bp

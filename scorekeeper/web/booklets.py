@@ -210,7 +210,10 @@ def _run(
             done += 1
             _write_status(folder, job, {"state": "running", "done": done, "total": total, **about})
         if about.get("kind") == PUBLISHED:
-            _zip(folder / f"{job}.zip", [(part.name, path.read_bytes()) for part, path in zip(parts, paths, strict=True)] + files)
+            _zip(
+                folder / f"{job}.zip",
+                [(part.name, path.read_bytes()) for part, path in zip(parts, paths, strict=True)] + files,
+            )
         else:
             submit(join_parts, [str(path) for path in paths], str(folder / f"{job}.pdf")).result()
         status = {"state": "done", "done": total, "total": total, **about, "rendered": len(rendering)}

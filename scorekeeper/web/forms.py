@@ -72,8 +72,6 @@ OPEN_PLAYER_SLOTS = 5
 PAPER_CHOICES = [SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")]
 
 
-
-
 NOT_A_WHOLE_NUMBER = "A whole number, such as 25 or -10."
 
 
@@ -527,7 +525,9 @@ class ImportForm(Form):
             ]
             return None
         if text is None or len(text) > IMPORT_MAX_LENGTH:
-            self.file.errors = [f"This file is longer than {IMPORT_MAX_LENGTH:,} characters: no game record is that long."]
+            self.file.errors = [
+                f"This file is longer than {IMPORT_MAX_LENGTH:,} characters: no game record is that long."
+            ]
             return None
         return text
 
@@ -850,7 +850,9 @@ class QuickSelect(Select):
         if kwargs or choice.render_kw or isinstance(choice.value, bool):
             return Markup(super().render_option(choice, **kwargs))
         selected = " selected" if choice.selected else ""
-        return Markup(f"<option{selected} value=\"{escape(choice.value)}\">{escape(choice.label or choice.value)}</option>")
+        return Markup(
+            f'<option{selected} value="{escape(choice.value)}">{escape(choice.label or choice.value)}</option>'
+        )
 
 
 class WithdrawPlayerForm(RosterChangeForm):
@@ -922,7 +924,11 @@ class PenaltyForm(Form):
     )
     reason = StringField(
         "Reason",
-        validators=[DataRequired(message="Say why: a revoke, a slow table."), Length(max=REASON_MAX_LENGTH), TextRule("the reason")],
+        validators=[
+            DataRequired(message="Say why: a revoke, a slow table."),
+            Length(max=REASON_MAX_LENGTH),
+            TextRule("the reason"),
+        ],
     )
 
 

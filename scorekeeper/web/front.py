@@ -94,7 +94,6 @@ class Closed(Exception):
     """The phone went away, sent nothing in time, or sent something that is not HTTP."""
 
 
-
 async def _readable(sock: socket.socket, timeout: float) -> None:
     """Wait until the socket has something to read (or is closed), at most ``timeout``."""
     loop = asyncio.get_running_loop()

@@ -191,9 +191,7 @@ class Front:
             self.busy[network] = (count, now)
             if len(self.busy) > 4 * self.max_connections:  # forget networks quiet for minutes
                 self.busy = {
-                    held: (busy, at)
-                    for held, (busy, at) in self.busy.items()
-                    if busy * _fading(now - at) > 0.1
+                    held: (busy, at) for held, (busy, at) in self.busy.items() if busy * _fading(now - at) > 0.1
                 }
         return count + (0 if self.is_known(network) else STRANGER_BUSY)
 

@@ -345,5 +345,6 @@ def main(argv: list[str] | None = None) -> None:
         )
     )
 
+
 if __name__ == "__main__":
     main()

@@ -113,17 +113,34 @@ class Publication:
             "base": base,
         }
         self.site.page(
-            f"{base}index.html", "event.html", rows=rows, rounds=rounds, tables=tables, names=names,
-            by_hand=seated_by_hand(row.table for row in tables), unfinished=unfinished_tables(tables), stage=shown.stage,
+            f"{base}index.html",
+            "event.html",
+            rows=rows,
+            rounds=rounds,
+            tables=tables,
+            names=names,
+            by_hand=seated_by_hand(row.table for row in tables),
+            unfinished=unfinished_tables(tables),
+            stage=shown.stage,
             **context,
         )
-        clubs = {names[seat]: PublicPlayer("" if m is None or m.initials or m.removed else m.club) for seat, m in member_of.items()}
+        clubs = {
+            names[seat]: PublicPlayer("" if m is None or m.initials or m.removed else m.club)
+            for seat, m in member_of.items()
+        }
         self.site.pdf(
             f"{base}standings.pdf",
             standings_html(
-                event, rows, None, event_tie_breaks(event), event.paper, members=clubs,
-                unfinished=unfinished_tables(tables), printed_at=self.printed_at,
-                by_hand=seated_by_hand(row.table for row in tables), stage=shown.stage,
+                event,
+                rows,
+                None,
+                event_tie_breaks(event),
+                event.paper,
+                members=clubs,
+                unfinished=unfinished_tables(tables),
+                printed_at=self.printed_at,
+                by_hand=seated_by_hand(row.table for row in tables),
+                stage=shown.stage,
             ),
         )
         for number in rounds:
@@ -131,16 +148,24 @@ class Publication:
             in_shown = standings_shown(db, event, number, tables=tables)
             round_rows = [dataclasses.replace(row, name=names.get(row.name, row.name)) for row in in_shown.rows]
             self.site.page(
-                f"{base}round-{number}.html", "round.html", round_=number, rows=round_rows, stage=in_shown.stage,
+                f"{base}round-{number}.html",
+                "round.html",
+                round_=number,
+                rows=round_rows,
+                stage=in_shown.stage,
                 tables=in_round,
-                names=names, by_hand=seated_by_hand((row.table for row in in_round), number), **context,
+                names=names,
+                by_hand=seated_by_hand((row.table for row in in_round), number),
+                **context,
             )
         for row in tables:
             self._add_table(event, row, names, base)
 
     def _add_table(self, event: Event, row: TableProgress, names: dict[str, str], base: str) -> None:
         record = renamed(row.record(event), names)
-        notes = {hand: [_renamed_text(text, names) for text in texts] for hand, texts in row.state.ruling_notes().items()}
+        notes = {
+            hand: [_renamed_text(text, names) for text in texts] for hand, texts in row.state.ruling_notes().items()
+        }
         name = f"table-{row.table.round}-{row.table.number}"
         title = f"{event.name} · round {row.table.round} · table {row.table.number}"
         self.site.pdf(
@@ -151,8 +176,16 @@ class Publication:
         )
         score = record.score()
         self.site.page(
-            f"{base}{name}.html", "table.html", event=event, table=row.table, title=title, grid=score_grid(score, notes),
-            chart=running_total_chart(score), code=record.verification_code, pdf=f"{base}{name}.pdf", base=base,
+            f"{base}{name}.html",
+            "table.html",
+            event=event,
+            table=row.table,
+            title=title,
+            grid=score_grid(score, notes),
+            chart=running_total_chart(score),
+            code=record.verification_code,
+            pdf=f"{base}{name}.pdf",
+            base=base,
             status=_status(row),
         )
 
@@ -182,8 +215,14 @@ class Publication:
         """A season's ladder as a page, with its CSV and PDF (``files``.csv, .pdf), by public name."""
         table = ladder_shown(season_ladder(self.db, season), public=True)
         self.site.page(
-            page, "ladder.html", season=season, table=table, player_link=self.player_path_of, files=files,
-            top=page == "index.html", events=[(evening, self.event_paths.get(evening.event_id)) for evening in events],
+            page,
+            "ladder.html",
+            season=season,
+            table=table,
+            player_link=self.player_path_of,
+            files=files,
+            top=page == "index.html",
+            events=[(evening, self.event_paths.get(evening.event_id)) for evening in events],
         )
         self.site.csv(f"{files}.csv", ladder_rows(table))
         self.site.pdf(f"{files}.pdf", season_ladder_html(season.name, table, season.paper, printed_at=self.printed_at))
@@ -230,7 +269,9 @@ def write_folder(site: Site, folder: str, render: Callable[[str], bytes]) -> int
     if target.exists() and not target.is_dir():
         raise PublishRefusal(f"{folder} is a file, not a folder.")
     if target.exists() and any(target.iterdir()) and not marker.is_file():
-        raise PublishRefusal(f"{folder} holds other files: publish into a new or empty folder, or one published before.")
+        raise PublishRefusal(
+            f"{folder} holds other files: publish into a new or empty folder, or one published before."
+        )
     old = set(marker.read_text().splitlines()) if marker.is_file() else set()
     for file in site.files.values():
         path = target / file.path

@@ -57,8 +57,9 @@ def download_name(stored: StoredGame, kind: str, extension: str, filed: FiledUnd
         date, title = stored.created_at[:10], _slug(stored.title, NAME_SLUG)
     else:
         where = f"round-{filed.round}-table-{filed.table}"
-        date, title = _slug(filed.held_on, NAME_SLUG), "-".join(
-            part for part in (_slug(filed.event, NAME_SLUG - len(where) - 1), where) if part
+        date, title = (
+            _slug(filed.held_on, NAME_SLUG),
+            "-".join(part for part in (_slug(filed.event, NAME_SLUG - len(where) - 1), where) if part),
         )
     return "-".join(part for part in (kind, date, title) if part) + "." + extension
 

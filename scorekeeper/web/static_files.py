@@ -132,7 +132,9 @@ def _mtime(path: Path) -> float:
 def import_map(release: Release, static_url: str) -> str:
     """The import map (JSON) sending every module's plain address to its hashed one."""
     imports = {
-        static_url + name: static_url + hashed for name, hashed in release.names.items() if name.endswith((".js", ".mjs"))
+        static_url + name: static_url + hashed
+        for name, hashed in release.names.items()
+        if name.endswith((".js", ".mjs"))
     }
     text = json.dumps({"imports": imports}, sort_keys=True, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

@@ -33,8 +33,6 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 SHOTS = Path(os.environ.get("SCOREKEEPER_SHOTS", "/tmp/scorekeeper-shots"))
 
 
-
-
 #: The budget on new games (20 an hour from one network) lifted for the browser tests' servers.
 UNLIMITED_STARTS = "START_LIMIT_PER_NETWORK = 10**6\nSTART_LIMIT_STARTED = 10**6\nSTART_LIMIT_IMPORTED = 10**6\n"
 
@@ -205,4 +203,3 @@ def one_table_round(director, server: str, name: str, players: tuple[str, ...] =
     director.click("button:has-text('Seat round 1')")
     expect(director.locator(".director-tables tbody tr")).to_have_count(1)
     return server + director.locator(".director-tables tbody tr >> nth=0 >> a").get_attribute("href")
-

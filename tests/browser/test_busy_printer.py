@@ -19,7 +19,9 @@ def test_a_refused_pdf_is_asked_for_again_by_its_page(server, phone, shot, tmp_p
         if len(asked) == 1:
             route.fulfill(status=503, headers={"Retry-After": "1"}, content_type="text/html", body=busy_page)
         else:
-            route.fulfill(status=200, content_type="text/html", body="<!doctype html><title>sheet</title><p id=ok>sheet</p>")
+            route.fulfill(
+                status=200, content_type="text/html", body="<!doctype html><title>sheet</title><p id=ok>sheet</p>"
+            )
 
     page.route(url, first_refused)
     page.goto(url)

@@ -60,7 +60,9 @@ def test_the_same_pressure_from_two_phones_is_recorded_once_unless_they_say_othe
     with ann.expect_navigation():
         ann.click("button.pressure:has-text('Bob')")
     bob.click("button.pressure:has-text('Bob')")
-    expect(bob.locator(".ask")).to_contain_text("Bob's pressure was just recorded on another phone. Is this a second one?")
+    expect(bob.locator(".ask")).to_contain_text(
+        "Bob's pressure was just recorded on another phone. Is this a second one?"
+    )
     bob.locator(".ask").get_by_role("button", name="No, the same one").click()
     assert recorded_pressures(record_url) == ["Bob"]
 
@@ -155,5 +157,7 @@ def test_forget_this_game_forgets_its_taps_too(server, phone):
     item.get_by_role("button", name="Yes, forget it").click()
     expect(ann.locator("[data-my-games] li", has_text="Ann, Bob, Cy")).to_have_count(0)
     token = base.strip("/").split("/")[1]
-    kept = ann.evaluate("() => Object.keys(sessionStorage).map((key) => key + '=' + sessionStorage.getItem(key)).join(' ')")
+    kept = ann.evaluate(
+        "() => Object.keys(sessionStorage).map((key) => key + '=' + sessionStorage.getItem(key)).join(' ')"
+    )
     assert token not in kept

@@ -124,4 +124,3 @@ def test_a_rank_waits_visibly_for_its_suit_and_the_suit_never_goes_to_a_later_ra
     page.click("[data-suits] button[aria-label='clubs']")
     assert page.locator("[data-chips] .chip").all_inner_texts() == ["Q♠", "2♣"]
     expect(page.locator("[data-live]")).to_contain_text("= 24")  # (10 + 2), doubled by the deuce
-

@@ -22,7 +22,7 @@ def test_a_tables_phones_show_the_round_clock_and_hear_of_the_lock(server, phone
         expect(page.locator("button.pressure").first).to_be_visible()
 
     director.fill("#minutes", "25")
-    director.click("button:has-text(\"Start round 1's clock\")")
+    director.click('button:has-text("Start round 1\'s clock")')
     expect(director.locator(".event-history")).to_contain_text("Round 1 clock started: 25 minutes")
     clock = online.locator("[data-round-clock] [data-clock-text]")
     expect(clock).to_be_visible(timeout=10_000)  # the live stream brought the page with the clock

@@ -192,7 +192,9 @@ def test_a_tabs_mark_stays_whole_beside_a_long_name(server, phone):
         mark = page.locator(f".seat-tab[data-seat='{seat}'] [data-tab-mark]")
         expect(mark).to_have_text(" (out)")
         height = mark.evaluate("m => m.getBoundingClientRect().height")
-        line = mark.evaluate("m => parseFloat(getComputedStyle(m).lineHeight) || parseFloat(getComputedStyle(m).fontSize) * 1.3")
+        line = mark.evaluate(
+            "m => parseFloat(getComputedStyle(m).lineHeight) || parseFloat(getComputedStyle(m).fontSize) * 1.3"
+        )
         assert height <= line * 1.2, f"the mark wraps: {height} px for a {line} px line"
 
 

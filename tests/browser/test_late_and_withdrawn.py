@@ -123,11 +123,17 @@ def phone_pages_read_without_swiping(phone, shot, server, event_url, wall_url, w
         assert page.locator(".standings-grid thead th").evaluate_all(BROKEN_HEADINGS) == [], f"{name} at {width}"
         ivy = rows.filter(has_text="Ivy")
         expect(ivy.locator(".under-way")).to_be_visible()
-        expect(ivy.locator(".tie-breaks")).to_have_text("placement\u00a0— · wins\u00a0— · tables\u00a00 (+1\u00a0missed)")
-        assert ivy.locator(".under-way").bounding_box()["x"] + ivy.locator(".under-way").bounding_box()["width"] <= width
+        expect(ivy.locator(".tie-breaks")).to_have_text(
+            "placement\u00a0— · wins\u00a0— · tables\u00a00 (+1\u00a0missed)"
+        )
+        assert (
+            ivy.locator(".under-way").bounding_box()["x"] + ivy.locator(".under-way").bounding_box()["width"] <= width
+        )
         # A short table's explanation under a name ("round 1: locked after hand 1 of 15, prorated: …") is
         # extra lines the director asked for; the row without it stays as short as before.
-        explained = "row => Math.max(0, ...[...row.querySelectorAll('.how')].map(how => how.getBoundingClientRect().height))"
+        explained = (
+            "row => Math.max(0, ...[...row.querySelectorAll('.how')].map(how => how.getBoundingClientRect().height))"
+        )
         tallest = max(row.bounding_box()["height"] - row.evaluate(explained) for row in rows.all())
         assert tallest < 140, f"{name} rows too tall at {width}: {tallest}"
         assert axe_violations(page) == [], f"{name} at {width}"
@@ -148,7 +154,10 @@ def wall_on_a_tv(phone, shot, wall_url):
     assert lowest <= 1080, lowest
     expect(tv.locator("[data-wall-page]")).to_be_hidden()  # every row on the one screen: no pages to say
     size = "el => parseFloat(getComputedStyle(el).fontSize)"
-    heading, cell = tv.locator(".standings-grid thead th").first.evaluate(size), rows.first.locator("td").first.evaluate(size)
+    heading, cell = (
+        tv.locator(".standings-grid thead th").first.evaluate(size),
+        rows.first.locator("td").first.evaluate(size),
+    )
     assert cell >= 24 and heading >= 0.6 * cell, (heading, cell)
     assert not tv.locator("[aria-label=Standings]").evaluate(SWIPES)
     shot(tv, "wall-late-and-withdrawn-1920")

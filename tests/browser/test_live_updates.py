@@ -104,7 +104,9 @@ def test_the_page_is_offline_when_stream_and_poll_both_fail_and_says_so_in_one_w
     expect(second.locator(".offline-banner")).to_contain_text("Offline", timeout=15_000)
     expect(second.locator("[data-live-status]")).to_have_text("Offline: changes kept on this phone")
     seen = second.evaluate("() => window.seen")
-    assert [entry for entry in seen if entry.endswith("the phone's copy") and not entry.startswith("Offline")] == [], seen
+    assert [entry for entry in seen if entry.endswith("the phone's copy") and not entry.startswith("Offline")] == [], (
+        seen
+    )
 
     second.unroute("**/version")
     second.unroute("**/live/**")

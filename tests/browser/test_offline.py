@@ -153,7 +153,7 @@ def test_a_note_kept_offline_arrives_stamped_with_the_time_it_was_written(server
     when they arrived. Every change now says how long it waited in the outbox."""
     ann = phone()
     record_url = start_three(ann, server)
-    ann.wait_for_function(f"() => localStorage.getItem('scorekeeper:copy:{record_url[len(server):]}') !== null")
+    ann.wait_for_function(f"() => localStorage.getItem('scorekeeper:copy:{record_url[len(server) :]}') !== null")
     ann.context.set_offline(True)
     expect(ann.locator(".offline-banner")).to_be_visible()
     ann.click("summary:has-text('Ruling note')")
@@ -178,7 +178,7 @@ def test_many_changes_waiting_take_no_more_room_than_two(server, phone, shot):
     page = phone(viewport={"width": 360, "height": 740})
     players = ["Ann", "Bob", "Cy", "Di"]
     record_url = start_game(page, server, players, partnerships=True)
-    page.wait_for_function(f"() => localStorage.getItem('scorekeeper:copy:{record_url[len(server):]}') !== null")
+    page.wait_for_function(f"() => localStorage.getItem('scorekeeper:copy:{record_url[len(server) :]}') !== null")
     page.context.set_offline(True)
     expect(page.locator(".offline-banner")).to_be_visible()
     waiting = page.locator("[data-outbox-list]")
@@ -213,7 +213,7 @@ def test_a_whole_hand_saved_offline_is_one_change_waiting_wherever_it_is_counted
     page = phone()
     record_url = start_game(page, server, ["Ann", "Bob", "Cy", "Di"])
     page.goto(record_url + "hand/1/seat/0")
-    page.wait_for_function(f"() => localStorage.getItem('scorekeeper:copy:{record_url[len(server):]}') !== null")
+    page.wait_for_function(f"() => localStorage.getItem('scorekeeper:copy:{record_url[len(server) :]}') !== null")
     page.context.set_offline(True)
     expect(page.locator(".offline-banner")).to_be_visible()
     for seat, card in enumerate(["K", "2", "9", "Q"]):

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from .conftest import start_game
 
-DAMAGED = ['{"not": "an array"}', "[null, 5, {\"id\": 1}]", '[{"id": "x", "url": "http://elsewhere.test/t/x/pressure"}]']
+DAMAGED = ['{"not": "an array"}', '[null, 5, {"id": 1}]', '[{"id": "x", "url": "http://elsewhere.test/t/x/pressure"}]']
 
 
 @pytest.mark.parametrize("kept", DAMAGED)

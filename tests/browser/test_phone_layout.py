@@ -95,7 +95,9 @@ def test_no_main_page_scrolls_sideways_at_390_px(phone, tmp_path):
         overflowing["director login"] = sideways(page)
         page.screenshot(path=str(SHOTS / "chromium-390-director-login.png"))
     assert {name: problem for name, problem in overflowing.items() if problem} == {}
-    assert {name: numbers for name, numbers in broken.items() if numbers} == {}  # a total never breaks beside a long name
+    assert {
+        name: numbers for name, numbers in broken.items() if numbers
+    } == {}  # a total never breaks beside a long name
 
 
 def test_every_sides_points_show_on_the_scores_page_at_360_without_swiping(server, phone, shot):
@@ -124,7 +126,9 @@ def test_every_sides_points_show_on_the_scores_page_at_360_without_swiping(serve
         page.goto(record_url + "scores")
         table = page.locator(".scroll table.grid").first
         widths = table.evaluate("t => [t.parentElement.scrollWidth, t.parentElement.clientWidth]")
-        heads = table.evaluate("t => [...t.querySelectorAll(\"thead th, tbody th, tbody td\")].map(c => Math.round(c.getBoundingClientRect().width))")
+        heads = table.evaluate(
+            't => [...t.querySelectorAll("thead th, tbody th, tbody td")].map(c => Math.round(c.getBoundingClientRect().width))'
+        )
         assert widths[0] <= widths[1], f"the table scrolls sideways ({len(players)} players): {widths} {heads}"
         for cell in table.locator("tfoot td").all():
             box = cell.bounding_box()
@@ -184,7 +188,10 @@ def test_a_partnership_hand_shows_every_pressure_and_the_end_of_the_hand_without
     assert outside == [], outside
 
 
-SIZES = [pytest.param({"width": 360, "height": 740}, id="360x740"), pytest.param({"width": 390, "height": 844}, id="390x844")]
+SIZES = [
+    pytest.param({"width": 360, "height": 740}, id="360x740"),
+    pytest.param({"width": 390, "height": 844}, id="390x844"),
+]
 
 
 @pytest.mark.parametrize("viewport", SIZES)
@@ -232,7 +239,12 @@ def test_a_30_letter_word_breaks_in_the_saved_line_and_the_hands_pressures_at_36
 
 
 #: Four names of 30 characters, the most a name may hold (one a single word), in partnerships.
-THIRTY = ["Wolfeschlegelsteinhausenberger", "Maximiliana Vanderbilt-Okonkwo", "Konstantinopolskaya Alexandrov", "Christopherson Featherstonehau"]
+THIRTY = [
+    "Wolfeschlegelsteinhausenberger",
+    "Maximiliana Vanderbilt-Okonkwo",
+    "Konstantinopolskaya Alexandrov",
+    "Christopherson Featherstonehau",
+]
 FIRST_SCREEN_GAMES = {
     "five players": (["Annabelle", "Bartholomew", "Cyrus", "Dimitra", "Edwina"], False),
     "five long names": (FIVE_LONG, False),
@@ -253,8 +265,14 @@ def test_every_pressure_button_is_on_the_first_screen(server, phone, viewport, g
     assert page.evaluate("scrollY") == 0
     boxes = [button.bounding_box() for button in page.locator("button.pressure").all()]
     assert len(boxes) == len(players)
-    outside = [box for box in boxes if box["y"] < 0 or box["y"] + box["height"] > viewport["height"]
-               or box["x"] < 0 or box["x"] + box["width"] > viewport["width"]]
+    outside = [
+        box
+        for box in boxes
+        if box["y"] < 0
+        or box["y"] + box["height"] > viewport["height"]
+        or box["x"] < 0
+        or box["x"] + box["width"] > viewport["width"]
+    ]
     assert outside == [], f"{len(outside)} of {len(boxes)} PRESSURE buttons off the first screen: {outside}"
     assert min(min(box["width"], box["height"]) for box in boxes) >= MIN_TAP
 
@@ -330,5 +348,7 @@ def test_after_out_the_save_button_names_the_player_the_pad_shows(server, phone)
     expect(save).to_have_text("Save Ann's leftovers, without Bob's")
     submit(page, "[data-save]")
     page.goto(record_url + "hand/1/seat/2")
-    entries = {tab.get_attribute("data-player"): tab.get_attribute("data-entry") for tab in page.locator(".seat-tab").all()}
+    entries = {
+        tab.get_attribute("data-player"): tab.get_attribute("data-entry") for tab in page.locator(".seat-tab").all()
+    }
     assert entries["Ann"] and not entries["Bob"], entries  # the tap saved what its button said

@@ -114,8 +114,9 @@ def test_a_roster_with_bad_lines_is_previewed_and_imported_on_a_phone(server, ph
     director.goto(server + "/director/players/")
     director.click("text=Import a roster (CSV)")
     assert axe_violations(director) == []
-    director.set_input_files("#roster", files=[{"name": "players.csv", "mimeType": "text/csv",
-                                                "buffer": BAD_ROSTER.encode("cp1252")}])
+    director.set_input_files(
+        "#roster", files=[{"name": "players.csv", "mimeType": "text/csv", "buffer": BAD_ROSTER.encode("cp1252")}]
+    )
     director.click("button:has-text('Preview the import')")
     expect(director.locator("#preview-heading")).to_have_text("Preview of players.csv")
     expect(director.locator("#preview")).to_contain_text("read as Windows Latin-1 (not UTF-8)")

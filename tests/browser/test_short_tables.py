@@ -46,5 +46,7 @@ def test_the_lock_question_offers_three_choices_and_keeps_them_on_a_refusal(serv
     refused.locator("input[value=missed]").check()
     director.click("button:has-text('Lock it as it stands')")
     expect(director.locator(".flash.ok")).to_contain_text("locked")
-    expect(director.locator(".director-tables td.progress").first).to_have_text("locked after hand 1 of 15, counted as missed")
+    expect(director.locator(".director-tables td.progress").first).to_have_text(
+        "locked after hand 1 of 15, counted as missed"
+    )
     expect(director.locator(".event-history")).to_contain_text("locked after hand 1 of 15, counted as missed")

@@ -60,7 +60,9 @@ def test_two_phones_play_three_hands_with_the_server_killed_and_agree_after(phon
         base = record_url[len(server) :]
         bob.goto(record_url)
         for page in (ann, bob):  # each phone's worker is running and has kept the page it opened
-            page.wait_for_function("() => navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready.then(() => true)")
+            page.wait_for_function(
+                "() => navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready.then(() => true)"
+            )
             page.reload()
             page.wait_for_function(f"() => localStorage.getItem('scorekeeper:copy:{base}') !== null")
         # Hand 1, online, from Ann's phone.
@@ -123,7 +125,9 @@ def test_two_phones_play_three_hands_with_the_server_killed_and_agree_after(phon
 
     with running_server(instance, port):  # back, on the same data and port
         for page in (ann, bob):
-            page.wait_for_function("() => JSON.parse(localStorage.getItem('scorekeeper:outbox') || '[]').length === 0", timeout=30_000)
+            page.wait_for_function(
+                "() => JSON.parse(localStorage.getItem('scorekeeper:outbox') || '[]').length === 0", timeout=30_000
+            )
         replayed = _replayed(record_url)
         expected = {side["name"]: str(side["total"]) for side in replayed["sides"]}
         assert len(replayed["sides"][0]["hands"]) == 4
@@ -144,7 +148,9 @@ def test_a_page_only_the_server_makes_opened_at_its_address_offline_says_so(phon
     with running_server(tmp_path / "instance", port) as server:
         record_url = start_game(page, server, PLAYERS)
         base = record_url[len(server) :]
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready.then(() => true)")
+        page.wait_for_function(
+            "() => navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready.then(() => true)"
+        )
         page.reload()
         page.wait_for_function(f"() => localStorage.getItem('scorekeeper:copy:{base}') !== null")
     for path in ("print", "share"):  # never opened on this phone; opened when the game began

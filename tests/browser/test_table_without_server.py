@@ -54,7 +54,9 @@ def test_a_phone_on_plain_http_plays_on_while_the_server_is_down(insecure_phone,
         page.goto(record_url + "hand/1/seat/0")
         page.goto(record_url)
         expect(page.locator("button.pressure:has-text('Bob') .cost")).to_have_text("+5")
-        page.wait_for_function(f"() => localStorage.getItem('scorekeeper:copy:{record_url[len(f'http://{HOST}:{port}'):]}') !== null")
+        page.wait_for_function(
+            f"() => localStorage.getItem('scorekeeper:copy:{record_url[len(f'http://{HOST}:{port}') :]}') !== null"
+        )
     # The laptop's server is gone.
     page.click("button.pressure:has-text('Bob')")
     expect(page.locator(".offline-banner")).to_contain_text("Offline · 1 change waiting")
@@ -99,7 +101,9 @@ def test_a_phone_on_plain_http_plays_on_while_the_server_is_down(insecure_phone,
         assert continued["players"] == saved["players"] and continued["partnerships"] == saved["partnerships"]
 
     with running_server(instance, port):  # back, on the same data and port
-        page.wait_for_function("() => JSON.parse(localStorage.getItem('scorekeeper:outbox') || '[]').length === 0", timeout=20_000)
+        page.wait_for_function(
+            "() => JSON.parse(localStorage.getItem('scorekeeper:outbox') || '[]').length === 0", timeout=20_000
+        )
         record = _export(record_url.replace(HOST, "127.0.0.1"))
         assert record["in_play"]["pressures"] == ["Bob"]  # recorded once
 

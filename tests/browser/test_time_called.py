@@ -24,13 +24,15 @@ def test_a_phone_at_a_table_locked_at_time_says_time_was_called_and_shows_no_nex
         table.goto(table_url)
         expect(table.locator("h1")).to_contain_text("Hand 2")
         director.fill("#minutes", "30")
-        director.click("button:has-text(\"Start round 1's clock\")")
+        director.click('button:has-text("Start round 1\'s clock")')
         expect(director.locator(".event-history")).to_contain_text("Round 1 clock started")
         with sqlite3.connect(instance / DATABASE_FILE, timeout=10) as db:  # its 30 minutes gone by
             db.execute("UPDATE round_clocks SET deadline = ?", [time.time() - 1])
 
         notice = table.locator("[data-locked]")
-        expect(notice).to_contain_text("Time was called: this table is locked as it stood after hand 1 of 15 (counted prorated).", timeout=15_000)
+        expect(notice).to_contain_text(
+            "Time was called: this table is locked as it stood after hand 1 of 15 (counted prorated).", timeout=15_000
+        )
         expect(notice).not_to_contain_text("Locked by the director")
         expect(table.locator("main")).to_contain_text("In the event's standings.")
         expect(table.locator("main")).to_contain_text("each player's points × 71 ÷ 8 cards")

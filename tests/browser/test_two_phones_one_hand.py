@@ -45,7 +45,9 @@ def test_a_whole_hand_saved_offline_after_another_phones_entries_keeps_every_tap
         record_url = start_game(x, server, PLAYERS)
         for page in (x, y):
             page.goto(record_url + "hand/1/seat/0")
-            page.wait_for_function(f"() => localStorage.getItem('scorekeeper:copy:{record_url[len(server):]}') !== null")
+            page.wait_for_function(
+                f"() => localStorage.getItem('scorekeeper:copy:{record_url[len(server) :]}') !== null"
+            )
 
     # The server is gone; each phone plays on, and saves.
     for page, taps in ((x, X_TAPS), (y, Y_TAPS)):
@@ -78,7 +80,9 @@ def test_a_whole_hand_saved_offline_after_another_phones_entries_keeps_every_tap
         expect(versus.locator("[data-mine-cell]")).to_have_text(["AnnYours: K", "CyYours: 2"])
         expect(x.locator("[data-refused]")).to_be_hidden()  # shown here, on the pad, not twice
         for seat in X_TAPS:  # every tab holds X's taps again, the two in conflict too
-            expect(x.locator(f".seat-tab[data-seat='{seat}'] [data-tab-mark]")).to_have_text(f" ({len(X_TAPS[seat].split())})")
+            expect(x.locator(f".seat-tab[data-seat='{seat}'] [data-tab-mark]")).to_have_text(
+                f" ({len(X_TAPS[seat].split())})"
+            )
         expect(x.locator("[data-save]")).to_have_text("Save 4 players' leftovers")
         x.evaluate("scrollTo(0, 0)")
         x.screenshot(path="/tmp/scorekeeper-shots/two-phones-reapply-360.png")

@@ -5,7 +5,13 @@ from playwright.sync_api import expect
 
 from .conftest import assert_fits, start_game
 
-LONG_NAMES = ["Bartholomew Okonkwo-Smith", "Christopherson Featherstonehau", "Di", "Wolfeschlegelsteinhausenberger", "Ed"]
+LONG_NAMES = [
+    "Bartholomew Okonkwo-Smith",
+    "Christopherson Featherstonehau",
+    "Di",
+    "Wolfeschlegelsteinhausenberger",
+    "Ed",
+]
 
 
 def in_view(page, locator) -> bool:

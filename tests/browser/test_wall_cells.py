@@ -16,8 +16,20 @@ from scorekeeper.storage.games import append
 from ..club import seat
 from .conftest import running_server
 
-TWELVE = ["Ann Abbott", "Bob Baker", "Cy Chen", "Di Duarte", "Ed Evans", "Flo Fitzgerald-Montgomery", "Gus Garcia",
-          "Hal Huang", "Ivy Ibrahim", "Jo Jones", "Kit Kowalczyk", "Lou Lindqvist"]
+TWELVE = [
+    "Ann Abbott",
+    "Bob Baker",
+    "Cy Chen",
+    "Di Duarte",
+    "Ed Evans",
+    "Flo Fitzgerald-Montgomery",
+    "Gus Garcia",
+    "Hal Huang",
+    "Ivy Ibrahim",
+    "Jo Jones",
+    "Kit Kowalczyk",
+    "Lou Lindqvist",
+]
 #: What each seat keeps every hand (as many as the hand deals): a few points for the first, many for the last.
 KEPT = [["2"], ["2", "3"], ["K", "Q", "J", "10", "9", "8", "7", "6"], ["A", "K", "Q", "J", "10", "9", "8", "7"]]
 
@@ -29,7 +41,13 @@ def play_out(db, table) -> None:
         dealt = game.cards_dealt(number)
         for index, name in enumerate(game.players):
             cards = [] if index == 0 else KEPT[index][:dealt]
-            append(db, table.game, Change(LEFTOVERS, number, name, {"cards": cards}), f"w{table.round}-{table.number}-{number}-{name}", "t")
+            append(
+                db,
+                table.game,
+                Change(LEFTOVERS, number, name, {"cards": cards}),
+                f"w{table.round}-{table.number}-{number}-{name}",
+                "t",
+            )
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +58,15 @@ def wall(tmp_path_factory):
     migrate(database)
     db = connect(database)
     event = event_store.create_event(
-        db, "County open", "2026-11-22", "crates", {}, "total", "none", [EventPlayer(n, "", "") for n in TWELVE], rounds=3
+        db,
+        "County open",
+        "2026-11-22",
+        "crates",
+        {},
+        "total",
+        "none",
+        [EventPlayer(n, "", "") for n in TWELVE],
+        rounds=3,
     )
     for table in seat(db, event, [TWELVE[i : i + 4] for i in range(0, 12, 4)]):
         play_out(db, table)
@@ -76,7 +102,12 @@ CELLS = """() => [...document.querySelectorAll(".standings-grid tbody tr")].filt
 @pytest.mark.parametrize(("width", "height"), [(1920, 1080), (390, 844)], ids=["tv", "phone"])
 def test_missed_rounds_stay_in_their_cell_and_totals_line_up(phone, shot, wall, width, height):
     tv = width > 1000
-    page = phone(viewport={"width": width, "height": height}, is_mobile=not tv, has_touch=not tv, device_scale_factor=1 if tv else 2)
+    page = phone(
+        viewport={"width": width, "height": height},
+        is_mobile=not tv,
+        has_touch=not tv,
+        device_scale_factor=1 if tv else 2,
+    )
     page.goto(wall)
     page.wait_for_selector(".standings-grid tbody tr")
     shot(page, f"wall-cells-{width}x{height}")

@@ -22,9 +22,26 @@ from .conftest import running_server
 
 FIRST = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou", "Max", "Nell", "Ozzie"]
 LAST = [
-    "Abbott", "Baker", "Chen", "Duarte", "Evans", "Fitzgerald-Montgomery", "Garcia", "Huang", "Ibrahim",
-    "Jones", "Kowalczyk", "Lindqvist", "Moreau", "Nakamura", "Okonkwo", "Papadopoulos", "Quinn", "Rossi",
-    "Svensson", "Thompson",
+    "Abbott",
+    "Baker",
+    "Chen",
+    "Duarte",
+    "Evans",
+    "Fitzgerald-Montgomery",
+    "Garcia",
+    "Huang",
+    "Ibrahim",
+    "Jones",
+    "Kowalczyk",
+    "Lindqvist",
+    "Moreau",
+    "Nakamura",
+    "Okonkwo",
+    "Papadopoulos",
+    "Quinn",
+    "Rossi",
+    "Svensson",
+    "Thompson",
 ]
 PLAYERS = [f"{first} {last}" for last, first in itertools.product(LAST, FIRST)][:300]
 TVS = [(1920, 1080), (1280, 720)]
@@ -51,7 +68,13 @@ def hand(db, table, number: int) -> None:
     players = table.game.game.players
     for seat_number, name in enumerate(players):
         cards = [] if seat_number == (number - 1) % len(players) else ["K"]
-        append(db, table.game, Change(LEFTOVERS, number, name, {"cards": cards}), f"wall-{table.number}-{number}-{name}", "t")
+        append(
+            db,
+            table.game,
+            Change(LEFTOVERS, number, name, {"cards": cards}),
+            f"wall-{table.number}-{number}-{name}",
+            "t",
+        )
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +85,15 @@ def field(tmp_path_factory):
     migrate(database)
     db = connect(database)
     event = event_store.create_event(
-        db, "County open", "2026-11-22", "crates", {}, "total", "none", [EventPlayer(n, "", "") for n in PLAYERS], rounds=5
+        db,
+        "County open",
+        "2026-11-22",
+        "crates",
+        {},
+        "total",
+        "none",
+        [EventPlayer(n, "", "") for n in PLAYERS],
+        rounds=5,
     )
     tables = seat(db, event, [PLAYERS[i : i + 4] for i in range(0, len(PLAYERS), 4)])
     for table in (tables[n] for n in FINISHED):
@@ -92,7 +123,9 @@ def tv(phone, width: int, height: int):
 
 
 @pytest.mark.parametrize("width, height", TVS)
-def test_the_wall_pages_through_300_players_each_once_every_page_on_the_screen_in_large_type(field, phone, shot, width, height):
+def test_the_wall_pages_through_300_players_each_once_every_page_on_the_screen_in_large_type(
+    field, phone, shot, width, height
+):
     url, _, _ = field
     wall = tv(phone, width, height)
     wall.goto(url + "?seconds=1")

@@ -143,7 +143,9 @@ def new_event() -> Response | str | tuple[str, int]:
 def _new_event_page(form: EventForm, status: int, picked: bool = False) -> tuple[str, int]:
     """The new-event form, offering the club's members to pick (``picked``: one was just added)."""
     lines = event_lines(all_members(get_db()))
-    return render_template("events/new_event.html", form=form, member_lines=lines, picked=picked, logout=EmptyForm()), status
+    return render_template(
+        "events/new_event.html", form=form, member_lines=lines, picked=picked, logout=EmptyForm()
+    ), status
 
 
 @bp.get("/events/<int:event_id>")
@@ -204,14 +206,23 @@ def _event_page(
         withdraw = withdraw_player or WithdrawPlayerForm(prefix="withdraw", formdata=None, from_round=next_round)
         withdraw.name.choices = [p.name for p in players if p.leaves is None]
         late = late_player or LatePlayerForm(prefix="late", formdata=None, from_round=next_round)
-        return {"event": event, "players": players, "withdraw_player": withdraw, "late_player": late, "late_options": options}
+        return {
+            "event": event,
+            "players": players,
+            "withdraw_player": withdraw,
+            "late_player": late,
+            "late_options": options,
+        }
 
     lock_form = EmptyForm()
     no_show_sent = no_show is not None
     no_show = no_show or NoShowForm(prefix="noshow", formdata=None)
     seated_now = {name for row in tables if row.table.round == latest for name in row.table.game.game.players}
     no_show.missing.choices = [
-        name for row in tables if row.table.round == latest and not row.state.entries for name in row.table.game.game.players
+        name
+        for row in tables
+        if row.table.round == latest and not row.state.entries
+        for name in row.table.game.game.players
     ]
     no_show.replacement.choices = [("", "Nobody: the table plays without them")] + [
         (player.name, player.name)
@@ -219,18 +230,24 @@ def _event_page(
         if player.name not in seated_now and (player.leaves is None or latest is None or player.leaves > latest)
     ]
     finished_unlocked = [
-        row.table.number for row in tables if row.table.round == latest and row.final_score.finished and not row.table.locked
+        row.table.number
+        for row in tables
+        if row.table.round == latest and row.final_score.finished and not row.table.locked
     ]
     clock = round_clock(db, event.id, latest) if latest is not None else None
-    clock_part = render_template(
-        "events/_round_clock_part.html",
-        event=event,
-        latest=latest,
-        clock=clock,
-        clock_form=clock_form or RoundClockForm(formdata=None),
-        lock_form=lock_form,
-        all_locked=all(row.table.locked for row in tables if row.table.round == latest),
-    ) if tables else ""
+    clock_part = (
+        render_template(
+            "events/_round_clock_part.html",
+            event=event,
+            latest=latest,
+            clock=clock,
+            clock_form=clock_form or RoundClockForm(formdata=None),
+            lock_form=lock_form,
+            all_locked=all(row.table.locked for row in tables if row.table.round == latest),
+        )
+        if tables
+        else ""
+    )
     replacements = tuple(no_show.replacement.choices or ())
     round_now_part = kept_part(
         "events/_round_now.html",
@@ -267,7 +284,9 @@ def _event_page(
     )
     players_part = kept_part(
         "events/_players_part.html",
-        (shown, _rows(players), next_round, tuple(options)) if look and not withdraw_player and not late_player else None,
+        (shown, _rows(players), next_round, tuple(options))
+        if look and not withdraw_player and not late_player
+        else None,
         players_context,
     )
     penalties_part = kept_part(
@@ -339,9 +358,22 @@ def _table_rows(event: Event, tables: list[TableProgress], lock_form: EmptyForm)
     rows = []
     for row in tables:
         table = row.table
-        key = (event.id, event.verify, table.game.memo_key, row.state.version, table.locked, table.by_hand,
-               table.round, table.number, table.treatment, table.level, table.reason)
-        rows.append(_TABLE_ROWS.get(key, partial(_rendered, template, event=event, row=row, lock_csrf=Markup(_CSRF_MARK))))
+        key = (
+            event.id,
+            event.verify,
+            table.game.memo_key,
+            row.state.version,
+            table.locked,
+            table.by_hand,
+            table.round,
+            table.number,
+            table.treatment,
+            table.level,
+            table.reason,
+        )
+        rows.append(
+            _TABLE_ROWS.get(key, partial(_rendered, template, event=event, row=row, lock_csrf=Markup(_CSRF_MARK)))
+        )
     return Markup("".join(rows).replace(_CSRF_MARK, str(lock_form.csrf_token())))
 
 
@@ -457,7 +489,9 @@ def withdraw_player(event_id: int) -> Response | tuple[str, int]:
     """A player plays no more from a round on; the rounds still to play are planned again."""
 
     def change(event: Event, form: WithdrawPlayerForm) -> str:
-        changed = event_roster.withdraw_player(get_db(), event, form.name.data, form.from_round.data, form.reason.data or "")
+        changed = event_roster.withdraw_player(
+            get_db(), event, form.name.data, form.from_round.data, form.reason.data or ""
+        )
         verb = "withdrawn" if changed else "was already withdrawn"
         return f"{form.name.data} {verb} from round {form.from_round.data} on."
 
@@ -686,7 +720,9 @@ def change_round_clock(event_id: int, number: int, action: str) -> Response | tu
         form.minutes.errors = [str(error)]
         return _event_page(found, SeatingForm(formdata=None), error.status, clock_form=form)
     done = {"pause": "paused", "resume": "resumed", "extend": "extended", "stop": "stopped"}[action]
-    flash(f"Round {number} clock {done}." if changed else f"Round {number} clock changed meanwhile: nothing done.", "ok")
+    flash(
+        f"Round {number} clock {done}." if changed else f"Round {number} clock changed meanwhile: nothing done.", "ok"
+    )
     return _back_to(found)
 
 
@@ -823,7 +859,10 @@ def table_cards(event_id: int) -> Response:
     """One page per table of a round: table number, seats, and the QR code to record."""
     found = _event(event_id)
     round_, seated = _round_to_print(found)
-    cards = [(table, qr_svg(url_for("play.hand", token=table.game.record_token, _external=True), scale=4)) for table in seated]
+    cards = [
+        (table, qr_svg(url_for("play.hand", token=table.game.record_token, _external=True), scale=4))
+        for table in seated
+    ]
     html = table_cards_html(found, round_, cards, requested_paper(found.paper), unreachable_host(request.host_url))
     return pdf_response(printer.render(html), _file(found, f"table-cards-round-{round_}", "pdf"))
 

@@ -159,7 +159,11 @@ def _member_page(
         return redirect(url_for("members.member", member_id=found.merged_into))
     if edit is None:
         edit = MemberForm(
-            prefix="edit", formdata=None, name=found.name, club=found.club, number=found.number or "",
+            prefix="edit",
+            formdata=None,
+            name=found.name,
+            club=found.club,
+            number=found.number or "",
             initials=found.initials,
         )
     others = [line for line in member_lines(db) if line.member.id != found.id] if found.listed else []
@@ -189,8 +193,13 @@ def edit_member(member_id: int) -> Response | tuple[str, int]:
     if form.validate_on_submit():
         try:
             changed = member_store.edit_member(
-                get_db(), member_id, form.name.data, form.club.data or "", form.number.data or "",
-                bool(form.initials.data), who(),
+                get_db(),
+                member_id,
+                form.name.data,
+                form.club.data or "",
+                form.number.data or "",
+                bool(form.initials.data),
+                who(),
             )
         except Refusal as error:
             getattr(form, error.field or "name").errors = [sentence(str(error))]
@@ -268,12 +277,12 @@ def _nothing_imported(plan: ImportPlan, file_name: str) -> str:
 
 
 def _import_page(upload: RosterUploadForm, status: int = 200, **preview: Any) -> tuple[str, int]:
-    return render_template(
-        "members/import.html", upload=upload, logout=EmptyForm(formdata=None), **preview
-    ), status
+    return render_template("members/import.html", upload=upload, logout=EmptyForm(formdata=None), **preview), status
 
 
-def _preview_page(plan: ImportPlan, file_name: str, data: bytes, notice: str = "", status: int = 200) -> tuple[str, int]:
+def _preview_page(
+    plan: ImportPlan, file_name: str, data: bytes, notice: str = "", status: int = 200
+) -> tuple[str, int]:
     confirm = RosterConfirmForm(
         formdata=None, content=RosterConfirmForm.carried(data), file_name=file_name, digest=plan.digest
     )

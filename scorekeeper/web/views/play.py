@@ -208,7 +208,12 @@ def _ask_again(stored: StoredGame, form: PressureForm, question: str) -> Respons
     state = _state(stored)
     ask = {
         "question": question,
-        "fields": {"hand": form.hand.data, "player": form.player.data, "again": "1", "ends_hand": "y" if form.ends_hand.data else ""},
+        "fields": {
+            "hand": form.hand.data,
+            "player": form.player.data,
+            "again": "1",
+            "ends_hand": "y" if form.ends_hand.data else "",
+        },
     }
     page = render_template("play/hand.html", **_hand_context(stored, state), note_form=NoteForm(), ask=ask)
     return make_response(page, 409)

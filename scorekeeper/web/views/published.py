@@ -64,4 +64,6 @@ def download(event_id: int, job: str) -> Response:
     path = booklets.result(current_app.instance_path, job, found.id, booklets.PUBLISHED)
     if path is None:
         abort(404)
-    return download_response(path.read_bytes(), "application/zip", event_file_name(found.name, found.held_on, "published", "zip"))
+    return download_response(
+        path.read_bytes(), "application/zip", event_file_name(found.name, found.held_on, "published", "zip")
+    )

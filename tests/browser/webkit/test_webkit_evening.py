@@ -20,7 +20,7 @@ def test_a_webkit_phone_counts_the_round_down_and_hears_of_the_lock(server, phon
     assert table.count("button.pressure") == 4
 
     director.fill("#minutes", "25")
-    director.click("button:has-text(\"Start round 1's clock\")")
+    director.click('button:has-text("Start round 1\'s clock")')
     table.wait_text("[data-round-clock] [data-clock-text]", ":", timeout=10)
     first = table.text("[data-round-clock] [data-clock-text]")
     assert re.fullmatch(r"2[45]:\d\d", first), first

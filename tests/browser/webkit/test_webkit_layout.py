@@ -78,7 +78,10 @@ def test_pressure_buttons_on_the_first_screen_names_whole_and_suits_under_their_
     30-letter names in partnerships), no name broken inside a word, the 250 pad's suits under the rank
     that waits for one."""
     phone = webkit()
-    for players, partnerships in (FIRST_SCREEN_GAMES["five players"], FIRST_SCREEN_GAMES["four 30-letter names in partnerships"]):
+    for players, partnerships in (
+        FIRST_SCREEN_GAMES["five players"],
+        FIRST_SCREEN_GAMES["four 30-letter names in partnerships"],
+    ):
         _, _, record_url = start_game(phone, server, players, partnerships=partnerships)
         outside = phone.evaluate(
             """[innerHeight, Array.from(document.querySelectorAll('button.pressure')).filter(b => {
@@ -87,7 +90,10 @@ def test_pressure_buttons_on_the_first_screen_names_whole_and_suits_under_their_
         )
         phone.shot(f"hand-first-screen-{len(players)}{'-pairs' if partnerships else ''}")
         assert outside[1] == [], f"off the first screen of {outside[0]} px: {outside[1]}"
-        assert _words_broken(phone, "main .deal, main table.totals th, main section[aria-label='One card owed'] button") == []
+        assert (
+            _words_broken(phone, "main .deal, main table.totals th, main section[aria-label='One card owed'] button")
+            == []
+        )
         phone.goto(record_url + "hand/1/seat/0")
         phone.click("[data-out]")
         assert _words_broken(phone, "main .seat-tab, main [data-player-name], main [data-save]") == []

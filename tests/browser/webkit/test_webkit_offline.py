@@ -21,7 +21,9 @@ def test_webkit_plays_on_and_reloads_while_the_server_is_down(webkit, tmp_path):
             "the service worker to keep the page",
             timeout=20,
         )
-        phone.wait_until(lambda: phone.evaluate(f"localStorage.getItem('scorekeeper:copy:{base}') !== null"), "the copy")
+        phone.wait_until(
+            lambda: phone.evaluate(f"localStorage.getItem('scorekeeper:copy:{base}') !== null"), "the copy"
+        )
         phone.goto(record_url + "scores")
         phone.goto(record_url)
     port = int(server.rsplit(":", 1)[1])

@@ -31,9 +31,7 @@ def test_webkit_notices_a_server_that_hangs_plays_on_and_comes_back(webkit, tmp_
         phone.evaluate("(window.sameDocument = true)")
         with frozen(port):
             started = time.monotonic()
-            phone.wait_until(
-                lambda: phone.text("[data-live-status]") != LIVE, "the badge to leave Live", timeout=8
-            )
+            phone.wait_until(lambda: phone.text("[data-live-status]") != LIVE, "the badge to leave Live", timeout=8)
             noticed = time.monotonic() - started
             phone.click("button.pressure", "Cy")
             phone.wait_text(".offline-banner", "1 change waiting", timeout=4)
