@@ -99,7 +99,8 @@ def test_a_locked_tables_phones_hear_of_it_and_lose_their_buttons(director):
     player = phone(director, token)
     player.pressure("Ann", 1)
     before = player.client.get(f"/t/{token}/version").get_json()["version"]
-    view = re.search(r'href="/v/([\w-]+)/"', player.page("/share"))
+    view = re.search(r'href="[^"]*/v/([\w-]+)/"', player.page("/share"))
+    assert view, "the share page gives the view link"
     page = player.page("/")
     assert "END HAND" in page and "PRESSURE" in page and "Locked by the director" not in page
     assert f'data-version="{before}"' in page
@@ -116,6 +117,7 @@ def test_a_locked_tables_phones_hear_of_it_and_lose_their_buttons(director):
         shown = viewer.get(f"/v/{view.group(1)}/").get_data(as_text=True)
         polled = viewer.get(f"/v/{view.group(1)}/version").get_json()["version"]
         assert f'data-version="{polled}"' in shown
+        assert "Locked by the director.</strong> This table's result stands as it is." in shown, "spectators told"
 
 
 def clock_mark(director, event_url: str) -> str:
