@@ -221,3 +221,17 @@ def test_half_the_rounds_played_keeps_a_place_among_the_rest_and_a_late_arrival_
     # Three rounds complete: Ann's one of three is fewer than half; after two, one of two is half.
     assert standings(results[:6], players, "total")[-1].name == "Ann"
     assert not {row.name: row for row in standings(results[:4], players, "total")}["Ann"].below
+
+
+def test_a_missed_round_at_the_average_rounds_halves_away_from_zero_and_says_how():
+    """Ann keeps two aces and then three (an ace counts 1) and misses round 3: her average 2.5
+    counts 3, as every number the app rounds (Python's round() would make it 2), and the
+    standings say how it was reached."""
+    results = [
+        table(1, 1, ["Ann", "Bob"], ["A A", "5 5"], 1, finished=True),
+        table(2, 1, ["Ann", "Bob"], ["A A A", "5 5"], 1, finished=True),
+        table(3, 1, ["Bob", "Cy"], ["5 5", "5 5"], 1, finished=True),
+    ]
+    ann = next(row for row in standings(results, ["Ann", "Bob", "Cy"], "total") if row.name == "Ann")
+    assert ann.missed == 1 and ann.total == 5 + 3
+    assert "1 missed round at the average of the 2 played: 5 × 1 ÷ 2 = 3 (2.5, halves away from zero)" in ann.notes

@@ -227,8 +227,10 @@ class PlayerStanding:
     #: Points of the director's penalties counted in ``total``.
     penalties: int = 0
     #: Placed after the rest: withdrawn in an event that ranks them below, or fewer than half
-    #: the complete rounds played.
+    #: the complete rounds played ("played 1 of 5 rounds", said beside the name on the wall,
+    #: which shows no notes).
     below: bool = False
+    played_of: str = ""
 
     @property
     def withdrew_after(self) -> str:
@@ -316,9 +318,12 @@ def standings(
         row.missed = sum(1 for n in complete if row.name not in seated.get(n, set()))
         if row.tables and row.tables * 2 < len(complete):
             row.below = True
+            row.played_of = f"played {row.tables} of {len(complete)} rounds"
             row.notes.append(too_few_rounds(row.tables, len(complete)))
         if row.missed and row.tables and sit_out == AVERAGE:
-            row.total += round(row.total * row.missed / row.tables)
+            added = round_half_away(Fraction(row.total * row.missed, row.tables))
+            row.notes.append(_averaged(row, added))
+            row.total += added
             row.placement += row.placement * row.missed / row.tables
     for penalty in penalties:
         if penalty.round in complete and penalty.player in table_of:
@@ -336,6 +341,15 @@ def standings(
             place, previous_key = index, key
         row.place = place if row.ranked else 0
     return rows
+
+
+def _averaged(row: PlayerStanding, added: int) -> str:
+    """How missed rounds were counted by the average rule, in every output's words: "3 missed
+    rounds at the average of the 2 played: 987 × 3 ÷ 2 = 1481 (1480.5, halves away from zero)"."""
+    rounds = f"{row.missed} missed round{'s' if row.missed != 1 else ''}"
+    exact = Fraction(row.total * row.missed, row.tables)
+    shown = f" ({float(exact):g}, halves away from zero)" if exact.denominator == 2 else ""
+    return f"{rounds} at the average of the {row.tables} played: {row.total} × {row.missed} ÷ {row.tables} = {added}{shown}"
 
 
 def too_few_rounds(played: int, complete: int) -> str:

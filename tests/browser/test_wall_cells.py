@@ -120,3 +120,27 @@ def test_missed_rounds_stay_in_their_cell_and_totals_line_up(phone, shot, wall, 
     assert {len(row["total"]) for row in totals} >= {3, 4}, [row["total"] for row in totals]
     assert all(row["figures"] == "tabular-nums" and row["align"] == "right" for row in totals), totals
     assert max(row["totalRight"] for row in totals) - min(row["totalRight"] for row in totals) < 0.5, totals
+
+
+WHY = """() => Object.fromEntries([...document.querySelectorAll(".standings-grid tbody tr")].map((row) => [
+  row.cells[1].childNodes[0].textContent.trim(),
+  [...row.cells[1].querySelectorAll("small, span")].filter((el) => getComputedStyle(el).display !== "none").map((el) => el.textContent.trim()),
+]))"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1920, 1080), (1280, 720), (390, 844)], ids=["tv", "small-tv", "phone"])
+def test_the_wall_says_why_a_player_is_placed_after_the_rest(phone, shot, wall, width, height):
+    """Seen at an evening: on a TV the wall hid every note, and the lowest total stood 16th with
+    only "(withdrew after round 1)" beside it. Who played 1 of 3 rounds says so, in a few words on
+    a TV, in the notes' sentence on a phone, once either way (on whichever page the wall shows it)."""
+    tv = width > 1000
+    page = phone(viewport={"width": width, "height": height}, is_mobile=not tv, has_touch=not tv)
+    page.goto(wall + "?seconds=600")
+    page.wait_for_selector(".standings-grid tbody tr")
+    shown = page.evaluate(WHY)
+    short, sentence = "(played 1 of 3 rounds: placed after the rest)", "played 1 of 3 rounds: fewer than half"
+    for name in TWELVE[8:]:
+        said = " ".join(shown[name])
+        assert (said.count(short), said.count(sentence)) == ((1, 0) if tv else (0, 1)), (name, shown[name])
+    assert not any("played 1 of" in " ".join(words) for name, words in shown.items() if name not in TWELVE[8:])
+    shot(page, f"wall-placed-after-{width}x{height}")
