@@ -53,6 +53,20 @@ def test_leaders_who_met_already_are_kept_apart_as_far_as_the_standings_allow():
     assert repeats(tables[:1]) < repeats(plain[:1])
 
 
+def test_a_seat_goes_to_two_second_meetings_before_one_third():
+    """Seen at an evening: Jo (4th) met Flo (14th) a third time at table 3, where a player who had
+    met two of the table once each could take the seat; the most times any two meet comes first."""
+    played = [
+        [["P6", "P7", "P8", "P5"], ["P4", "P1", "P3", "P2"]],
+        [["P3", "P5", "P2", "P6"], ["P7", "P8", "P1", "P4"]],
+    ]
+    ranked = [f"P{n}" for n in range(1, 9)]
+    # Table 1 holds P1 and P5; P4 has met only P1 (twice), P2 has met each once: P2 sits, not P4.
+    tables = seat_by_standings(ranked, played)
+    assert tables[0][:3] == ["P1", "P5", "P2"], tables
+    assert meeting_again(tables, played) == []
+
+
 @settings(max_examples=60, deadline=None)
 @given(count=st.integers(6, 30), seed=st.randoms(use_true_random=False), rounds=st.integers(0, 3))
 def test_everyone_is_seated_once_at_the_rounds_tables_each_near_their_place(count, seed, rounds):

@@ -159,9 +159,11 @@ def seat_by_standings(
     """The next round seated by the standings so far, as Swiss and "top table" events do: the
     leaders together at table 1, the next at table 2, and so on (``ranked``: best first; tables of
     ``sizes``, the fours first). Repeats are still avoided as far as they can be: each seat goes
-    to the best-placed player left who has met the fewest of the table so far, looking no more
-    than ``STANDINGS_WINDOW`` places further down (then the most times any two would have met,
-    then the standings decide). Seats in standings order: the leader deals the first hand."""
+    to the best-placed player left, looking no more than ``STANDINGS_WINDOW`` places further
+    down, who would meet the table's players the fewest times at most (no pair a third time
+    where another can take the seat: what a plan is ranked by first), then who has met the
+    fewest of the table so far, then the standings decide. Seats in standings order: the
+    leader deals the first hand."""
     sizes = sorted(sizes if sizes is not None else table_sizes(len(ranked)), key=lambda size: (size != 4, -size))
     if sum(sizes) != len(ranked):
         raise SeatingError(f"{len(ranked)} players do not fill tables of {', '.join(map(str, sizes))}")
@@ -198,10 +200,10 @@ def meeting_again(
 def _standing_cost(
     player: str, table: list[str], window: list[str], met: Counter[frozenset[str]]
 ) -> tuple[int, int, int]:
-    """Who takes the next seat at ``table``: who has met the fewest of it, then the fewest times
-    at most, then the best placed."""
+    """Who takes the next seat at ``table``: who has met its players the fewest times at most,
+    then the fewest of them, then the best placed."""
     times = [met[frozenset((player, other))] for other in table]
-    return sum(1 for t in times if t), max(times), window.index(player)
+    return max(times), sum(1 for t in times if t), window.index(player)
 
 
 def _improve_by_swaps(
