@@ -4,7 +4,7 @@ import pytest
 
 from scorekeeper.scoring import Game, configure, score_game
 from scorekeeper.tournament.shown import shown_standings, stage
-from scorekeeper.tournament.standings import TableResult, standings
+from scorekeeper.tournament.standings import Penalty, TableResult, standings
 
 from .test_seating_standings import result
 
@@ -35,6 +35,20 @@ def test_while_no_round_is_complete_finished_tables_rank_provisionally_and_playe
     assert all("hand 2 of 15" in row.playing for row in rest)
     # Placement points come from a finished table only: at most 3 at a table of four.
     assert max(row.placement for row in placed) == 3
+
+
+def test_a_penalty_given_at_a_finished_table_shows_in_the_provisional_standings_at_once():
+    """Seen at an evening: +25 for a revoke at a finished round-1 table, and the provisional standings
+    said 270 with no word of it until the round was complete."""
+    results = round_one(finished=2)
+    plain = {row.name: row for row in shown_standings(results, NAMES, "total")}
+    revoke, later = Penalty(1, "P05", 25, "a revoke", table=2), Penalty(1, "P13", 10, "slow play", table=4)
+    rows = {row.name: row for row in shown_standings(results, NAMES, "total", penalties=[revoke, later])}
+    assert (
+        rows["P05"].total == plain["P05"].total + 25
+        and "penalty +25 in round 1, table 2: a revoke" in rows["P05"].notes
+    )
+    assert rows["P13"].total == plain["P13"].total == 0, "P13's table still plays: nothing counts yet"
 
 
 @pytest.mark.parametrize("mode", ["total", "placement"])

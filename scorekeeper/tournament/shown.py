@@ -175,6 +175,7 @@ def shown_standings(
         sit_out,
         gone,
         withdrawn_ranked,
+        [penalty for penalty in penalties if penalty.round == first],  # given at a finished table: shown at once
     )
     now = {row.name: row for row in rows}
     # A player whose closed table counts for nobody (locked before hand 1, or short and counted
