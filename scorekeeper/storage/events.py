@@ -1,4 +1,5 @@
-"""Events, their players and tables, the director's password, sessions and failed logins: the SQL for them."""
+"""Events, their players, rounds and tables: the SQL for them (the director's password, sessions
+and failed logins are ``director.py``'s)."""
 
 from __future__ import annotations
 

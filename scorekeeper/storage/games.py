@@ -1,4 +1,5 @@
-"""Everything the app stores, and the only place SQL lives.
+"""A game's rows: the game itself and its log, the SQL for them (each part of the app stored has
+a module of its own beside this one).
 
 A game row holds who plays under which rules and its three capabilities (the
 record token, the view token, the short join code); everything that happens is an
