@@ -8,7 +8,8 @@ import sqlite_utils
 from scorekeeper.gamelog import LEFTOVERS, NOTE, PRESSURE, Change, TableError
 from scorekeeper.scoring import Game, configure
 from scorekeeper.storage import games as storage
-from scorekeeper.storage.database import connect, migrate, migrations
+from scorekeeper.storage.database import connect, migrate
+from scorekeeper.storage.migrations import migrations
 
 
 @pytest.fixture
@@ -170,7 +171,7 @@ def test_a_write_that_cannot_get_its_turn_is_told_the_database_is_locked(tmp_pat
 
 def test_a_table_locked_at_time_before_locks_said_who_is_still_said_locked_at_time(tmp_path):
     """0016 keeps who locked a table in one column: a lock 0015 marked as the clock's stays the clock's."""
-    from scorekeeper.storage.database import migrations
+    from scorekeeper.storage.migrations import migrations
 
     db = sqlite_utils.Database(str(tmp_path / "old.db"))
     migrations.apply(db, stop_before="0016_table_locked_by")
