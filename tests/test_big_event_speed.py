@@ -20,7 +20,7 @@ from scorekeeper.storage import games as game_store
 from scorekeeper.storage.events import EventPlayer
 from scorekeeper.tournament.seating import seat_round
 from scorekeeper.web import connection
-from scorekeeper.web.forms import QuickSelect
+from scorekeeper.web.event_forms import QuickSelect
 
 from .test_events import log_in
 from .web import csrf_token

@@ -11,8 +11,18 @@ from werkzeug.datastructures import MultiDict
 from wtforms import DecimalField, FloatField, IntegerField, SelectField
 from wtforms.fields import FieldList, FormField
 
-from scorekeeper.web import forms, member_forms, season_forms  # noqa: F401 - every form class, defined
-from scorekeeper.web.forms import NUMBER_MAX_DIGITS, Form, WholeNumberField, whole_number
+from scorekeeper.scoring.record import NUMBER_MAX_DIGITS
+from scorekeeper.web import (  # noqa: F401 - every form class, defined
+    director_forms,
+    event_forms,
+    house_rules_forms,
+    member_forms,
+    play_forms,
+    printing_forms,
+    season_forms,
+    start_forms,
+)
+from scorekeeper.web.forms import Form, WholeNumberField, whole_number
 
 from .test_events import event_form, new_event, set_up_director
 from .test_one_text_rule import errors_beside
@@ -104,7 +114,7 @@ def test_every_numeric_field_refuses_what_is_not_a_whole_number_in_one_sentence_
 @pytest.mark.parametrize("typed", ["000000000000000000042", "+7", "-12", " 15 "])
 def test_leading_zeros_and_signs_are_not_digits_too_many(app, typed):
     with app.test_request_context("/", method="POST", data={"rounds": typed}):
-        form = forms.EventForm(meta={"csrf": False})
+        form = event_forms.EventForm(meta={"csrf": False})
         form.validate()
         assert form.rounds.errors != [TOO_LONG.replace("400", "21")]
         assert form.rounds.data == int(typed)
@@ -117,11 +127,11 @@ def kept(page: str, field_id: str) -> bool:
 
 
 def test_each_option_of_the_start_form_refuses_it_beside_the_option(client):
-    options = [field.name for field in forms.NewGameForm.OPTION_SPECS.values()]
+    options = [field.name for field in start_forms.NewGameForm.OPTION_SPECS.values()]
     assert options
     with client.application.test_request_context("/new", method="POST"):
         numbers = [
-            f.name for f in fields_of(forms.NewGameForm(meta={"csrf": False})) if isinstance(f, WholeNumberField)
+            f.name for f in fields_of(start_forms.NewGameForm(meta={"csrf": False})) if isinstance(f, WholeNumberField)
         ]
     assert numbers
     for name in numbers:
@@ -135,7 +145,9 @@ def test_each_option_of_the_start_form_refuses_it_beside_the_option(client):
 def test_each_number_of_the_house_rules_form_refuses_it_beside_the_field(client):
     with client.application.test_request_context("/", method="POST"):
         numbers = [
-            f.name for f in fields_of(forms.HouseRulesForm(meta={"csrf": False})) if isinstance(f, WholeNumberField)
+            f.name
+            for f in fields_of(house_rules_forms.HouseRulesForm(meta={"csrf": False}))
+            if isinstance(f, WholeNumberField)
         ]
     assert len(numbers) >= 4
     for name in numbers:
@@ -166,7 +178,9 @@ def test_a_browser_sending_every_number_field_empty_still_starts_a_game(client):
     number (``Optional``), not a refusal."""
     with client.application.test_request_context("/", method="POST"):
         empty = {
-            f.name: "" for f in fields_of(forms.NewGameForm(meta={"csrf": False})) if isinstance(f, WholeNumberField)
+            f.name: ""
+            for f in fields_of(start_forms.NewGameForm(meta={"csrf": False}))
+            if isinstance(f, WholeNumberField)
         }
     assert empty
     data = new_game_form(["Ann", "Bob"], **empty)

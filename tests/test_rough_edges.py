@@ -240,7 +240,7 @@ def test_the_longest_title_the_app_gives_imports(client):
 
 def test_an_uploaded_record_is_held_to_the_pasted_records_limit(client):
     """A file took any length up to the request limit where pasted text stops at 200,000 characters."""
-    from scorekeeper.web.forms import IMPORT_MAX_LENGTH
+    from scorekeeper.web.start_forms import IMPORT_MAX_LENGTH
 
     data = {"format": "scorekeeper-game/1", "rules": "crates", "players": ["Ann", "Bob"], "hands": []}
     text = json.dumps(data)

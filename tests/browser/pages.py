@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scorekeeper.web.forms import NAME_MAX_LENGTH
+from scorekeeper.tournament.seating import NAME_MAX_LENGTH
 
 # The longest name a seat takes: the worst case for every row a name sits in.
 LONG_NAME = "Maximiliana Vanderbilt-Okonkwo"[:NAME_MAX_LENGTH]

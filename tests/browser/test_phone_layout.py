@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper.web.forms import NAME_MAX_LENGTH
+from scorekeeper.tournament.seating import NAME_MAX_LENGTH
 
 from .conftest import MIN_TAP, SHOTS, as_director, assert_fits, enter_hand, running_server, submit
 from .conftest import start_game as start_any_game

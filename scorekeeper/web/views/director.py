@@ -15,7 +15,8 @@ from ...storage import director as director_store
 from ..access import holds_a_link
 from ..connection import get_db
 from ..devices import client_address, guesser_key
-from ..forms import DirectorPasswordForm, EmptyForm, LoginForm
+from ..director_forms import DirectorPasswordForm, LoginForm
+from ..forms import EmptyForm
 
 bp = Blueprint("director", __name__, url_prefix="/director")
 

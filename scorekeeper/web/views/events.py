@@ -57,12 +57,9 @@ from ...storage.round_clock import ACTIONS as CLOCK_ACTIONS
 from ...storage.round_clock import change_clock, round_clock, start_clock
 from .. import booklets, printer
 from ..connection import get_db
-from ..event_planner import event_plan
-from ..forms import (
-    EmptyForm,
+from ..event_forms import (
     EventForm,
     HistoryReasonForm,
-    KeyedForm,
     LatePlayerForm,
     LockForm,
     NoShowForm,
@@ -73,6 +70,8 @@ from ..forms import (
     SeatingForm,
     WithdrawPlayerForm,
 )
+from ..event_planner import event_plan
+from ..forms import EmptyForm, KeyedForm
 from ..kept_parts import kept_part
 from ..picking import event_lines, late_options
 from ..responses import download_response, event_file_name, json_download, pdf_response, requested_paper

@@ -26,7 +26,8 @@ from ...storage.house_rules import (
 )
 from .. import printer
 from ..connection import get_db
-from ..forms import HouseRulesForm, row_id
+from ..forms import row_id
+from ..house_rules_forms import HouseRulesForm
 from ..responses import pdf_response, requested_paper
 from .director import is_director
 

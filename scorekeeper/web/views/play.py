@@ -42,18 +42,10 @@ from ..access import recording_game
 from ..connection import get_db
 from ..devices import client_address, record_source
 from ..errors import go_back_on_refusal, refusal_json
-from ..forms import (
-    ChangeForm,
-    ConfirmForm,
-    HandLeftoversForm,
-    LeftoversForm,
-    NoteForm,
-    OneCardForm,
-    PressureForm,
-    UndoForm,
-)
+from ..forms import ChangeForm
 from ..installable import secure_origin
 from ..pages import export_response, history_page, phone_copy_response, scores_context, sheet_response
+from ..play_forms import ConfirmForm, HandLeftoversForm, LeftoversForm, NoteForm, OneCardForm, PressureForm, UndoForm
 from ..responses import version_response, wants_json
 from ..scoreboard import scoreboard
 

@@ -11,7 +11,7 @@ from ...scoring.rulesets import DEFAULT_RULE_SET
 from ...storage.house_rules import house_choices
 from .. import printer
 from ..connection import get_db
-from ..forms import PrintForm
+from ..printing_forms import PrintForm
 from ..responses import pdf_response
 
 bp = Blueprint("printing", __name__)

@@ -13,7 +13,7 @@ from ...storage.house_rules import house_choices
 from .. import starting
 from ..connection import get_db
 from ..devices import client_address, guesser_key
-from ..forms import OPEN_PLAYER_SLOTS, ImportForm, JoinForm, NewGameForm
+from ..start_forms import OPEN_PLAYER_SLOTS, ImportForm, JoinForm, NewGameForm
 
 bp = Blueprint("start", __name__)
 
