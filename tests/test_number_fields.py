@@ -4,6 +4,8 @@ answered 500 (WTForms' range check compares it with a float, which overflows pas
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 
 import pytest
@@ -11,17 +13,9 @@ from werkzeug.datastructures import MultiDict
 from wtforms import DecimalField, FloatField, IntegerField, SelectField
 from wtforms.fields import FieldList, FormField
 
+import scorekeeper.web
 from scorekeeper.scoring.record import NUMBER_MAX_DIGITS
-from scorekeeper.web import (  # noqa: F401 - every form class, defined
-    director_forms,
-    event_forms,
-    house_rules_forms,
-    member_forms,
-    play_forms,
-    printing_forms,
-    season_forms,
-    start_forms,
-)
+from scorekeeper.web import event_forms, house_rules_forms, start_forms
 from scorekeeper.web.forms import Form, WholeNumberField, whole_number
 
 from .test_events import event_form, new_event, set_up_director
@@ -34,6 +28,9 @@ NOT_WHOLE = "A whole number, such as 25 or -10."
 
 
 def every_form_class() -> list[type[Form]]:
+    """Every form of the app, whichever module of ``web`` defines it (each module imported first)."""
+    for module in pkgutil.walk_packages(scorekeeper.web.__path__, "scorekeeper.web."):
+        importlib.import_module(module.name)
     found, todo = [], [Form]
     while todo:
         cls = todo.pop()
