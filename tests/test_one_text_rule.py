@@ -15,7 +15,8 @@ from io import BytesIO
 
 import pytest
 
-from scorekeeper.cli import HANDS_MAX_BYTES, main
+from scorekeeper.cli import main
+from scorekeeper.cli.reading import HANDS_MAX_BYTES
 from scorekeeper.club.roster import read_roster
 from scorekeeper.reports.csv_text import csv_text
 from scorekeeper.scoring import InvalidRecord, load_record

@@ -1,0 +1,7 @@
+"""``python -m scorekeeper.cli``: the command."""
+
+import sys
+
+from . import main
+
+sys.exit(main())
