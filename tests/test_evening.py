@@ -161,6 +161,15 @@ def test_a_clock_start_reaches_the_rounds_phones_and_the_wall(director):
     assert screen.get(f"/t/{token}/version").get_json()["version"] != table_before
     assert screen.get(wall + "version").get_json()["version"] != wall_before
     assert re.search(r'data-round-clock data-left="(26\d\d|2700)"', screen.get(wall).get_data(as_text=True))
+    # Seen on an evening: every table locked, the event page said the clock had nothing left to
+    # time and the phones showed none, but the wall counted on ("Time: finish the hand in play").
+    tokens = record_links(director, event_url)
+    for locking in tokens:
+        shown = screen.get(wall + "version").get_json()["version"]
+        assert "data-round-clock" in screen.get(wall).get_data(as_text=True)
+        press(director, event_url, f"/games/{locking}/lock", anyway="y")
+        assert screen.get(wall + "version").get_json()["version"] != shown, "the wall hears of each lock"
+    assert "data-round-clock" not in screen.get(wall).get_data(as_text=True)
 
 
 def time_up(director, event_url: str) -> None:

@@ -131,6 +131,13 @@ def test_an_event_may_rank_withdrawn_players_below_the_rest():
     results, players = withdrawal_event()
     rows = standings(results, players, "total", withdrawn={"Ann": 3}, withdrawn_ranked=BELOW)
     assert rows[-1].name == "Ann" and rows[-1].place == len(players)
+    # Seen at an evening: the best total stood last, and nothing anywhere said why.
+    assert rows[-1].total < min(row.total for row in rows[:-1])
+    assert rows[-1].notes[0] == (
+        "withdrawn: this event places withdrawn players after everyone still playing, whatever their total"
+    )
+    assert rows[-1].placed_after == "withdrawn: placed after the rest, as the event ranks them"
+    assert not any(row.placed_after or any("withdrawn" in note for note in row.notes) for row in rows[:-1])
 
 
 def test_a_penalty_is_added_to_the_players_total_once_its_round_is_complete_with_its_reason():

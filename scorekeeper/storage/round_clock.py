@@ -107,10 +107,15 @@ def round_clock(db: sqlite_utils.Database, event_id: int, round_: int) -> RoundC
 
 
 def latest_clock(db: sqlite_utils.Database, event_id: int) -> RoundClock | None:
-    """The clock of the event's latest round seated, if it was given one."""
+    """The clock of the event's latest round seated, if it was given one and a table of the round
+    is still open: once every table is locked (finished, or at time) it has nothing left to time,
+    and the wall shows it no longer, as the event page and the tables' phones do."""
     row = db.execute(
         f"SELECT {_COLUMNS} FROM round_clocks WHERE event_id = ? AND round = "
-        "(SELECT MAX(round) FROM event_tables WHERE event_id = ?)",
+        "(SELECT MAX(round) FROM event_tables WHERE event_id = ?) AND EXISTS ("
+        "SELECT 1 FROM event_tables JOIN games ON games.id = event_tables.game_id "
+        "WHERE event_tables.event_id = round_clocks.event_id AND event_tables.round = round_clocks.round "
+        "AND games.locked = 0)",
         [event_id, event_id],
     ).fetchone()
     return None if row is None else _row(row)

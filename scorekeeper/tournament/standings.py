@@ -75,6 +75,8 @@ NOTHING_TO_AVERAGE = "no finished table to average: counted as missed"
 #: Whether withdrawn players rank with everyone else (the default) or below those still playing.
 WITH_THE_REST, BELOW = "with-the-rest", "below"
 WITHDRAWN_RANKINGS = (WITH_THE_REST, BELOW)
+#: Why a withdrawn player stands after the rest, under the name, where the event ranks them below.
+WITHDRAWN_BELOW = "withdrawn: this event places withdrawn players after everyone still playing, whatever their total"
 
 
 def tie_breaks(mode: str, lowest_wins: bool = True) -> str:
@@ -227,10 +229,10 @@ class PlayerStanding:
     #: Points of the director's penalties counted in ``total``.
     penalties: int = 0
     #: Placed after the rest: withdrawn in an event that ranks them below, or fewer than half
-    #: the complete rounds played ("played 1 of 5 rounds", said beside the name on the wall,
-    #: which shows no notes).
+    #: the complete rounds played; and why in a few words ("played 1 of 5 rounds: placed after
+    #: the rest"), said beside the name on the wall, which shows no notes.
     below: bool = False
-    played_of: str = ""
+    placed_after: str = ""
 
     @property
     def withdrew_after(self) -> str:
@@ -315,10 +317,13 @@ def standings(
     for row in table_of.values():
         row.withdrawn_from = (withdrawn or {}).get(row.name)
         row.below = row.withdrawn_from is not None and withdrawn_ranked == BELOW
+        if row.below and row.ranked:
+            row.placed_after = "withdrawn: placed after the rest, as the event ranks them"
+            row.notes.append(WITHDRAWN_BELOW)
         row.missed = sum(1 for n in complete if row.name not in seated.get(n, set()))
         if row.tables and row.tables * 2 < len(complete):
             row.below = True
-            row.played_of = f"played {row.tables} of {len(complete)} rounds"
+            row.placed_after = f"played {row.tables} of {len(complete)} rounds: placed after the rest"
             row.notes.append(too_few_rounds(row.tables, len(complete)))
         if row.missed and row.tables and sit_out == AVERAGE:
             added = round_half_away(Fraction(row.total * row.missed, row.tables))
