@@ -649,3 +649,17 @@ def test_seat_odd_threes_seats_threes_and_says_how_fives_would_do():
         f"repeated meetings {q.repeats} (no plan can have fewer than {q.bound})."
     ]
     assert "With tables of" not in run("seat", "--players", "12", "--rounds", "2").stdout, "no other choice at 12"
+
+
+def test_the_odd_tables_line_says_it_counts_only_rounds_that_mix_them_with_fours():
+    """Seen at an evening: rounds of 5 + 5 + 5 after a round of 4 + 4 + 3 + 4, and the plan said
+    "a player sits at one in 0 to 1 rounds", though some sat at a five in every round."""
+    players = [f"P{n}" for n in range(1, 16)]
+    mixed = [players[0:4], players[4:8], players[8:11], players[11:15]]
+    fives = [players[0:5], players[5:10], players[10:15]]
+    found = quality([mixed, fives, fives])
+    assert (found.odd_least, found.odd_most) == (0, 1)
+    assert (
+        "Tables of three or five: a player sits at one in 0 to 1 rounds of those that mix them with tables of four"
+        in (found.lines())
+    )

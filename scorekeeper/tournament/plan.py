@@ -116,6 +116,7 @@ class Quality:
             lines.append(
                 "Tables of three or five: a player sits at one in "
                 + (f"{most} round{'s' if most != 1 else ''}" if least == most else f"{least} to {most} rounds")
+                + " of those that mix them with tables of four"
             )
         lines.append(
             f"Seats: a player's rounds in one seat and another differ by at most {self.seat_spread}; "
