@@ -111,6 +111,15 @@ def test_a_locked_tables_phones_hear_of_it_and_lose_their_buttons(director):
     assert "Locked by the director" in page and "END HAND" not in page and "PRESSURE" not in page
     assert f'data-version="{after.get_json()["version"]}"' in page, "the page is what the phone now follows"
     assert "disabled" in player.page("/hand/1/seat/0").split("data-save", 1)[1].split(">", 1)[0]
+    # Seen at an evening: the page of the hand in play kept its Enter buttons, the missed-pressure
+    # panel and the note form; the share page offered "Go to hand 1".
+    detail = player.page("/hand/1")
+    for offered in (">Enter<", ">Correct<", "Add a pressure that was missed", "Add note", ">Remove<"):
+        assert offered not in detail, offered
+    assert "This table was locked before this hand was complete" in detail
+    assert "Go to hand" not in player.page("/share")
+    director_detail = director.get(f"/t/{token}/hand/1").get_data(as_text=True)
+    assert ">Enter<" in director_detail and "Add note" in director_detail, "the director still may"
     assert "END HAND" in director.get(f"/t/{token}/").get_data(as_text=True), "the director still corrects it"
     if view:
         viewer = director.application.test_client()
