@@ -292,3 +292,13 @@ def test_provisional_standings_show_no_place_without_a_mark_for_a_table_counted_
         assert "round 1: locked after hand 6 of 15, counted as missed" in row.group(2), name
     pdf = pdf_words(director.get(event_url + "/standings.pdf").data)
     assert "— prov." not in pdf
+
+
+def test_a_player_without_a_complete_round_has_no_wins_in_the_standings_csv(director):
+    """Seen at an evening: the CSV gave "0" wins to a player with no complete round, where the
+    screen and the wall show "—" beside the total and placement points left blank."""
+    event_url = new_event(director, EIGHT)
+    seat_next_round(director, event_url)
+    rows = list(csv.DictReader(io.StringIO(director.get(event_url + "/standings.csv").get_data(as_text=True))))
+    assert len(rows) == len(EIGHT)
+    assert {(row["place"], row["total"], row["placement_points"], row["wins"]) for row in rows} == {("", "", "", "")}

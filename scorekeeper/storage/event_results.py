@@ -440,7 +440,7 @@ def standings_rows(db: sqlite_utils.Database, event: Event) -> list[list[object]
                 member.number if member else "",
                 row.total if row.ranked else "",
                 row.placement_shown if row.ranked else "",
-                row.wins,
+                row.wins if row.ranked else "",
                 row.tables,
                 row.missed,
                 event.sit_out,
