@@ -228,7 +228,7 @@ def replace_no_show(
         if not replacement and len(seats) < min(3, event.ruleset().table_size):
             raise RosterRefusal(
                 f"Table {number} would be a table of two, which the standings cannot compare with the "
-                "tables of three and four: put a player in their seat (one sitting the round out, or a late "
+                "tables of three or more: put a player in their seat (one sitting the round out, or a late "
                 f"one), or withdraw round {round_} while nothing is recorded and seat it again.",
                 "replacement",
             )
