@@ -11,7 +11,9 @@ from __future__ import annotations
 import time
 
 from scorekeeper.scoring.game import partners_opposite
-from scorekeeper.tournament.plan import SECONDS, numbered_players, other_odd, plan_event, quality
+from scorekeeper.tournament.names_list import numbered_players
+from scorekeeper.tournament.plan import SECONDS, other_odd, plan_event
+from scorekeeper.tournament.plan_quality import quality
 from scorekeeper.tournament.seating import FIVES, THREES, seat_round
 
 from . import QUICK

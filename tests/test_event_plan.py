@@ -17,15 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.scoring.game import partners_opposite
-from scorekeeper.tournament.plan import (
-    MAX_ROUNDS,
-    NAMES_MAX_BYTES,
-    Plan,
-    numbered_players,
-    plan_event,
-    quality,
-    read_names,
-)
+from scorekeeper.tournament.names_list import NAMES_MAX_BYTES, numbered_players, read_names
+from scorekeeper.tournament.plan import MAX_ROUNDS, Plan, plan_event
+from scorekeeper.tournament.plan_quality import quality
 from scorekeeper.tournament.schedules import TABLES, WHIST, round_robin, stored
 from scorekeeper.tournament.seating import SeatingError, seat_round, table_sizes
 

@@ -12,16 +12,8 @@ from ..reports import text as text_output
 from ..scoring import (
     InvalidRecord,
 )
-from ..tournament.plan import (
-    MAX_ROUNDS,
-    NAMES_MAX_BYTES,
-    SECONDS,
-    line_of,
-    numbered_players,
-    plan_event,
-    plan_with_choice,
-    read_names,
-)
+from ..tournament.names_list import NAMES_MAX_BYTES, line_of, numbered_players, read_names
+from ..tournament.plan import MAX_ROUNDS, SECONDS, plan_event, plan_with_choice
 from ..tournament.seating import FIVES, MAX_EVENT_PLAYERS, ROTATE, THREES, USUAL, SeatingError
 from .reading import read_upto, where
 

@@ -19,7 +19,8 @@ from dataclasses import asdict, dataclass
 import sqlite_utils
 
 from ..gamelog.memo import Memo
-from ..tournament.plan import OddChoice, Plan, Quality, plan_with_choice
+from ..tournament.plan import OddChoice, Plan, plan_with_choice
+from ..tournament.plan_quality import Quality
 from ..tournament.seating import ALONE, USUAL, SeatingError, meeting_again, seat_by_standings, table_sizes
 from ..tournament.standings import complete_rounds
 from .database import immediate
