@@ -4,4 +4,5 @@ import sys
 
 from . import main
 
-sys.exit(main())
+if __name__ == "__main__":  # imported (as a test that walks every module does), it runs nothing
+    sys.exit(main())

@@ -74,23 +74,26 @@ WAIT_SECONDS = 5.0
 KNOWN_NETWORKS = int(ALL_OPENINGS_PER_SECOND * (KNOWN_SECONDS + 1)) + 2
 #: How busy a network has been opening connections: each try counts one, and weighs half as much
 #: every ``BUSY_HALF_LIFE`` seconds; a stranger counts ``STRANGER_BUSY`` more. Connections waiting
-#: for their turn go least busy first. When every connection is held, one not with the workers
-#: makes room: of the ``ROOM_CANDIDATES`` longest in each ``STAGES``, of the networks within a
-#: try of the busiest, the one in the latest stage (then the oldest), unless the
-#: newcomer's network is busier by a try or more: then the newcomer is closed. A phone opens a
-#: handful a minute; whoever churns connections from many addresses, known or not, is busier at
-#: each; and an attacker as slow as a phone loses a kept-alive connection it does not use before
-#: a phone loses the connection it is opening for a save.
+#: for their turn go least busy first. A phone opens a handful a minute; whoever churns
+#: connections from many addresses, known or not, is busier at each.
 BUSY_HALF_LIFE = 30.0
 STRANGER_BUSY = 5.0
+#: When every connection is held, one not with the workers makes room: of the
+#: ``ROOM_CANDIDATES`` longest at each stage (``STAGES``), a ``STARTED`` one first, else the one
+#: idle longest, each try its network made counting ``BUSY_SECONDS`` more (a trusted proxy's
+#: last). A phone's connection is idle for a moment: it sends its request at once and takes the
+#: answer at once, and a connection kept alive between its saves is idle longer, but closing that
+#: costs a browser a new connection, never a request (it sends again what it sent on a kept-alive
+#: connection closed under it). Whoever holds connections doing nothing, or churns them, loses
+#: theirs first, however slow or quiet (attacks beat both orders tried before: the busiest
+#: network's first, then the connection kept alive first).
 ROOM_CANDIDATES = 16
-#: Where a connection not with the workers is, in the order they make room, the last first:
-#: ``OPENING`` (accepted, waiting for its turn, in its TLS handshake, or before its first byte: a
-#: phone's connection for the save it is about to send); ``KEPT`` (answered, kept alive for a next
-#: request not begun: closing it costs a phone a new connection, never a request, as a browser
-#: sends again what it sent on a kept-alive connection closed under it); ``STARTED`` (a request
-#: begun and not whole, one whole and waiting for its network's turn, or an answer not yet taken:
-#: a phone sends a request at once and takes its answer at once; only a slow one is still here).
+BUSY_SECONDS = 2.0
+#: Where a connection not with the workers is: ``OPENING`` (accepted, waiting for its turn, in its
+#: TLS handshake, or before its first byte), ``KEPT`` (answered, kept alive for a next request not
+#: begun), ``STARTED`` (a request begun and not whole, one whole and waiting for its network's
+#: turn, or an answer not yet taken: a phone sends a request whole and takes its answer at once,
+#: so only a slow one is still here).
 OPENING, KEPT, STARTED = 0, 1, 2
 STAGES = (OPENING, KEPT, STARTED)
 #: Requests one network (not a trusted proxy) has with the workers at once; the rest wait in the
@@ -119,7 +122,9 @@ class Front:
     turns: dict[str, asyncio.Semaphore] = field(default_factory=dict)
     #: By stage (``STAGES``), the connections not with the workers, longest in it first: those
     #: that make room when every connection is held.
-    staged: tuple[dict[asyncio.Task[None], str], ...] = field(default_factory=lambda: tuple({} for _ in STAGES))
+    staged: tuple[dict[asyncio.Task[None], tuple[str, float]], ...] = field(
+        default_factory=lambda: tuple({} for _ in STAGES)
+    )
     #: By network, the openings left and when they were last counted (the loop's clock); and the
     #: strangers' together.
     openings: dict[str, tuple[float, float]] = field(default_factory=dict)
@@ -129,6 +134,12 @@ class Front:
     known: dict[str, float] = field(default_factory=dict)
     #: By network, how busy it has been opening connections and when that was counted.
     busy: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: How many ``busy`` and ``openings`` held after they last forgot what is no longer needed,
+    #: twice over: they forget again only past that, so that with thousands of networks still
+    #: counted each try does not go through them all (an attack with 20,000 addresses in a
+    #: minute and a half stalled the front 25 s for a thousand tries).
+    busy_kept: int = 0
+    openings_kept: int = 0
     #: The openings all networks may begin now and when they were last counted; the connections
     #: waiting for their turn (how busy their network was, then in the order they came); the task
     #: that gives the turns.
@@ -160,7 +171,7 @@ class Front:
         if task is None or task in self.staged[stage]:
             return
         self._unstage(task)
-        self.staged[stage][task] = network
+        self.staged[stage][task] = (network, asyncio.get_running_loop().time())
 
     def _unstage(self, task: asyncio.Task[None]) -> None:
         for staged in self.staged:
@@ -189,24 +200,21 @@ class Front:
         count = count * _fading(now - then) + (1 if tried else 0)
         if tried:
             self.busy[network] = (count, now)
-            if len(self.busy) > 4 * self.max_connections:  # forget networks quiet for minutes
+            if len(self.busy) > max(4 * self.max_connections, self.busy_kept):  # forget those quiet for minutes
                 self.busy = {
                     held: (busy, at) for held, (busy, at) in self.busy.items() if busy * _fading(now - at) > 0.1
                 }
+                self.busy_kept = 2 * len(self.busy)
         return count + (0 if self.is_known(network) else STRANGER_BUSY)
 
-    def make_room(self, network: str | None, newcomer: str | None = None) -> bool:
+    def make_room(self, network: str | None) -> bool:
         """Close the oldest connection not with the workers, of ``network``; or, when every
-        connection is held (``network`` None), the one ``ROOM_CANDIDATES`` and ``STAGES`` say (a
-        trusted proxy's last): whoever floods the front loses their own connections first, and a
-        phone keeps the connection it is saving on."""
+        connection is held (``network`` None), the one ``BUSY_SECONDS`` says."""
         if network is None:
             found = self._room()
             if found is None:
                 return False
             task, network = found
-            if newcomer is not None and self.busyness(network) + 1 < self.busyness(newcomer):
-                return False  # the newcomer's network is the busiest by a try or more: it is closed
             return self._close(network, task)
         mine = self.waiting.get(network)
         if not mine:
@@ -216,18 +224,18 @@ class Front:
     def _room(self) -> tuple[asyncio.Task[None], str] | None:
         """The connection that makes room when every connection is held, or None."""
         candidates = [
-            (stage, task, network)
+            (stage, task, network, since)
             for stage in STAGES
-            for task, network in itertools.islice(self.staged[stage].items(), ROOM_CANDIDATES)
+            for task, (network, since) in itertools.islice(self.staged[stage].items(), ROOM_CANDIDATES)
         ]
         if not candidates:
             return None
-        # A trusted proxy's last; of the others, those within a try of the busiest.
         candidates = [found for found in candidates if not found[2].startswith("proxy ")] or candidates
-        busy = [self.busyness(network) for _, _, network in candidates]
-        top = max(busy)
-        near = [found for found, tries in zip(candidates, busy, strict=True) if tries >= top - 1]
-        _, task, network = max(near, key=lambda found: found[0])  # the later stage; of alike, the oldest
+        now = asyncio.get_running_loop().time()
+        _, task, network, _ = max(
+            candidates,
+            key=lambda found: (found[0] == STARTED, now - found[3] + BUSY_SECONDS * self.busyness(found[2])),
+        )
         return task, network
 
     def _close(self, network: str, task: asyncio.Task[None]) -> bool:
@@ -283,7 +291,7 @@ class Front:
             return None
         if not proxy and self.held.get(network, 0) >= self.max_per_network and not self.make_room(network):
             return None
-        if self.holding >= self.max_connections and not self.make_room(None, None if proxy else network):
+        if self.holding >= self.max_connections and not self.make_room(None):
             return None
         self.held[network] = self.held.get(network, 0) + 1
         self.holding += 1
@@ -309,12 +317,13 @@ class Front:
         allowed = left >= 1 and (not stranger or shared >= 1)
         self.openings[network] = (left - 1 if allowed else left, now)
         self.strangers = (shared - 1 if stranger and allowed else shared, now)
-        if len(self.openings) > 4 * self.max_connections:  # forget buckets that are full again
+        if len(self.openings) > max(4 * self.max_connections, self.openings_kept):  # forget full buckets
             self.openings = {
                 held: (count, at)
                 for held, (count, at) in self.openings.items()
                 if count + (now - at) * OPENINGS_PER_SECOND < OPENINGS
             }
+            self.openings_kept = 2 * len(self.openings)
         return allowed
 
     def _openings_now(self) -> float:
