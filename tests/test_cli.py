@@ -2,11 +2,13 @@
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 
 from scorekeeper.cli import cli, main
@@ -183,10 +185,34 @@ def test_every_command_has_help_text():
         assert run(name, "--help").returncode == 0
 
 
-def test_the_readme_documents_every_command():
+def reference_sections() -> dict[str, str]:
+    """docs/command-line.md by command: each section under the heading that names it."""
+    doc = (Path(__file__).parent.parent / "docs" / "command-line.md").read_text()
+    found: dict[str, str] = {}
+    for section in doc.split("\n## ")[1:]:
+        heading = section.split("\n", 1)[0]
+        for name in cli.commands:
+            if f"`scorekeeper {name}`" in heading:
+                found[name] = section
+    return found
+
+
+def test_the_command_line_reference_has_every_command_and_each_of_its_options_as_help_has_them():
+    sections = reference_sections()
+    assert set(sections) == set(cli.commands), set(cli.commands) ^ set(sections)
+    for name, command in cli.commands.items():
+        for param in command.params:
+            if isinstance(param, click.Option):
+                for option in param.opts:
+                    if option.startswith("--"):
+                        assert re.search(rf"(?<![\w-]){option}(?![\w-])", sections[name]), (name, option)
+
+
+def test_the_readme_names_every_command_and_points_to_the_reference():
     readme = (Path(__file__).parent.parent / "README.md").read_text()
+    assert "docs/command-line.md" in readme
     for name in cli.commands:
-        assert f"scorekeeper {name}" in readme, name
+        assert f"`{name}`" in readme, name
 
 
 @pytest.mark.parametrize("command", ["replay", "verify", "report"])
