@@ -76,7 +76,7 @@ NOTHING_TO_AVERAGE = "no finished table to average: counted as missed"
 WITH_THE_REST, BELOW = "with-the-rest", "below"
 WITHDRAWN_RANKINGS = (WITH_THE_REST, BELOW)
 #: Why a withdrawn player stands after the rest, under the name, where the event ranks them below.
-WITHDRAWN_BELOW = "withdrawn: this event places withdrawn players after everyone still playing, whatever their total"
+WITHDRAWN_BELOW = "withdrawn: this event places withdrawn players after the rest, whatever their total"
 
 
 def tie_breaks(mode: str, lowest_wins: bool = True) -> str:
