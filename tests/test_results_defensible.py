@@ -133,9 +133,7 @@ def test_an_event_may_rank_withdrawn_players_below_the_rest():
     assert rows[-1].name == "Ann" and rows[-1].place == len(players)
     # Seen at an evening: the best total stood last, and nothing anywhere said why.
     assert rows[-1].total < min(row.total for row in rows[:-1])
-    assert rows[-1].notes[0] == (
-        "withdrawn: this event places withdrawn players after the rest, whatever their total"
-    )
+    assert rows[-1].notes[0] == ("withdrawn: this event places withdrawn players after the rest, whatever their total")
     assert rows[-1].placed_after == "withdrawn: placed after the rest, as the event ranks them"
     assert not any(row.placed_after or any("withdrawn" in note for note in row.notes) for row in rows[:-1])
 
