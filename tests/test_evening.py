@@ -413,6 +413,8 @@ def test_a_table_the_director_unlocks_after_time_or_its_end_is_not_locked_again(
     director.get(event_url)
     play_hand(phone(director, at_time), 1)
     assert not locked(director, at_time) and not locked(director, ended), "unlocked to be corrected: it stays so"
+    # Seen at an evening: the reopened table's phones still said "Time: finish the hand in play".
+    assert "data-round-clock" not in phone(director, at_time).page("/")
     lines = history(director, event_url)
     assert (
         sum("locked at time" in line for line in lines) == 1 and sum("(its game ended)" in line for line in lines) == 1

@@ -54,9 +54,19 @@ def _event_table(db: sqlite_utils.Database, stored: StoredGame) -> tuple[Event, 
 
 def _locked_since(table: EventTable, moment: float) -> bool:
     """The table was locked at or after ``moment`` (and so, if unlocked now, the director unlocked it)."""
-    if not table.locked_at:
+    return _stamped_since(table.locked_at, moment)
+
+
+def _stamped_since(locked_at: str | None, moment: float) -> bool:
+    if not locked_at:
         return False
-    return datetime.fromisoformat(table.locked_at).timestamp() >= moment
+    return datetime.fromisoformat(locked_at).timestamp() >= moment
+
+
+def _reopened_after_time(clock: RoundClock | None, locked_at: str | None) -> bool:
+    """Time was called on the table's round and the table, locked since, was reopened by the
+    director: the clock has nothing more to say to its phones (locks are stamped to the second)."""
+    return clock is not None and clock.up() and _stamped_since(locked_at, (clock.deadline or time.time()) - 1)
 
 
 def _why(row: TableProgress, clock: RoundClock | None, event: Event, at: float) -> str | None:
@@ -172,7 +182,7 @@ def _time_called(state: TableState, treatment: str, level: str) -> str:
 
 def table_notice(db: sqlite_utils.Database, stored: StoredGame) -> TableNotice:
     row = db.execute(
-        "SELECT g.locked, g.notices, t.event_id, t.round, t.locked_by, t.short_treatment, t.short_level "
+        "SELECT g.locked, g.notices, t.event_id, t.round, t.locked_by, t.short_treatment, t.short_level, g.locked_at "
         "FROM games g LEFT JOIN event_tables t ON t.game_id = g.id WHERE g.id = ?",
         [stored.id],
     ).fetchone()
@@ -180,6 +190,6 @@ def table_notice(db: sqlite_utils.Database, stored: StoredGame) -> TableNotice:
         return TableNotice(False, 0, None)
     clock = None if row[2] is None else round_clock(db, int(row[2]), int(row[3]))
     if not row[0]:
-        return TableNotice(False, int(row[1]), clock)
+        return TableNotice(False, int(row[1]), None if _reopened_after_time(clock, row[7]) else clock)
     headline = _time_called(load_state(db, stored), row[5], row[6]) if row[4] == BY_TIME else TableNotice.headline
     return TableNotice(True, int(row[1]), clock, headline, tuple(game_counting(db, stored.id)[1]))
