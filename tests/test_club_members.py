@@ -7,10 +7,10 @@ import pytest
 
 from scorekeeper.club.members import Member, MemberRefusal, initials, public_names
 from scorekeeper.storage import events as event_store
-from scorekeeper.storage.database import _players_become_members
 from scorekeeper.storage.event_roster import RosterRefusal, add_late_player
 from scorekeeper.storage.events import EventPlayer
 from scorekeeper.storage.members import all_members, club_history, get_member
+from scorekeeper.storage.migrations import _players_become_members
 
 from .club import new_event
 
