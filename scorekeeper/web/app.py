@@ -74,6 +74,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         house_rules,
         members,
         play,
+        play_leftovers,
         printing,
         published,
         season_wall,
@@ -96,6 +97,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         home,
         start,
         play,
+        play_leftovers,
         spectator,
         printing,
         director,
@@ -114,8 +116,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         season_wall,
         house_rules,
     ):
-        # A blueprint's routes may lie in several modules (the event's pages: each module adds
-        # its routes to events.bp): each blueprint is registered once, with them all.
+        # A blueprint's routes may lie in several modules (the event's pages add theirs to
+        # events.bp, the leftovers pad to play.bp): each blueprint is registered once, with them all.
         if view.bp not in app.blueprints.values():
             app.register_blueprint(view.bp)
     app.jinja_env.add_extension("jinja2.ext.do")
