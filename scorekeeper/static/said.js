@@ -54,7 +54,7 @@ export function said(table, item) {
   return { text: leftoversSaved(table, item, entries), undo: true };
 }
 
-/* views/play._after_leftovers (one player's pad) and _after_hand_leftovers (a whole hand's save). */
+/* views/play_leftovers._after_leftovers (one player's pad) and _after_hand_leftovers (a whole hand's save). */
 function leftoversSaved(table, item, entries) {
   const last = entries[entries.length - 1], number = last.hand;
   const wholeHand = /\/leftovers$/.test(new URL(item.url, "http://phone.invalid/").pathname);

@@ -63,11 +63,18 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from .views import (
         club,
         director,
+        event_page,
+        event_penalties,
+        event_printouts,
+        event_results,
+        event_roster,
+        event_rounds,
         events,
         home,
         house_rules,
         members,
         play,
+        play_leftovers,
         printing,
         published,
         season_wall,
@@ -90,10 +97,17 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         home,
         start,
         play,
+        play_leftovers,
         spectator,
         printing,
         director,
         events,
+        event_page,
+        event_rounds,
+        event_roster,
+        event_penalties,
+        event_results,
+        event_printouts,
         published,
         members,
         seasons,
@@ -102,8 +116,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         season_wall,
         house_rules,
     ):
-        blueprint = view.bp
-        app.register_blueprint(blueprint)
+        # A blueprint's routes may lie in several modules (the event's pages add theirs to
+        # events.bp, the leftovers pad to play.bp): each blueprint is registered once, with them all.
+        if view.bp not in app.blueprints.values():
+            app.register_blueprint(view.bp)
     app.jinja_env.add_extension("jinja2.ext.do")
     app.jinja_env.globals["new_idem_key"] = new_idem_key
     app.context_processor(_saved_message)

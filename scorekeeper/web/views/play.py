@@ -1,4 +1,8 @@
-"""The table's pages, reached only through the game's record link: play, enter, correct, share."""
+"""The table's pages, reached only through the game's record link: play, enter, correct, share.
+
+The blueprint, what its pages share (a change appended as this phone, and answered), the hand
+in play and its taps, and the game's other pages; a player's leftovers are entered on the
+pages of ``play_leftovers``, which adds them to this blueprint."""
 
 from __future__ import annotations
 
@@ -6,21 +10,11 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlencode
 
-from flask import (
-    Blueprint,
-    flash,
-    jsonify,
-    make_response,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
+from flask import Blueprint, jsonify, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ...gamelog import (
     CONFIRM,
-    LEFTOVERS,
     NOTE,
     ONE_CARD,
     PRESSURE,
@@ -28,24 +22,22 @@ from ...gamelog import (
     Change,
     Guard,
     SecondThoughts,
-    StaleEdit,
     TableError,
     TableState,
     describe,
 )
 from ...reports.qr import qr_svg
-from ...scoring import ScoringError, parse_cards
 from ...storage.evening import settle_game
-from ...storage.games import DIRECTOR, Appended, StoredGame, append, append_all, load_state
+from ...storage.games import DIRECTOR, Appended, StoredGame, append, load_state
 from .. import printer
 from ..access import recording_game
 from ..connection import get_db
 from ..devices import client_address, record_source
-from ..errors import go_back_on_refusal, refusal_json
+from ..errors import go_back_on_refusal
 from ..forms import ChangeForm
 from ..installable import secure_origin
 from ..pages import export_response, history_page, phone_copy_response, scores_context, sheet_response
-from ..play_forms import ConfirmForm, HandLeftoversForm, LeftoversForm, NoteForm, OneCardForm, PressureForm, UndoForm
+from ..play_forms import ConfirmForm, LeftoversForm, NoteForm, OneCardForm, PressureForm, UndoForm
 from ..responses import version_response, wants_json
 from ..scoreboard import scoreboard
 
@@ -56,7 +48,7 @@ SAME_PRESSURE_WINDOW = timedelta(seconds=5)
 (a double tap, or two phones) than two: the second is recorded only once the player says so."""
 
 
-def _state(stored: StoredGame) -> TableState:
+def state_of(stored: StoredGame) -> TableState:
     return load_state(get_db(), stored)
 
 
@@ -66,7 +58,7 @@ def _back_url(token: str, hand: int | None = None) -> str:
     return url_for("play.hand", token=token)
 
 
-def _done(token: str, appended: Appended, message: str, next_url: str, undoable: bool = True) -> Response:
+def done(token: str, appended: Appended, message: str, next_url: str, undoable: bool = True) -> Response:
     """A change committed: the outbox gets JSON, a plain form a redirect; both go on to the next
     page with the confirmation (and its Undo, unless it is an undo) in its address
     (``app._saved_message``), not in the session: a save writes no cookie."""
@@ -86,26 +78,26 @@ def _done(token: str, appended: Appended, message: str, next_url: str, undoable:
     return redirect(next_url)
 
 
-def _source() -> str:
+def change_source() -> str:
     from .director import is_director
 
     return DIRECTOR if is_director() else record_source()
 
 
-def _append(
+def append_change(
     stored: StoredGame, change: Change, form: ChangeForm, guard: Guard | None = None, read: TableState | None = None
 ) -> Appended:
-    """Append as this phone (its label and address), stamped with the time it was made (``_made_at``,
+    """Append as this phone (its label and address), stamped with the time it was made (``made_at``,
     unless the change says); the logged-in director may also change a locked game.
     ``read``: the state this request has read already."""
-    source = _source()
-    change = replace(change, address=client_address(), at=change.at or _made_at(form).isoformat())
+    source = change_source()
+    change = replace(change, address=client_address(), at=change.at or made_at(form).isoformat())
     appended = append(get_db(), stored, change, form.idem.data or "", source, source == DIRECTOR, guard, read)
     settle_game(get_db(), stored)
     return appended
 
 
-def _made_at(form: ChangeForm) -> datetime:
+def made_at(form: ChangeForm) -> datetime:
     """When the change was made at the table (a tap, a save): now, less the time it waited in the
     phone's outbox. Every change is stamped so, and the history shows it in that order of events."""
     return (datetime.now(UTC) - timedelta(milliseconds=form.waited_ms)).replace(microsecond=0)
@@ -122,7 +114,7 @@ def _same_pressure_guard(form: PressureForm, tapped: datetime) -> Guard | None:
     if form.confirmed:
         return None
     player = str(form.player.data)
-    source = _source()
+    source = change_source()
 
     def guard(state: TableState) -> None:
         for recent in state.pressures_on(form.hand.data or 0, player):
@@ -141,7 +133,7 @@ def _same_pressure_guard(form: PressureForm, tapped: datetime) -> Guard | None:
 def hand(token: str) -> str | Response:
     """The hand in play: the referee companion. After the last hand, the final standings."""
     stored = recording_game(token)
-    state = _state(stored)
+    state = state_of(stored)
     if state.current_hand is None:  # the confirmation of the change that got here goes on with it
         said = urlencode([(name, request.args[name]) for name in ("saved", "said") if name in request.args])
         return redirect(url_for("play.scores", token=token) + (f"?{said}" if said else ""))
@@ -176,10 +168,10 @@ def pressure(token: str) -> Response:
     if not form.validate_on_submit():
         raise TableError("That pressure could not be recorded: reload the page and tap again.", "player")
     number = form.hand.data
-    tapped = _made_at(form)
+    tapped = made_at(form)
     change = Change(PRESSURE, number, form.player.data, {}, at=tapped.isoformat())
     try:
-        appended = _append(stored, change, form, _same_pressure_guard(form, tapped))
+        appended = append_change(stored, change, form, _same_pressure_guard(form, tapped))
     except SecondThoughts as error:
         if wants_json():
             raise
@@ -192,12 +184,12 @@ def pressure(token: str) -> Response:
     next_url = _back_url(token, number)
     if form.ends_hand.data and number == state.current_hand:
         next_url = url_for("play.leftovers", token=token, number=number, seat=state.next_seat_to_enter(number) or 0)
-    return _done(token, appended, message, next_url)
+    return done(token, appended, message, next_url)
 
 
 def _ask_again(stored: StoredGame, form: PressureForm, question: str) -> Response:
     """Without JavaScript: the hand page again, with the question and a one-tap answer each way."""
-    state = _state(stored)
+    state = state_of(stored)
     ask = {
         "question": question,
         "fields": {
@@ -218,20 +210,20 @@ def note(token: str) -> str | Response | tuple[str, int]:
     if form.validate_on_submit():
         text = (form.text.data or "").strip()
         try:
-            appended = _append(stored, Change(NOTE, form.hand.data, None, {"text": text}), form)
+            appended = append_change(stored, Change(NOTE, form.hand.data, None, {"text": text}), form)
         except TableError as error:
             if wants_json():
                 raise
             form.text.errors = [str(error)]
         else:
-            return _done(token, appended, f"Ruling noted on hand {form.hand.data}.", _back_url(token, form.hand.data))
+            return done(token, appended, f"Ruling noted on hand {form.hand.data}.", _back_url(token, form.hand.data))
     elif wants_json():
-        raise TableError(_first_error(form), "text")
-    state = _state(stored)
+        raise TableError(first_error(form), "text")
+    state = state_of(stored)
     return render_template("play/hand.html", **_hand_context(stored, state), note_form=form), 422
 
 
-def _first_error(form: NoteForm | LeftoversForm) -> str:
+def first_error(form: NoteForm | LeftoversForm) -> str:
     for errors in form.errors.values():
         return str(errors[0])
     return "the form is incomplete: reload the page"
@@ -245,9 +237,9 @@ def one_card(token: str) -> Response:
     if not form.validate_on_submit():
         raise TableError("That reminder could not be recorded: reload the page.", "player")
     owes = form.owes.data == "1"
-    appended = _append(stored, Change(ONE_CARD, form.hand.data, form.player.data, {"owes": owes}), form)
+    appended = append_change(stored, Change(ONE_CARD, form.hand.data, form.player.data, {"owes": owes}), form)
     message = f"{form.player.data} owes two cards." if owes else f"{form.player.data}'s reminder cleared."
-    return _done(token, appended, message, _back_url(token))
+    return done(token, appended, message, _back_url(token))
 
 
 @bp.post("/undo")
@@ -257,13 +249,13 @@ def undo(token: str) -> Response:
     go_back_on_refusal(_back_url(token))
     if not form.validate_on_submit():
         raise TableError("That undo could not be recorded: reload the page.")
-    target = _state(stored).by_id.get(form.target.data or -1)
+    target = state_of(stored).by_id.get(form.target.data or -1)
     hand_number = target.hand if target else None
     go_back_on_refusal(_back_url(token, hand_number))
-    appended = _append(stored, Change(VOID, target=form.target.data), form)
+    appended = append_change(stored, Change(VOID, target=form.target.data), form)
     what, old, _ = describe(appended.entry, appended.state.by_id)
     message = f"{what}{f' ({old})' if old else ''}."
-    return _done(token, appended, message, _back_url(token, hand_number), undoable=False)
+    return done(token, appended, message, _back_url(token, hand_number), undoable=False)
 
 
 @bp.post("/confirm")
@@ -274,188 +266,10 @@ def confirm(token: str) -> Response:
     go_back_on_refusal(_back_url(token))
     if not form.validate_on_submit():
         raise TableError("That confirmation could not be recorded: reload the page.")
-    appended = _append(stored, Change(CONFIRM, form.hand.data, form.player.data, {"source": _source()}), form)
-    return _done(token, appended, f"Hand {form.hand.data} confirmed by {form.player.data}.", _back_url(token))
-
-
-@bp.route("/hand/<int:number>/seat/<int:seat>", methods=["GET", "POST"])
-def leftovers(token: str, number: int, seat: int) -> str | Response | tuple[str, int]:
-    """One player's leftovers: tap the cards, see the score live, save (or correct)."""
-    stored = recording_game(token)
-    state = _state(stored)
-    game = state.game
-    if not 1 <= number <= state.last_hand or not 0 <= seat < len(game.players):
-        if request.method == "POST" and wants_json():
-            where = f"Hand {number} is not open" if not 1 <= number <= state.last_hand else f"There is no seat {seat}"
-            raise TableError(f"{where}: nothing was saved.", "hand")
-        return redirect(url_for("play.hand", token=token))
-    player = game.players[seat]
-    existing = state.leftovers.get((number, player))
-    form = LeftoversForm()
-    conflict = None
-    status = 200
-    if request.method == "GET" and existing is not None:
-        form.cards.data = " ".join(card.token for card in existing.cards)
-        form.went_out.data = not existing.cards
-        form.replaces.data = str(existing.id)
-    if request.method == "GET" and "cards" in request.args:
-        form.cards.data = request.args["cards"][:200]
-        form.went_out.data = not form.cards.data
-    if form.validate_on_submit():
-        change = Change(
-            LEFTOVERS,
-            number,
-            player,
-            {"cards": [c.token for c in form.parsed]},
-            target=form.replaces_id,
-        )
-        try:
-            appended = _append(stored, change, form, read=state)
-        except StaleEdit as error:
-            if wants_json():
-                raise
-            conflict, status = error, error.status
-            form.replaces.data = str(error.current.id) if error.current else ""
-        except TableError as error:
-            if wants_json():
-                raise
-            form.cards.errors = [str(error)]
-            status = error.status
-        else:
-            return _after_leftovers(token, appended, number, player)
-    elif form.is_submitted():
-        if wants_json():
-            raise TableError(_first_error(form), "cards")
-        status = 422
-    return render_template(
-        "play/leftovers.html",
-        stored=stored,
-        state=state,
-        game=game,
-        number=number,
-        seat=seat,
-        player=player,
-        existing=existing,
-        form=form,
-        conflict=conflict,
-        entered=state.hand_leftovers(number),
-        can_edit=True,
-    ), status
-
-
-@bp.post("/hand/<int:number>/leftovers")
-def hand_leftovers(token: str, number: int) -> Response:
-    """A whole hand's leftovers from one phone in one save: each player's its own entry with its
-    own key, appended together in one transaction, so a refusal (naming the player) saves none."""
-    stored = recording_game(token)
-    state = _state(stored)
-    game = state.game
-    form = HandLeftoversForm()
-    seat: int | None = None
-    try:
-        if not form.validate_on_submit():
-            raise TableError("That save could not be recorded: reload the page and tap again.", "cards")
-        if not 1 <= number <= state.last_hand:
-            raise TableError(f"Hand {number} is not open: nothing was saved.", "hand")
-        try:
-            form.read(request.form, len(game.players))
-        except ValueError as error:
-            seat = form.error_seat
-            raise TableError(str(error), "cards") from None
-        changes = []
-        made_at = _made_at(form).isoformat()
-        for entry in form.entries:
-            change = Change(
-                LEFTOVERS,
-                number,
-                game.players[entry.seat],
-                {"cards": [card.token for card in entry.cards]},
-                target=entry.replaces,
-                address=client_address(),
-                at=made_at,
-            )
-            changes.append((change, f"{form.idem.data}-{entry.seat}"))
-        source = _source()
-        appended = append_all(get_db(), stored, changes, source, source == DIRECTOR, read=state)
-        settle_game(get_db(), stored)
-    except TableError as error:
-        if error.index is not None:
-            seat = form.entries[error.index].seat
-        return _refused_seat(token, number, seat, error, form)
-    return _after_hand_leftovers(token, number, appended)
-
-
-def _refused_seat(token: str, number: int, seat: int | None, error: TableError, form: HandLeftoversForm) -> Response:
-    """A whole-hand save refused: the reason names the player, and the phone is told which seat.
-    A conflict names every seat that met another phone's entry (``conflicts``: the seat, its player,
-    and the entry that stands now), so the phone shows them all and keeps every entry it sent."""
-    players = recording_game(token).game.players
-    player = players[seat] if seat is not None and 0 <= seat < len(players) else None
-    text = str(error)
-    if player and not text.startswith(player) and not isinstance(error, StaleEdit):
-        error = TableError(f"{player}: {text}", error.field)
-    if not wants_json():
-        flash(str(error), "error")
-        return redirect(url_for("play.leftovers", token=token, number=number, seat=seat or 0))
-    response = refusal_json(error)
-    if seat is not None:
-        body = response.get_json()
-        body.update({"seat": seat, "player": player})
-        if isinstance(error, StaleEdit):
-            body["conflicts"] = _conflicts(error, form)
-        response.set_data(jsonify(body).get_data())
-    return response
-
-
-def _conflicts(error: StaleEdit, form: HandLeftoversForm) -> list[dict[str, object]]:
-    """Each seat of a whole-hand save that met an entry made meanwhile, with what stands now
-    (``entry`` and ``cards`` None: undone meanwhile)."""
-    return [
-        {
-            "seat": form.entries[each.index].seat if each.index is not None else None,
-            "player": each.player,
-            "entry": each.current.id if each.current else None,
-            "cards": list(each.current.data.get("cards", [])) if each.current else None,
-        }
-        for each in error.conflicts
-    ]
-
-
-def _after_hand_leftovers(token: str, number: int, appended: list[Appended]) -> Response:
-    last = appended[-1]
-    state = last.state
-    saved = ", ".join(
-        f"{entry.player} {state.game.rules.score_leftovers(entry.cards).total}" for entry in (a.entry for a in appended)
+    appended = append_change(
+        stored, Change(CONFIRM, form.hand.data, form.player.data, {"source": change_source()}), form
     )
-    message = f"Leftovers {'corrected' if len(appended) == 1 and last.entry.target else 'saved'}: {saved}."
-    seat = state.next_seat_to_enter(number)
-    if seat is not None:
-        return _done(token, last, message, url_for("play.leftovers", token=token, number=number, seat=seat))
-    scored = state.hand_score(number)
-    if scored is not None:
-        message += (
-            f" Hand {number} is complete: " + ", ".join(f"{n} {side.total}" for n, side in scored.sides.items()) + "."
-        )
-    if any(a.entry.target is not None for a in appended):
-        return _done(token, last, message, url_for("play.hand_detail", token=token, number=number))
-    return _done(token, last, message, url_for("play.hand", token=token))
-
-
-def _after_leftovers(token: str, appended: Appended, number: int, player: str) -> Response:
-    """Next: the next player still to enter, or the next hand once this one is complete."""
-    state = appended.state
-    points = state.game.rules.score_leftovers(appended.entry.cards).total
-    message = f"{player}'s leftovers {'corrected' if appended.entry.target else 'saved'} ({points})."
-    seat = state.next_seat_to_enter(number)
-    if seat is not None:
-        return _done(token, appended, message, url_for("play.leftovers", token=token, number=number, seat=seat))
-    scored = state.hand_score(number)
-    if scored is not None:
-        sides = scored.sides.items()
-        message += f" Hand {number} is complete: " + ", ".join(f"{name} {side.total}" for name, side in sides) + "."
-    if appended.entry.target is not None:
-        return _done(token, appended, message, url_for("play.hand_detail", token=token, number=number))
-    return _done(token, appended, message, url_for("play.hand", token=token))
+    return done(token, appended, f"Hand {form.hand.data} confirmed by {form.player.data}.", _back_url(token))
 
 
 @bp.get("/version")
@@ -464,31 +278,11 @@ def version(token: str) -> Response:
     return version_response("record_token", token)
 
 
-@bp.get("/preview")
-def preview(token: str) -> Response:
-    """The live score of cards being tapped in, with the covering the engine chose (JSON)."""
-    stored = recording_game(token)
-    rules = stored.game.rules
-    try:
-        cards = parse_cards(request.args.get("cards", "").split())
-        rules.check_leftovers({"hand": cards})
-        scored = rules.score_leftovers(cards)
-    except ScoringError as error:
-        return jsonify({"error": str(error)})
-    return jsonify(
-        {
-            "total": scored.total,
-            "covering": scored.compact,
-            "lines": [{"label": label, "points": points} for label, points in scored.breakdown()],
-        }
-    )
-
-
 @bp.get("/hand/<int:number>")
 def hand_detail(token: str, number: int) -> str | Response:
     """A hand's row opened up: each player's cards and covering, pressures, notes; corrections."""
     stored = recording_game(token)
-    state = _state(stored)
+    state = state_of(stored)
     if not 1 <= number <= state.last_hand:
         return redirect(url_for("play.scores", token=token))
     return render_template("play/hand_detail.html", **_detail_context(stored, state, number), can_edit=True)
@@ -515,14 +309,14 @@ def _detail_context(stored: StoredGame, state: TableState, number: int) -> dict[
 @bp.get("/scores")
 def scores(token: str) -> str:
     stored = recording_game(token)
-    state = _state(stored)
+    state = state_of(stored)
     return render_template("game/scores.html", **scores_context(stored, state), can_edit=True)
 
 
 @bp.get("/history")
 def history(token: str) -> str:
     stored = recording_game(token)
-    state = _state(stored)
+    state = state_of(stored)
     return history_page(stored, state, can_edit=True)
 
 
@@ -530,7 +324,7 @@ def history(token: str) -> str:
 def share(token: str) -> str:
     """The join QR code and code for other phones, and the read-only link for spectators."""
     stored = recording_game(token)
-    state = _state(stored)
+    state = state_of(stored)
     record_url = url_for("play.hand", token=token, _external=True)
     view_url = url_for("view.scores", token=stored.view_token, _external=True)
     return render_template(
@@ -553,17 +347,17 @@ def share(token: str) -> str:
 def sheet(token: str) -> Response:
     """The score sheet to print and sign, with a QR code to the read-only page."""
     stored = recording_game(token)
-    return sheet_response(stored, _state(stored), url_for("view.scores", token=stored.view_token, _external=True))
+    return sheet_response(stored, state_of(stored), url_for("view.scores", token=stored.view_token, _external=True))
 
 
 @bp.get("/export.json")
 def export(token: str) -> Response:
     stored = recording_game(token)
-    return export_response(stored, _state(stored))
+    return export_response(stored, state_of(stored))
 
 
 @bp.get("/copy.json")
 def copy(token: str) -> Response:
     """The game as the phone keeps it, to play on without the server (``static/copy.js``)."""
     stored = recording_game(token)
-    return phone_copy_response(stored, _state(stored))
+    return phone_copy_response(stored, state_of(stored))
