@@ -31,6 +31,7 @@ from scorekeeper.gamelog import LEFTOVERS, PRESSURE, Change
 from scorekeeper.reports import pdf
 from scorekeeper.reports.qr import qr_svg
 from scorekeeper.reports.sheets import booklet_cover_html, event_sheets_html, standings_html, table_cards_html
+from scorekeeper.storage import event_rounds
 from scorekeeper.storage import events as event_store
 from scorekeeper.storage import games as game_store
 from scorekeeper.storage.database import connect, migrate
@@ -64,7 +65,7 @@ def _setup(folder: Path) -> tuple[sqlite_utils.Database, Event]:
     names = [f"Player {i:03d} of the county club"[:30] for i in range(PLAYERS)]
     players = [EventPlayer(name, "County club", str(1000 + i)) for i, name in enumerate(names)]
     event = event_store.create_event(db, "Bench Open", "2026-11-22", "crates", {}, "total", "none", players, rounds=10)
-    event_store.add_round(db, event, seat_round(names, seed=1), 1)
+    event_rounds.add_round(db, event, seat_round(names, seed=1), 1)
     rng = random.Random(1)
     for table in event_store.event_tables(db, event.id):
         seats = table.game.game.players

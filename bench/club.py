@@ -34,7 +34,7 @@ from werkzeug.security import generate_password_hash
 
 from scorekeeper.club.ratings import MODEL, tie_breaks, unpack_table
 from scorekeeper.scoring import Game, Rank, configure
-from scorekeeper.storage import club_results
+from scorekeeper.storage import club_results, event_rounds
 from scorekeeper.storage import director as director_store
 from scorekeeper.storage import events as event_store
 from scorekeeper.storage.database import connect, immediate, migrate
@@ -80,7 +80,7 @@ def build(folder: Path) -> None:
                 [EventPlayer(*member) for member in chosen],
             )
             names = [name for name, _, _ in chosen]
-            event_store.add_round(db, event, [names[i : i + 4] for i in range(0, len(names), 4)], 1)
+            event_rounds.add_round(db, event, [names[i : i + 4] for i in range(0, len(names), 4)], 1)
             _play_evening(db, event.id, held_on, rng)
         director_store.set_director_password_hash(db, generate_password_hash(PASSWORD), replace=True)
         _seasons(db)

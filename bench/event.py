@@ -20,6 +20,7 @@ import sqlite_utils
 
 from scorekeeper.reports import pdf
 from scorekeeper.reports.sheets import event_sheets_html
+from scorekeeper.storage import event_rounds
 from scorekeeper.storage import events as event_store
 from scorekeeper.storage.database import connect, migrate
 from scorekeeper.storage.event_results import event_standings, progress
@@ -49,7 +50,7 @@ def _event(db: sqlite_utils.Database, number: int) -> tuple[Event, list[event_st
         "none",
         [EventPlayer(name, "", "") for name in PLAYERS],
     )
-    event_store.add_round(db, event, seat_round(PLAYERS, seed=1), 1)
+    event_rounds.add_round(db, event, seat_round(PLAYERS, seed=1), 1)
     return event, list(event_store.event_tables(db, event.id))
 
 

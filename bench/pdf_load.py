@@ -29,6 +29,7 @@ from scorekeeper.scoring.errors import Refusal
 from scorekeeper.scoring.game import blank_table
 from scorekeeper.scoring.rulesets import AT_THE_TABLE
 from scorekeeper.storage import director as director_store
+from scorekeeper.storage import event_rounds
 from scorekeeper.storage import events as event_store
 from scorekeeper.storage import games as storage
 from scorekeeper.storage.database import connect, migrate
@@ -87,7 +88,7 @@ def _setup(folder: Path) -> tuple[list[str], list[str], int]:
         event = event_store.create_event(
             db, "Bench", "2026-11-22", "crates", {}, "total", "none", [EventPlayer(name, "", "") for name in names]
         )
-        event_store.add_round(db, event, seat_round(names, seed=1), 1)
+        event_rounds.add_round(db, event, seat_round(names, seed=1), 1)
         director_store.set_director_password_hash(db, generate_password_hash(PASSWORD), replace=True)
     finally:
         db.conn.close()

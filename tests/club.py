@@ -9,6 +9,7 @@ import sqlite_utils
 
 from scorekeeper.club.members import number_key
 from scorekeeper.gamelog.entries import LEFTOVERS, Change
+from scorekeeper.storage import event_rounds, table_locks
 from scorekeeper.storage import events as event_store
 from scorekeeper.storage.database import connect, immediate, migrate
 from scorekeeper.storage.events import Event, EventPlayer, EventTable
@@ -64,7 +65,7 @@ def stored_before_the_rule(
 def seat(db: sqlite_utils.Database, event: Event, tables: Sequence[Sequence[str]]) -> list[EventTable]:
     """Seat the next round with ``tables`` (players in seat order); its tables."""
     number = 1 + max((table.round for table in event_store.event_tables(db, event.id)), default=0)
-    event_store.add_round(db, event, tables, number)
+    event_rounds.add_round(db, event, tables, number)
     return [table for table in event_store.event_tables(db, event.id) if table.round == number]
 
 
@@ -91,6 +92,6 @@ def play(
             change = Change(LEFTOVERS, number, player, {"cards": cards}, at=at)
             append(db, table.game, change, f"club-{next(_KEYS)}", "test")
     if lock if lock is not None else hands < 15:
-        event_store.set_locked(db, table.game, True, table)
+        table_locks.set_locked(db, table.game, True, table)
         if at:  # the director locked it then
             db.conn.execute("UPDATE games SET locked_at = ? WHERE id = ?", [at, table.game.id])

@@ -15,6 +15,7 @@ from wtforms import Field, Form, SelectField
 from wtforms.validators import DataRequired
 
 from scorekeeper.gamelog import LEFTOVERS, PRESSURE, Change
+from scorekeeper.storage import event_rounds
 from scorekeeper.storage import events as event_store
 from scorekeeper.storage import games as game_store
 from scorekeeper.storage.events import EventPlayer
@@ -33,7 +34,7 @@ def seat_an_event(db, players: int, rounds: int = 1, begun: bool = True) -> int:
         db, f"Open of {players}", "2026-11-22", "crates", {}, "total", "none", [EventPlayer(n, "", "") for n in names]
     )
     for number in range(1, rounds + 1):
-        event_store.add_round(db, event, seat_round(names, seed=number), number)
+        event_rounds.add_round(db, event, seat_round(names, seed=number), number)
     for table in event_store.event_tables(db, event.id) if begun else ():
         seats = table.game.game.players
         game_store.append(db, table.game, Change(PRESSURE, 1, seats[0]), "p1", "test")

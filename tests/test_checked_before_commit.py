@@ -139,8 +139,10 @@ def test_a_game_an_older_version_broke_still_opens_and_is_repaired_by_withdrawin
 
 def test_a_broken_table_counts_in_the_standings_without_the_refused_entry(app, client):
     from scorekeeper.storage.event_results import event_standings, progress, table_results
-    from scorekeeper.storage.events import EventPlayer, add_round, create_event, set_locked
+    from scorekeeper.storage.event_rounds import add_round
+    from scorekeeper.storage.events import EventPlayer, create_event
     from scorekeeper.storage.games import game_by_record_token
+    from scorekeeper.storage.table_locks import set_locked
 
     db = connect(app.config["DATABASE"])
     try:

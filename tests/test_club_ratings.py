@@ -16,8 +16,7 @@ from openskill.models import PlackettLuce
 
 from scorekeeper.club.ratings import MODEL, RatedTable, RatingModel, Ratings, tie_breaks
 from scorekeeper.gamelog.entries import LEFTOVERS, Change
-from scorekeeper.storage import club_results
-from scorekeeper.storage import events as event_store
+from scorekeeper.storage import club_results, table_locks
 from scorekeeper.storage.games import append, load_state
 from scorekeeper.storage.members import all_members
 
@@ -71,7 +70,7 @@ def test_a_table_still_playing_is_not_rated_and_one_closed_before_any_hand_count
     event = new_event(db, ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])
     playing, closed = seat(db, event, [["Ann", "Bob", "Cy", "Di"], ["Ed", "Flo", "Gus", "Hal"]])
     append(db, playing.game, Change(LEFTOVERS, 1, "Ann", {"cards": []}), "k1", "test")
-    event_store.set_locked(db, closed.game, True, closed)
+    table_locks.set_locked(db, closed.game, True, closed)
     assert ratings_by_name(db) == {}
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.gamelog.entries import LEFTOVERS, Change, TableError
-from scorekeeper.storage import club_results
+from scorekeeper.storage import club_results, table_locks
 from scorekeeper.storage import events as event_store
 from scorekeeper.storage.club_undo import undo
 from scorekeeper.storage.event_deletion import delete_event
@@ -34,7 +34,7 @@ def two_evenings(db):
         for player in four.game.game.players:
             cards = [] if player == "Cy" else ["4"]
             append(db, four.game, Change(LEFTOVERS, number, player, {"cards": cards}), f"f{number}{player}", "test")
-    event_store.set_locked(db, four.game, True, four)
+    table_locks.set_locked(db, four.game, True, four)
     second = new_event(db, EIGHT[:4], name="Next week", held_on="2026-11-09")
     (five,) = seat(db, second, [EIGHT[:4]])
     play(db, five, {"Ann": 4, "Bob": 3, "Cy": 2, "Di": 1}, at="2026-11-09T20:00:00+00:00")

@@ -442,6 +442,7 @@ def test_a_round_cannot_seat_a_player_withdrawn_from_it_nor_one_who_arrives_late
 
 
 def test_a_withdrawal_between_reading_the_form_and_seating_is_refused_under_the_lock(app):
+    from scorekeeper.storage import event_rounds
     from scorekeeper.storage import events as event_store
     from scorekeeper.storage.event_roster import withdraw_player
 
@@ -460,8 +461,8 @@ def test_a_withdrawal_between_reading_the_form_and_seating_is_refused_under_the_
         )
         tables = [SIXTEEN[i : i + 4] for i in range(0, 16, 4)]
         withdraw_player(db, event, "Player 02", 1)  # after the form was read, before it is sent
-        with pytest.raises(event_store.RoundConflict, match="Player 02 is withdrawn from round 1"):
-            event_store.add_round(db, event, tables, 1)
+        with pytest.raises(event_rounds.RoundConflict, match="Player 02 is withdrawn from round 1"):
+            event_rounds.add_round(db, event, tables, 1)
         assert event_store.event_tables(db, event.id) == [], "nothing seated"
     finally:
         db.conn.close()

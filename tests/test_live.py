@@ -123,6 +123,7 @@ def test_a_change_reaches_every_phone_following_the_game_at_once(live, database,
 
 
 def test_an_event_is_followed_by_its_wall_token(live, database):
+    from scorekeeper.storage import event_rounds
     from scorekeeper.storage import events as event_store
     from scorekeeper.storage.events import EventPlayer
 
@@ -132,7 +133,7 @@ def test_an_event_is_followed_by_its_wall_token(live, database):
     wall = Listener(live, f"/live/e/{event.wall_token}")
     assert wall.head().startswith("HTTP/1.1 200")
     before = wall.next_version()
-    event_store.add_round(db, event, [["Ann", "Bob", "Cy", "Di"]], 1)
+    event_rounds.add_round(db, event, [["Ann", "Bob", "Cy", "Di"]], 1)
     assert wall.next_version(timeout=2) > before
     db.conn.close()
     wall.close()

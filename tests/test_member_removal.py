@@ -13,7 +13,7 @@ import pytest
 from scorekeeper.club.members import FORMER_MEMBER, MemberRefusal
 from scorekeeper.club.privacy import NameSwap, former_name
 from scorekeeper.gamelog.entries import CONFIRM, LEFTOVERS, NOTE, Change
-from scorekeeper.storage import club_results, event_roster, member_removal
+from scorekeeper.storage import club_results, event_roster, event_rounds, member_removal
 from scorekeeper.storage import events as event_store
 from scorekeeper.storage.event_plans import make_plan, plan_inputs, save_plan, stored_plan
 from scorekeeper.storage.events import EventPlayer
@@ -56,7 +56,7 @@ def zoes_club(db):
     play(db, three, {ZOE: 2, "Bob": 1, "Cy": 3, "Di": 4}, at="2026-11-09T20:00:00+00:00")
     append(db, three.game, Change(NOTE, 1, None, {"text": "zoë ångström dealt"}), "n2", "director", True)
     seat(db, second, [[ZOE, "Bob", "Cy", "Di"]])  # a round seated by mistake, and withdrawn: its game stays
-    assert event_store.withdraw_round(db, second, 2)
+    assert event_rounds.withdraw_round(db, second, 2)
     return get_member(db, zoe.id), first, second
 
 

@@ -16,7 +16,7 @@ from flask import Blueprint
 import scorekeeper
 from scorekeeper import create_app
 from scorekeeper.scoring import Refusal
-from scorekeeper.storage.events import RoundConflict
+from scorekeeper.storage.event_rounds import RoundConflict
 from scorekeeper.web.errors import go_back_on_refusal
 
 PACKAGE = Path(scorekeeper.__file__).parent

@@ -1,7 +1,7 @@
 """The evening as it happens: a round's finished tables locked together, a table locked as its
 game ends (where the event says so), and at the round's time every table still playing locked
 once its hand in play is complete (at once between hands). Each lock goes through
-``events.lock_in_transaction``, the director's own lock."""
+``table_locks.lock_in_transaction``, the director's own lock."""
 
 from __future__ import annotations
 
@@ -16,9 +16,10 @@ from ..gamelog import TableState
 from ..tournament.standings import ADJUSTED, PRORATED
 from .database import immediate
 from .event_results import TableProgress, game_counting, progress
-from .events import BY_EVENING, BY_TIME, Event, EventTable, get_event, lock_in_transaction, short_words
+from .events import BY_EVENING, BY_TIME, Event, EventTable, get_event
 from .games import StoredGame, load_state
 from .round_clock import RoundClock, due_clocks, round_clock
+from .table_locks import lock_in_transaction, short_words
 
 
 def lock_finished(db: sqlite_utils.Database, event: Event, round_: int) -> list[int]:

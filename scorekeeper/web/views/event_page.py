@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from ...gamelog.memo import Memo
 from ...scoring.errors import sentence
-from ...storage import event_roster
+from ...storage import event_roster, table_locks
 from ...storage import events as event_store
 from ...storage.evening import settled_progress
 from ...storage.event_penalties import given_penalties
@@ -221,7 +221,7 @@ def event_page(
         withdraw_error=withdraw_error,
         lock_question=lock_question[0] if lock_question else None,
         lock_choices=lock_question[1] if lock_question else None,
-        short_words=event_store.SHORT_TREATMENT_WORDS,
+        short_words=table_locks.SHORT_TREATMENT_WORDS,
         prorated_preview=prorated_preview(lock_question[0]) if lock_question else "",
         tie_breaks=event_tie_breaks(event),
         stage=event_stage(tables, event),

@@ -8,6 +8,7 @@ from werkzeug.wrappers import Response
 
 from ...reports.qr import qr_svg
 from ...reports.sheets import booklet_cover_html, event_sheets_html, round_sheet_html, table_cards_html
+from ...storage import event_rounds as round_store
 from ...storage import events as event_store
 from ...storage.event_penalties import given_penalties
 from ...storage.event_plans import stored_plan
@@ -87,7 +88,7 @@ def round_sheet(event_id: int) -> Response:
         seated_by_hand(seated),
         requested_paper(found.paper),
         printed_at=printed_now(),
-        seated_by=event_store.round_seated_by(db, found.id, round_),
+        seated_by=round_store.round_seated_by(db, found.id, round_),
         seated_since=latest if latest > round_ else 0,
     )
     return pdf_response(printer.render(html), file_name(found, f"round-{round_}-seating", "pdf"))

@@ -8,11 +8,14 @@ from werkzeug.wrappers import Response
 
 from ...scoring import Refusal
 from ...scoring.errors import sentence
+from ...storage import event_rounds as round_store
 from ...storage import events as event_store
+from ...storage import table_locks
 from ...storage.evening import lock_finished
 from ...storage.event_plans import standings_seating, standings_warning, stored_plan
 from ...storage.event_results import TableProgress, progress, rounds_played
-from ...storage.events import Event, RoundConflict
+from ...storage.event_rounds import RoundConflict
+from ...storage.events import Event
 from ...storage.games import load_state
 from ...storage.round_clock import ACTIONS as CLOCK_ACTIONS
 from ...storage.round_clock import change_clock, start_clock
@@ -54,7 +57,7 @@ def seat_round(event_id: int) -> Response | tuple[str, int]:
             proposal, words = [], ""
         rule = lambda tables: words if tables == proposal else ""  # noqa: E731
     try:
-        seated = event_store.seat_written_round(
+        seated = round_store.seat_written_round(
             get_db(), found, form.tables.data or "", number, planned, form.reason.data or "", early, rule
         )
     except Refusal as error:
@@ -96,7 +99,7 @@ def odd_tables(event_id: int) -> Response | tuple[str, int]:
     form = OddTablesForm()
     if not form.validate_on_submit():
         return event_page(found, SeatingForm(formdata=None), 422, odd_tables=form)
-    changed = event_store.set_odd_tables(get_db(), found, form.odd_tables.data)
+    changed = round_store.set_odd_tables(get_db(), found, form.odd_tables.data)
     words = event_store.ODD_TABLE_WORDS[form.odd_tables.data]
     flash(f"Beside the tables of four: {words}{'' if changed else ', as before'}. The plan is made again.", "ok")
     return back_to(found)
@@ -111,7 +114,7 @@ def withdraw_round(event_id: int, number: int) -> Response | tuple[str, int]:
     if not form.validate_on_submit():
         abort(400)
     try:
-        withdrawn = event_store.withdraw_round(get_db(), found, number)
+        withdrawn = round_store.withdraw_round(get_db(), found, number)
     except RoundConflict as error:
         return event_page(found, SeatingForm(formdata=None), 409, withdraw_error=str(error))
     if withdrawn:
@@ -150,11 +153,11 @@ def _set_locked(event_id: int, token: str, locked: bool) -> Response | tuple[str
             return event_page(found, SeatingForm(formdata=None), 409, lock_question=(row, LockForm(formdata=None)))
         try:
             if locked:
-                changed = event_store.lock_table(
+                changed = table_locks.lock_table(
                     get_db(), table, form.treatment.data, form.level.data, form.reason.data or ""
                 )
             else:
-                changed = event_store.set_locked(get_db(), table.game, False, table)
+                changed = table_locks.set_locked(get_db(), table.game, False, table)
         except Refusal as error:
             form[error.field if error.field in form else "reason"].errors = [sentence(str(error))]
             return event_page(found, SeatingForm(formdata=None), error.status, lock_question=(row, form))
