@@ -19,7 +19,7 @@ from urllib.parse import urljoin, urlsplit
 
 import brotli
 
-from scorekeeper.storage import games as storage
+from scorekeeper.storage import game_imports
 from scorekeeper.storage.database import connect, migrate
 from scorekeeper.storage.exchange import import_changes
 
@@ -123,7 +123,7 @@ def game_in_play(folder: Path) -> str:
     record = full_game_record()
     record["hands"] = record["hands"][:HANDS_PLAYED]  # type: ignore[index]
     parsed, changes = import_changes(record)
-    stored = storage.import_game(db, parsed.game, changes, "bench")
+    stored = game_imports.import_game(db, parsed.game, changes, "bench")
     db.conn.close()
     return stored.record_token
 

@@ -12,8 +12,9 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.storage.database import connect, migrate
 from scorekeeper.storage.exchange import import_changes
+from scorekeeper.storage.game_imports import import_game, sweep_unopened_imports
 from scorekeeper.storage.game_starts import IMPORTED, STARTED, StartLimits, reserve_start
-from scorekeeper.storage.games import create_game, game_by_record_token, import_game, sweep_unopened_imports
+from scorekeeper.storage.games import create_game, game_by_record_token
 from scorekeeper.web import starting
 
 from .web import csrf_token, new_game_form, phone_at

@@ -24,7 +24,7 @@ from bench.games import largest_record
 from bench.phone import Phone, Unreachable
 from scorekeeper.gamelog import MAX_ENTRIES, MAX_PRESSURES_IN_A_HAND, PRESSURE, Change, TableError
 from scorekeeper.scoring import Game, configure
-from scorekeeper.storage import database
+from scorekeeper.storage import database, game_imports
 from scorekeeper.storage import games as storage
 from scorekeeper.storage.database import connect, migrate
 from scorekeeper.storage.exchange import import_changes
@@ -50,7 +50,8 @@ def lock_holds(monkeypatch: pytest.MonkeyPatch):
             finally:
                 held.append(time.perf_counter() - start)
 
-    monkeypatch.setattr(storage, "immediate", timed)
+    for module in (storage, game_imports):  # a save's transactions, and an import's
+        monkeypatch.setattr(module, "immediate", timed)
     yield held
 
 
@@ -70,7 +71,7 @@ def test_the_largest_record_is_stored_holding_the_write_lock_a_few_milliseconds(
     record, changes = import_changes(largest_record())
     with lock_holds(monkeypatch) as held:
         started = time.perf_counter()
-        stored = storage.import_game(db, record.game, changes, "import")
+        stored = game_imports.import_game(db, record.game, changes, "import")
         took = time.perf_counter() - started
     state = storage.load_state(db, stored)
     assert state.version == MAX_ENTRIES and state.current_hand == 15
@@ -80,11 +81,11 @@ def test_the_largest_record_is_stored_holding_the_write_lock_a_few_milliseconds(
     db.conn.close()
 
 
-def locked_when_called(monkeypatch: pytest.MonkeyPatch, name: str) -> list[bool]:
-    """Whether the write lock was held each time storage called ``name`` (of gamelog's checks)."""
+def locked_when_called(monkeypatch: pytest.MonkeyPatch, name: str, module: object = storage) -> list[bool]:
+    """Whether the write lock was held each time ``module`` of storage called ``name`` (of gamelog's checks)."""
     seen: list[bool] = []
     inside = threading.local()
-    real_check, real_lock = getattr(storage, name), database.immediate
+    real_check, real_lock = getattr(module, name), database.immediate
 
     def watched(*args, **kwargs):  # type: ignore[no-untyped-def]
         seen.append(getattr(inside, "locked", False))
@@ -99,8 +100,8 @@ def locked_when_called(monkeypatch: pytest.MonkeyPatch, name: str) -> list[bool]
             finally:
                 inside.locked = False
 
-    monkeypatch.setattr(storage, name, watched)
-    monkeypatch.setattr(storage, "immediate", marked)
+    monkeypatch.setattr(module, name, watched)
+    monkeypatch.setattr(module, "immediate", marked)
     return seen
 
 
@@ -109,8 +110,8 @@ def test_a_record_is_checked_before_the_lock_is_taken(tmp_path, monkeypatch):
     migrate(path)
     db = connect(path)
     record, changes = import_changes(largest_record())
-    checked = locked_when_called(monkeypatch, "accept_record")
-    storage.import_game(db, record.game, changes, "import")
+    checked = locked_when_called(monkeypatch, "accept_record", game_imports)
+    game_imports.import_game(db, record.game, changes, "import")
     assert checked == [False]
     db.conn.close()
 
@@ -163,13 +164,13 @@ def test_a_record_past_the_limits_is_refused_saying_which(tmp_path):
     hostile["in_play"]["pressures"].append("Ann")  # type: ignore[index]
     record, changes = import_changes(hostile)
     with pytest.raises(TableError, match="changes; a game holds at most 2000"):
-        storage.import_game(db, record.game, changes, "import")
+        game_imports.import_game(db, record.game, changes, "import")
     hostile = largest_record()
     hostile["in_play"]["notes"] = []  # type: ignore[index]
     hostile["in_play"]["pressures"].append("Ann")  # type: ignore[index]
     record, changes = import_changes(hostile)
     with pytest.raises(TableError, match="Hand 15 holds more than 50 pressures"):
-        storage.import_game(db, record.game, changes, "import")
+        game_imports.import_game(db, record.game, changes, "import")
     assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
     db.conn.close()
 

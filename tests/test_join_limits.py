@@ -11,7 +11,7 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.storage.database import connect
-from scorekeeper.storage.games import JoinLimits, join_by_code
+from scorekeeper.storage.game_joins import JoinLimits, join_by_code
 from scorekeeper.web.security import BadProxySetting
 
 from .web import csrf_token, phone_at, start

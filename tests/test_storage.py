@@ -7,6 +7,7 @@ import sqlite_utils
 
 from scorekeeper.gamelog import LEFTOVERS, NOTE, PRESSURE, Change, TableError
 from scorekeeper.scoring import Game, configure
+from scorekeeper.storage import game_imports
 from scorekeeper.storage import games as storage
 from scorekeeper.storage.database import connect, migrate
 from scorekeeper.storage.migrations import migrations
@@ -83,7 +84,7 @@ def test_an_import_that_fails_halfway_leaves_no_game(db):
         Change(LEFTOVERS, 1, "Zed", {"cards": []}),
     ]
     with pytest.raises(TableError):
-        storage.import_game(db, game, changes, "import")
+        game_imports.import_game(db, game, changes, "import")
     assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 0
     assert db.execute("SELECT count(*) FROM entries").fetchone()[0] == 0
 

@@ -13,7 +13,7 @@ from ..scoring import Game, Refusal
 from ..tournament.seating import SeatingError, parse_tables, partners_of
 from .database import immediate
 from .events import ODD_TABLE_WORDS, Event, EventPlayer, event_players, note_change, tables_named
-from .games import _insert_game
+from .games import insert_game
 
 
 def set_odd_tables(db: sqlite_utils.Database, event: Event, odd: str) -> bool:
@@ -100,7 +100,7 @@ def add_round(
         as_planned = {frozenset(seats) for seats in planned or ()}
         by_hand = []
         for index, game in enumerate(games, start=1):
-            stored = _insert_game(db, game, f"{event.name} · round {number} · table {index}", event.verify)
+            stored = insert_game(db, game, f"{event.name} · round {number} · table {index}", event.verify)
             hand = frozenset(tables[index - 1]) not in as_planned and not seated_by
             by_hand += [index] if hand else []
             db.conn.execute(

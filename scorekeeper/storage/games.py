@@ -11,8 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
-import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -28,7 +27,6 @@ from ..gamelog import (
     TableError,
     TableState,
     accept,
-    accept_record,
     describe,
     replay,
 )
@@ -94,10 +92,10 @@ def names_epoch(db: sqlite_utils.Database) -> str:
 
 def create_game(db: sqlite_utils.Database, game: Game, title: str = "") -> StoredGame:
     with immediate(db):
-        return _insert_game(db, game, title)
+        return insert_game(db, game, title)
 
 
-def _insert_game(db: sqlite_utils.Database, game: Game, title: str, verify: bool = False) -> StoredGame:
+def insert_game(db: sqlite_utils.Database, game: Game, title: str, verify: bool = False) -> StoredGame:
     for _ in range(5):
         row = {
             "record_token": secrets.token_urlsafe(18),
@@ -201,48 +199,6 @@ def game_by_view_token(db: sqlite_utils.Database, token: str) -> StoredGame | No
 
 def game_by_code(db: sqlite_utils.Database, code: str) -> StoredGame | None:
     return _find_game(db, "code", normalise_code(code))
-
-
-@dataclass(frozen=True)
-class JoinLimits:
-    """How many wrong join codes a minute are answered: from one address, and from everyone."""
-
-    per_address: int = 10
-    everyone: int = 300
-    window_seconds: float = 60.0
-
-
-@dataclass(frozen=True)
-class JoinAttempt:
-    """The game a code opens, or why the attempt was refused (``"address"`` or ``"everyone"``)."""
-
-    game: StoredGame | None
-    refused: str | None = None
-
-
-def join_by_code(
-    db: sqlite_utils.Database, code: str, address: str, limits: JoinLimits, at: float | None = None
-) -> JoinAttempt:
-    """The game a join code opens, counting wrong codes, all in one transaction (so that guesses
-    arriving together cannot all slip under the limit).
-
-    An address past its limit is refused without the code being looked at, right or wrong: were
-    the right code let through, the refusals would tell a guesser which of its guesses was right.
-    When everyone together is past the limit, wrong codes are refused (and still counted against
-    their address) but a right code is let in: others' guessing never locks a player out.
-    """
-    at = time.time() if at is None else at
-    with immediate(db):
-        db.conn.execute("DELETE FROM join_failures WHERE at <= ?", [at - limits.window_seconds])
-        mine = db.execute("SELECT COUNT(*) FROM join_failures WHERE address = ?", [address]).fetchone()[0]
-        if mine >= limits.per_address:
-            return JoinAttempt(None, "address")
-        found = game_by_code(db, code)
-        if found is not None:
-            return JoinAttempt(found)
-        everyone = db.execute("SELECT COUNT(*) FROM join_failures").fetchone()[0]
-        db.conn.execute("INSERT INTO join_failures (address, at) VALUES (?, ?)", [address, at])
-        return JoinAttempt(None, "everyone" if everyone >= limits.everyone else None)
 
 
 def game_version(db: sqlite_utils.Database, column: str, token: str) -> int | None:
@@ -509,13 +465,13 @@ def _appended_before(state: TableState, change: Change, idem_key: str) -> Append
     raise TableError("This submission was already used for a different change: reload the page and try again.")
 
 
-_INSERT_ENTRY = (
+INSERT_ENTRY = (
     "INSERT INTO entries (game_id, seq, kind, hand, player, data, target, idem_key, source, "
     "created_at, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
-def _entry_row(game_id: int, entry: Entry) -> list[object]:
+def entry_row(game_id: int, entry: Entry) -> list[object]:
     return [
         game_id,
         entry.seq,
@@ -532,53 +488,5 @@ def _entry_row(game_id: int, entry: Entry) -> list[object]:
 
 
 def _insert_entry(db: sqlite_utils.Database, game_id: int, entry: Entry) -> int:
-    cursor = db.conn.execute(_INSERT_ENTRY, _entry_row(game_id, entry))
+    cursor = db.conn.execute(INSERT_ENTRY, entry_row(game_id, entry))
     return int(cursor.lastrowid or 0)
-
-
-def import_game(
-    db: sqlite_utils.Database, game: Game, changes: Iterable[Change], source: str, title: str = ""
-) -> StoredGame:
-    """A new game with its log: checked whole before the write lock is taken, then stored in one
-    transaction (all of it or none of it)."""
-    created = now()
-    entries = [
-        Entry.of(change, -seq, seq, f"import-{seq}", source, created) for seq, change in enumerate(changes, start=1)
-    ]
-    accept_record(game, entries)
-    rows = [_entry_row(0, entry) for entry in entries]
-    with immediate(db):
-        stored = _insert_game(db, game, title)
-        db.conn.executemany(_INSERT_ENTRY, ([stored.id, *row[1:]] for row in rows))
-        db.conn.execute("UPDATE games SET version = ?, unopened_import = 1 WHERE id = ?", [len(entries), stored.id])
-        return replace(stored, unopened=True)
-
-
-#: Games this process has seen opened: each is marked once, not at every page. Known by record
-#: token, which no two games share in any database (a row number is only one database's).
-_OPENED: Memo[bool] = Memo(4096)
-
-
-def mark_opened(db: sqlite_utils.Database, stored: StoredGame) -> None:
-    """An imported game's link was used: it is kept (``sweep_unopened_imports`` leaves it)."""
-    if not stored.unopened or _OPENED.lookup(stored.record_token):
-        return
-    with immediate(db):
-        db.conn.execute("UPDATE games SET unopened_import = 0 WHERE id = ?", [stored.id])
-    _OPENED.put(stored.record_token, True)
-
-
-def sweep_unopened_imports(db: sqlite_utils.Database, older_than: float, at: float | None = None) -> int:
-    """Delete the imported games whose links nobody used within ``older_than`` seconds of their
-    import (a flood's leftovers: an importer's browser opens the game at once), with their logs.
-    A game an event seats is never one of them. Returns how many went."""
-    at = time.time() if at is None else at
-    cutoff = datetime.fromtimestamp(at - older_than, UTC).isoformat(timespec="seconds")
-    unopened = (
-        "SELECT id FROM games WHERE unopened_import = 1 AND created_at < ?"
-        " AND id NOT IN (SELECT game_id FROM event_tables)"
-    )
-    with immediate(db):
-        db.conn.execute(f"DELETE FROM entries WHERE game_id IN ({unopened})", [cutoff])
-        cursor = db.conn.execute(f"DELETE FROM games WHERE id IN ({unopened})", [cutoff])
-        return cursor.rowcount

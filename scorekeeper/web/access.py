@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from flask import Flask, Response, abort, g
 
-from ..storage.games import StoredGame, game_by_record_token, game_by_view_token, mark_opened
+from ..storage.game_imports import mark_opened
+from ..storage.games import StoredGame, game_by_record_token, game_by_view_token
 from .connection import get_db
 from .front import KNOWN_HEADER
 
@@ -21,7 +22,7 @@ def holds_a_link() -> None:
 
 def recording_game(token: str) -> StoredGame:
     """The game this record link may change, or 404 (the same answer for any wrong token). An
-    imported game whose link is used is kept for good (``storage.games.mark_opened``)."""
+    imported game whose link is used is kept for good (``storage.game_imports.mark_opened``)."""
     stored = game_by_record_token(get_db(), token)
     if stored is None:
         abort(404)

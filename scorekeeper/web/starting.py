@@ -32,8 +32,8 @@ from ..scoring import Refusal, ScoringError, decode_json
 from ..scoring.errors import sentence
 from ..storage.database import connect
 from ..storage.exchange import import_changes, imported_title
+from ..storage.game_imports import import_game, sweep_unopened_imports
 from ..storage.game_starts import IMPORTED, STARTED, StartLimits, reserve_start
-from ..storage.games import import_game, sweep_unopened_imports
 from .connection import database_path, get_db
 from .devices import client_address, guesser_key
 

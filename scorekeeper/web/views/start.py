@@ -7,8 +7,9 @@ from werkzeug.wrappers import Response
 
 from ...scoring import Refusal
 from ...scoring.errors import sentence
+from ...storage.game_joins import JoinLimits, join_by_code
 from ...storage.game_starts import STARTED
-from ...storage.games import JoinLimits, create_game, join_by_code
+from ...storage.games import create_game
 from ...storage.house_rules import house_choices
 from .. import starting
 from ..connection import get_db
