@@ -32,10 +32,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ..scoring.game import partners_opposite, seated_opposite
+from ..scoring.game import partners_opposite
 from .annealing import Annealer
 from .plan_quality import Quality, judged, least_cost, most_times_bound, quality, repeats_bound
 from .schedules import TABLES, WHIST, round_robin, schedule_for
+from .seat_order import seat_orders
 from .seating import (
     ALONE,
     FIVES,
@@ -48,6 +49,7 @@ from .seating import (
     seat_round,
     table_sizes,
 )
+from .sit_outs import sit_outs, unit_sizes
 
 #: The most rounds an event plans (a long day's play is a dozen).
 MAX_ROUNDS = 30
@@ -149,14 +151,14 @@ def plan_event(
         for r in range(1, rounds + 1)
     ]
     played_units = [_as_units(tables, number, partnerships) for tables in played]
-    out = _sit_outs(present, played_units, partnerships, size, odd)
+    out = sit_outs(present, played_units, partnerships, size, odd)
     first = len(played)
     # A round played is as it was played: its tables, even one seated with a player who was
     # not to play it (a table written by hand, an older server), whose count fits no rule.
     sizes = [
         [len(table) for table in played_units[r]]
         if r < first
-        else _sizes(len(present[r]) - len(out[r]), partnerships, size, odd)
+        else unit_sizes(len(present[r]) - len(out[r]), partnerships, size, odd)
         for r in range(rounds)
     ]
     candidates = _starts(units, partnerships, present, out, sizes, played_units, previous, number, seed, size)
@@ -174,7 +176,7 @@ def plan_event(
         if judged(played_units + searched, partnerships) < judged(played_units + start, partnerships):
             start = searched
             source = f"simulated annealing from {source} ({time.monotonic() - began:.1f} s)"
-    seated = _seat(played, start, units, partnerships)
+    seated = seat_orders(played, start, units, partnerships)
     named_out = [
         [name for i in out_r for name in units[i]]
         + [name for name in lone if arrives.get(name, 1) <= r + 1 < leaves.get(name, rounds + 1)]
@@ -259,47 +261,6 @@ def _as_units(
         lookup = {name: index for unit, index in number.items() for name in unit}
         return [[lookup[table[0]], lookup[table[1]]] for table in tables]
     return [[number[(name,)] for name in table] for table in tables]
-
-
-def _sizes(count: int, partnerships: str, size: int, odd: str = USUAL) -> list[int]:
-    """Tables of a round, counted in units (players; pairs with fixed partners)."""
-    if partnerships == FIXED:
-        if count < 2 or count % 2:
-            raise SeatingError(f"{count} partnerships cannot be seated two to a table", "players")
-        return [2] * (count // 2)
-    return table_sizes(count, partnerships, size, odd)
-
-
-def _sit_outs(
-    present: list[list[int]], played: list[list[list[int]]], partnerships: str, size: int, odd: str
-) -> list[list[int]]:
-    """Who sits out each round: as played, then the fewest needed, fairly (see the module's doc)."""
-    sat_out: Counter[int] = Counter()
-    last: dict[int, int] = {}
-    out: list[list[int]] = []
-    for r, here in enumerate(present):
-        if r < len(played):
-            seated = {unit for table in played[r] for unit in table}
-            missing = [unit for unit in here if unit not in seated]
-        else:
-            need = _fewest_out(len(here), partnerships, size, odd)
-            order = sorted(here, key=lambda unit: (sat_out[unit], last.get(unit, -1), (unit - r) % max(1, len(here))))
-            missing = sorted(order[:need])
-        for unit in missing:
-            sat_out[unit] += 1
-            last[unit] = r
-        out.append(missing)
-    return out
-
-
-def _fewest_out(count: int, partnerships: str, size: int, odd: str) -> int:
-    for need in range(count + 1):
-        try:
-            _sizes(count - need, partnerships, size, odd)
-        except SeatingError:
-            continue
-        return need
-    raise SeatingError("too few players to seat a table", "players")
 
 
 def _starts(
@@ -526,54 +487,3 @@ def _round_by_round(
         history.append(tables)
         result.append([[number[name] for name in table] for table in tables])
     return result
-
-
-def _seat(
-    played: Sequence[Sequence[Sequence[str]]], planned: list[list[list[int]]], units: list[tuple[str, ...]], mode: str
-) -> list[Round]:
-    """Names in seat order: played rounds as played; planned ones turned so seats even out."""
-    rounds: list[Round] = [[list(table) for table in tables] for tables in played]
-    seats: dict[str, Counter[int]] = {}
-    for tables in rounds:
-        for table in tables:
-            for seat, name in enumerate(table):
-                seats.setdefault(name, Counter())[seat] += 1
-    for numbered in planned:
-        seated: Round = []
-        for group in numbered:
-            if mode == FIXED:
-                names = seated_opposite(units[group[0]], units[group[1]])
-            else:
-                names = [units[u][0] for u in group]
-            seated.append(_turned(names, seats, keep_partners=mode != ALONE))
-        for seats_of_table in seated:
-            for seat, name in enumerate(seats_of_table):
-                seats.setdefault(name, Counter())[seat] += 1
-        rounds.append(seated)
-    return rounds
-
-
-#: The ways to seat a table of four that keep partners opposite: its turns and reflections.
-DIHEDRAL = [
-    (0, 1, 2, 3),
-    (1, 2, 3, 0),
-    (2, 3, 0, 1),
-    (3, 0, 1, 2),
-    (0, 3, 2, 1),
-    (3, 2, 1, 0),
-    (2, 1, 0, 3),
-    (1, 0, 3, 2),
-]
-
-
-def _turned(table: list[str], seats: Mapping[str, Counter[int]], keep_partners: bool) -> list[str]:
-    """The seating of ``table`` that puts each player where they have sat least (ties: as given)."""
-    if keep_partners and len(table) == 4:
-        options = [[table[i] for i in order] for order in DIHEDRAL]
-    else:
-        options = [list(order) for order in itertools.permutations(table)]
-
-    def cost(option: list[str]) -> int:
-        return sum(seats.get(name, Counter())[seat] ** 2 for seat, name in enumerate(option))
-
-    return min(options, key=cost)
