@@ -164,3 +164,12 @@ def test_only_storage_js_touches_the_phones_storage():
         path.name for path in STATIC.glob("*.js") if re.search(r"localStorage|sessionStorage", path.read_text())
     }
     assert touching == {"storage.js"}
+
+
+def test_no_module_is_over_500_lines_unless_its_docstring_says_why():
+    """A file with one job reads in one sitting; one that must be longer says why at its top."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        lines = path.read_text().count("\n")
+        if lines > 500:
+            docstring = ast.get_docstring(ast.parse(path.read_text())) or ""
+            assert "over 500 lines" in docstring, f"{path.relative_to(PACKAGE)}: {lines} lines"
