@@ -862,3 +862,32 @@ def test_thousands_of_networks_trying_at_once_cost_the_front_a_constant_each(mon
 
     assert asyncio.run(many()) == tries  # none quiet yet: all remembered
     assert len(looked) < 10 * tries, len(looked)
+
+
+def test_when_every_connection_is_held_an_address_opening_and_closing_connections_makes_nobody_room(
+    tmp_path, shortened, monkeypatch
+):
+    """Seen in an attack: 40 known addresses each opened a connection four times a second and closed
+    it at once; every one admitted made the full front close another, and tables opening a
+    connection for a save lost 3 of 22. A newcomer far busier than the one it would close is closed."""
+    monkeypatch.setattr(front_module, "IDLE_SECONDS", 10 * SHORT)
+    for running in _running(tmp_path):
+        running.front.max_connections = 4
+        for _ in range(20):  # an address that churns: opened and closed at once
+            from_address(running.port, "127.0.6.66").close()
+        until(lambda front=running.front: front.holding == 0)
+        holders = [from_address(running.port, f"127.0.6.{n}") for n in range(1, 5)]
+        try:
+            for sock in holders:
+                sock.sendall(b"GET /t/game HTTP/1.1\r\nHost: a\r\n\r\n")
+                assert read_answer(sock).startswith(b"HTTP/1.1 200")
+            churned = from_address(running.port, "127.0.6.66")
+            assert closed_within(churned, 1.0), "the churning newcomer is closed"
+            assert not any(closed_within(sock, 0.05) for sock in holders), "and nobody made room for it"
+            with from_address(running.port, "127.0.6.9") as phone:  # a phone still comes in
+                phone.sendall(b"GET /t/game/save HTTP/1.1\r\nHost: a\r\n\r\n")
+                assert read_answer(phone).startswith(b"HTTP/1.1 200")
+            churned.close()
+        finally:
+            for sock in holders:
+                sock.close()

@@ -89,6 +89,12 @@ STRANGER_BUSY = 5.0
 #: network's first, then the connection kept alive first).
 ROOM_CANDIDATES = 16
 BUSY_SECONDS = 2.0
+#: A newcomer whose network has tried this many connections more than the one that would make
+#: room for it is closed instead: an address that opens connections and closes them at once (four
+#: a second, busy by over a hundred tries) would otherwise make the full front close someone
+#: else's at each, a phone's new one among them; a phone (a handful a minute, a stranger's five
+#: more) is far below it.
+NEWCOMER_MARGIN = 10.0
 #: Where a connection not with the workers is: ``OPENING`` (accepted, waiting for its turn, in its
 #: TLS handshake, or before its first byte), ``KEPT`` (answered, kept alive for a next request not
 #: begun), ``STARTED`` (a request begun and not whole, one whole and waiting for its network's
@@ -207,14 +213,17 @@ class Front:
                 self.busy_kept = 2 * len(self.busy)
         return count + (0 if self.is_known(network) else STRANGER_BUSY)
 
-    def make_room(self, network: str | None) -> bool:
+    def make_room(self, network: str | None, newcomer: str | None = None) -> bool:
         """Close the oldest connection not with the workers, of ``network``; or, when every
-        connection is held (``network`` None), the one ``BUSY_SECONDS`` says."""
+        connection is held (``network`` None), the one ``BUSY_SECONDS`` says, unless the
+        ``newcomer``'s network is busier by ``NEWCOMER_MARGIN`` (then nothing is closed)."""
         if network is None:
             found = self._room()
             if found is None:
                 return False
             task, network = found
+            if newcomer is not None and self.busyness(newcomer) > self.busyness(network) + NEWCOMER_MARGIN:
+                return False
             return self._close(network, task)
         mine = self.waiting.get(network)
         if not mine:
@@ -291,7 +300,7 @@ class Front:
             return None
         if not proxy and self.held.get(network, 0) >= self.max_per_network and not self.make_room(network):
             return None
-        if self.holding >= self.max_connections and not self.make_room(None):
+        if self.holding >= self.max_connections and not self.make_room(None, None if proxy else network):
             return None
         self.held[network] = self.held.get(network, 0) + 1
         self.holding += 1
