@@ -891,3 +891,44 @@ def test_when_every_connection_is_held_an_address_opening_and_closing_connection
         finally:
             for sock in holders:
                 sock.close()
+
+
+def test_when_every_connection_is_held_a_phone_taking_its_answer_is_not_closed_before_one_idle_longer(
+    tmp_path, shortened, monkeypatch
+):
+    """A phone on a slow Wi-Fi takes a moment to take a page: that is not a slow request, and one
+    idle longer makes room first (an answer never taken still goes, once it has waited longest)."""
+    monkeypatch.setattr(front_module, "IDLE_SECONDS", 10 * SHORT)
+    monkeypatch.setattr(front_module, "WRITE_SECONDS", 30.0)
+    for running in _running(tmp_path):
+        running.front.max_connections = 3
+        for address in ("127.0.7.1", "127.0.7.2", "127.0.7.9"):  # three phones, known, alike
+            with from_address(running.port, address) as before:
+                before.sendall(b"GET /t/game HTTP/1.1\r\nHost: a\r\n\r\n")
+                assert read_answer(before).startswith(b"HTTP/1.1 200")
+        until(lambda front=running.front: front.holding == 0)
+        idle = from_address(running.port, "127.0.7.1")
+        idle.sendall(b"GET /t/game HTTP/1.1\r\nHost: a\r\n\r\n")
+        assert read_answer(idle).startswith(b"HTTP/1.1 200")
+        other = from_address(running.port, "127.0.7.2")
+        other.sendall(b"GET /t/game HTTP/1.1\r\nHost: a\r\n\r\n")
+        assert read_answer(other).startswith(b"HTTP/1.1 200")
+        time.sleep(0.4)  # both kept alive, idle
+        phone = socket.socket()
+        phone.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+        phone.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 1448)
+        phone.bind(("127.0.7.9", 0))
+        phone.connect(("127.0.0.1", running.port))
+        try:
+            phone.sendall(b"GET /big HTTP/1.1\r\nHost: a\r\n\r\n")
+            time.sleep(0.2)  # its answer is being written, the phone slow to take it
+            with from_address(running.port, "127.0.7.3") as newcomer:
+                newcomer.sendall(b"GET /t/game HTTP/1.1\r\nHost: a\r\n\r\n")
+                assert read_answer(newcomer).startswith(b"HTTP/1.1 200")
+            assert closed_within(idle, 1.0), "the one idle longest made room"
+            phone.settimeout(10)
+            answer = read_answer(phone)
+            assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"x" * 1000), "the phone had its page whole"
+        finally:
+            for sock in (idle, other, phone):
+                sock.close()

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import h11
 
-from .front_limits import KEPT, MAX_PER_NETWORK, OPENING, SMALL_BODY, STARTED, Front
+from .front_limits import ANSWERING, KEPT, MAX_PER_NETWORK, OPENING, SMALL_BODY, STARTED, Front
 from .sockets import more_files, tls_context
 
 _log = logging.getLogger(__name__)
@@ -334,7 +334,7 @@ async def serve(
         if given.known:
             front.answered(network)
         front.wait(network, True)  # an answer the phone does not take may be closed to make room
-        front.stage(network, STARTED)
+        front.stage(network, ANSWERING)
         await answer(conn, writer, given, head_only=request.method == b"HEAD")
         answered = True
         if conn.our_state is not h11.DONE or conn.their_state is not h11.DONE:

@@ -80,7 +80,7 @@ BUSY_HALF_LIFE = 30.0
 STRANGER_BUSY = 5.0
 #: When every connection is held, one not with the workers makes room: of the
 #: ``ROOM_CANDIDATES`` longest at each stage (``STAGES``), a ``STARTED`` one first, else the one
-#: idle longest, each try its network made counting ``BUSY_SECONDS`` more (a trusted proxy's
+#: idle (or taking its answer) longest, each try its network made counting ``BUSY_SECONDS`` more (a trusted proxy's
 #: last). A phone's connection is idle for a moment: it sends its request at once and takes the
 #: answer at once, and a connection kept alive between its saves is idle longer, but closing that
 #: costs a browser a new connection, never a request (it sends again what it sent on a kept-alive
@@ -97,11 +97,12 @@ BUSY_SECONDS = 2.0
 NEWCOMER_MARGIN = 10.0
 #: Where a connection not with the workers is: ``OPENING`` (accepted, waiting for its turn, in its
 #: TLS handshake, or before its first byte), ``KEPT`` (answered, kept alive for a next request not
-#: begun), ``STARTED`` (a request begun and not whole, one whole and waiting for its network's
-#: turn, or an answer not yet taken: a phone sends a request whole and takes its answer at once,
-#: so only a slow one is still here).
-OPENING, KEPT, STARTED = 0, 1, 2
-STAGES = (OPENING, KEPT, STARTED)
+#: begun), ``STARTED`` (a request begun and not whole, or one whole and waiting for its network's
+#: turn: a phone sends a request whole, and has a few at once, so only a slow one is still here),
+#: ``ANSWERING`` (an answer being taken: a phone on a slow Wi-Fi may take a moment, so it goes by
+#: how long it has been at it, as the idle ones do).
+OPENING, KEPT, STARTED, ANSWERING = 0, 1, 2, 3
+STAGES = (OPENING, KEPT, STARTED, ANSWERING)
 #: Requests one network (not a trusted proxy) has with the workers at once; the rest wait in the
 #: front, so that one address cannot take every worker thread with an expensive page.
 IN_FLIGHT_PER_NETWORK = 4
