@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from bench.servers import free_port, self_signed
 from scorekeeper.serve import port_is_free
 from scorekeeper.web.security import HSTS_SECONDS
 
-from .test_durability import free_port
 from .web import new_game_form
 
 SCOREKEEPER = [sys.executable, "-m", "scorekeeper.cli"]
@@ -28,31 +28,7 @@ SCOREKEEPER = [sys.executable, "-m", "scorekeeper.cli"]
 
 @pytest.fixture(scope="module")
 def certificate(tmp_path_factory) -> tuple[str, str]:
-    folder = tmp_path_factory.mktemp("tls")
-    cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(
-        [
-            "openssl",
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "2",
-            "-subj",
-            "/CN=127.0.0.1",
-            "-addext",
-            "subjectAltName=IP:127.0.0.1",
-            "-keyout",
-            str(key),
-            "-out",
-            str(cert),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    return str(cert), str(key)
+    return self_signed(tmp_path_factory.mktemp("tls"))
 
 
 def test_the_server_serves_https_with_a_secure_cookie_hsts_a_redirect_from_http_and_a_live_stream_over_tls(

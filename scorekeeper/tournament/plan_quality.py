@@ -139,6 +139,14 @@ def most_times_bound(rounds: Sequence[Sequence[Sequence[int]]], count: int) -> i
     """The most times two units meet, which no plan with these rounds' tables goes below: the
     pairs that meet, spread as evenly as they can be over every pair of units, and each unit's
     meetings (at least the round's smallest table - 1 a round) over the ``count - 1`` others."""
+    met, meetings = _least_meetings(rounds)
+    pairs = max(1, count * (count - 1) // 2)
+    return max([-(-meetings // pairs), *(-(-m // max(1, count - 1)) for m in met.values())])
+
+
+def _least_meetings(rounds: Sequence[Sequence[Sequence[int]]]) -> tuple[Counter[int], int]:
+    """What the bounds count: each unit's fewest meetings (the round's smallest table - 1 for each
+    round it plays) and the pairs that meet in all (``s (s - 1) / 2`` at a table of ``s``)."""
     met: Counter[int] = Counter()
     meetings = 0
     for tables in rounds:
@@ -147,8 +155,7 @@ def most_times_bound(rounds: Sequence[Sequence[Sequence[int]]], count: int) -> i
             meetings += len(table) * (len(table) - 1) // 2
             for unit in table:
                 met[unit] += smallest - 1
-    pairs = max(1, count * (count - 1) // 2)
-    return max([-(-meetings // pairs), *(-(-m // max(1, count - 1)) for m in met.values())])
+    return met, meetings
 
 
 def least_cost(rounds: Sequence[Sequence[Sequence[int]]], count: int) -> int:
@@ -172,13 +179,6 @@ def _least(rounds: Sequence[Sequence[Sequence[int]]], count: int, cost: Callable
         each, more = divmod(total, max(1, over))
         return more * cost(each + 1) + (over - more) * cost(each)
 
-    met: Counter[int] = Counter()
-    meetings = 0
-    for tables in rounds:
-        smallest = min((len(table) for table in tables), default=1)
-        for table in tables:
-            meetings += len(table) * (len(table) - 1) // 2
-            for unit in table:
-                met[unit] += smallest - 1
+    met, meetings = _least_meetings(rounds)
     by_unit = (sum(spread(m, count - 1) for m in met.values()) + 1) // 2
     return max(by_unit, spread(meetings, count * (count - 1) // 2))
