@@ -82,7 +82,7 @@ def test_the_largest_record_is_stored_holding_the_write_lock_a_few_milliseconds(
 
 
 def locked_when_called(monkeypatch: pytest.MonkeyPatch, name: str, module: object = storage) -> list[bool]:
-    """Whether the write lock was held each time ``module`` of storage called ``name`` (of gamelog's checks)."""
+    """Whether the write lock was held each time ``module`` of storage called ``name`` (of gamelog)."""
     seen: list[bool] = []
     inside = threading.local()
     real_check, real_lock = getattr(module, name), database.immediate
@@ -123,7 +123,7 @@ def test_a_save_is_checked_before_the_lock_is_taken(tmp_path, monkeypatch):
     migrate(path)
     db = connect(path)
     stored = storage.create_game(db, Game(configure("crates"), ("Ann", "Bob", "Cy", "Di")))
-    checked = locked_when_called(monkeypatch, "accept")
+    checked = locked_when_called(monkeypatch, "take")
     storage.append(db, stored, Change(PRESSURE, 1, "Ann"), "k1", "test")
     assert checked == [False]
     db.conn.close()
@@ -137,17 +137,17 @@ def test_a_change_that_loses_a_race_is_checked_again_against_what_won(tmp_path, 
     db = connect(path)
     stored = storage.create_game(db, Game(configure("crates"), ("Ann", "Bob", "Cy", "Di")))
     other = connect(path)
-    real_accept = storage.accept
+    real_take = storage.take
     raced: list[bool] = []
 
-    def accept_then_lose_the_race(*args, **kwargs):  # type: ignore[no-untyped-def]
-        result = real_accept(*args, **kwargs)
+    def take_then_lose_the_race(*args, **kwargs):  # type: ignore[no-untyped-def]
+        result = real_take(*args, **kwargs)
         if not raced:
             raced.append(True)
             storage.append(other, stored, Change("leftovers", 1, "Ann", {"cards": ["K"]}), "phone-b", "phone b")
         return result
 
-    monkeypatch.setattr(storage, "accept", accept_then_lose_the_race)
+    monkeypatch.setattr(storage, "take", take_then_lose_the_race)
     with pytest.raises(TableError, match="were entered meanwhile"):
         storage.append(db, stored, Change("leftovers", 1, "Ann", {"cards": ["Q"]}), "phone-a", "phone a")
     state = storage.load_state(db, stored)

@@ -1,10 +1,11 @@
 """A game's own logic between the rules and the database: its log of entries, folded into what
 stands now (``state``), and each change checked against it and the engine (``checks``).
 
-Pure: no web, no SQL. Storage stores what this part accepted; the web part asks it once.
+A save is decided here (``taking.take``: what to append, or the refusal, and what the table is
+told of it, ``said``). Pure: no web, no SQL. Storage stores what this part took.
 """
 
-from .checks import Guard, accept, accept_record, check, problem, replay, verify
+from .checks import accept, accept_record, check, problem, replay, verify
 from .entries import (
     CONFIRM,
     FIELD_OF_CHANGE,
@@ -24,10 +25,13 @@ from .entries import (
     TableError,
 )
 from .history import describe
-from .state import TableState
+from .state import Appended, TableState
+from .taking import DIRECTOR, LOCKED, Sender, TableLocked, Taken, take
 
 __all__ = [
     "CONFIRM",
+    "DIRECTOR",
+    "LOCKED",
     "FIELD_OF_CHANGE",
     "LEFTOVERS",
     "MAX_ENTRIES",
@@ -38,18 +42,22 @@ __all__ = [
     "PRESSURE",
     "VOID",
     "Change",
+    "Appended",
     "Entry",
-    "Guard",
     "SecondThoughts",
     "StaleEdit",
     "StaleEdits",
+    "Sender",
     "TableError",
+    "TableLocked",
     "TableState",
+    "Taken",
     "accept",
     "accept_record",
     "check",
     "describe",
     "problem",
     "replay",
+    "take",
     "verify",
 ]

@@ -12,7 +12,7 @@ import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from ..scoring import Card, Game, RefereeError, ScoringError
+from ..scoring import Card, Game, ScoringError
 from ..scoring.errors import sentence
 from ..scoring.replay import check_pressure
 from ..scoring.text import text_fault
@@ -35,9 +35,6 @@ from .entries import (
 from .state import TableState
 
 _log = logging.getLogger(__name__)
-
-Guard = Callable[["TableState"], None]
-"""Asked with the state a change would join, before it is checked: it may refuse (``SecondThoughts``)."""
 
 
 def accept(state: TableState, change: Change, entry: Entry) -> TableState:
@@ -217,17 +214,13 @@ def _check_leftovers(state: TableState, change: Change) -> None:
 
 def _check_pressure(state: TableState, change: Change) -> None:
     number = _check_hand_number(state, change.hand)
-    player = _check_player(state.game, change.player)
+    _check_player(state.game, change.player)
     if len(state.hand_pressures(number)) >= MAX_PRESSURES_IN_A_HAND:
         raise TableError(
             f"Hand {number} has {MAX_PRESSURES_IN_A_HAND} pressures already, the most a hand can: "
             "undo the ones that were mistakes.",
             "player",
         )
-    try:
-        state.game.rules.check_pressure(state.game, number, player)
-    except RefereeError as error:
-        raise TableError(str(error), "player") from None
 
 
 def _check_note(state: TableState, change: Change) -> None:

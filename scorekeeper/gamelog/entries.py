@@ -102,7 +102,8 @@ class SecondThoughts(TableError):
 @dataclass(frozen=True)
 class Change:
     """What a request asks to append; ``address`` is the network address it came from, ``at``
-    when it happened at the table (the tap, which an outbox may deliver later; empty: now)."""
+    when it happened at the table (the tap, which an outbox may deliver later; empty: now);
+    ``again``: the player said it is a second one, not the same tapped twice (a pressure)."""
 
     kind: str
     hand: int | None = None
@@ -111,6 +112,7 @@ class Change:
     target: int | None = None
     address: str = ""
     at: str = ""
+    again: bool = False
 
     def same_as(self, entry: Entry) -> bool:
         return (self.kind, self.hand, self.player, dict(self.data), self.target) == (

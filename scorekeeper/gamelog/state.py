@@ -358,3 +358,13 @@ class TableState:
     def hand_score(self, number: int) -> HandScore | None:
         """Hand ``number`` as scored, once it counts: complete, and not played after the game was decided."""
         return self.score.hands[number - 1] if 1 <= number <= len(self.score.hands) else None
+
+
+@dataclass(frozen=True)
+class Appended:
+    """One change taken into the log: its entry (a stand-in id until stored), the state it makes,
+    and whether it is a retry of one already in the log (``duplicate``: nothing new to store)."""
+
+    entry: Entry
+    state: TableState
+    duplicate: bool

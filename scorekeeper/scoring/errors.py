@@ -15,11 +15,14 @@ class Refusal(ValueError):
     house-rules definition key), so that a form shows the message there without reading its
     words; None for the form as a whole. ``status`` is how a server answers it: 422, refused
     as it stands; 409, something changed meanwhile (the refusal then says what stands now).
-    Its message always ends as a sentence does (a full stop unless it ends with one, ``!``,
-    ``?`` or ``…``), whichever way it is shown: a page, a phone's outbox, the command line.
+    401, not allowed without logging in; 413, too large to read; 429, too many tries, with
+    ``retry_after`` the seconds to wait. Its message always ends as a sentence does (a full stop
+    unless it ends with one, ``!``, ``?`` or ``…``), whichever way it is shown: a page, a
+    phone's outbox, the command line.
     """
 
     status = 422
+    retry_after: int | None = None
 
     def __init__(self, message: str, field: str | None = None) -> None:
         super().__init__(_full_stop(message))
@@ -33,6 +36,22 @@ class Refusal(ValueError):
 def _full_stop(message: str) -> str:
     message = message.rstrip()
     return message if not message or message[-1] in ".!?…" else message + "."
+
+
+class Stale(Refusal):
+    """Refused because something changed meanwhile: the refusal says what stands now."""
+
+    status = 409
+
+
+class TooMany(Refusal):
+    """Refused until ``retry_after`` seconds have passed: a limit on tries (wrong codes, logins, new games)."""
+
+    status = 429
+
+    def __init__(self, message: str, field: str | None, retry_after: int) -> None:
+        super().__init__(message, field)
+        self.retry_after = retry_after
 
 
 class ScoringError(Refusal):

@@ -19,6 +19,10 @@ from .leftovers import THREE_POINTS
 from .rulesets.base import JOKERS_PER_DECK
 from .threes import ONLY_THREES_POINTS
 
+#: Two pressures on one player this many seconds apart or closer are more often one pressure
+#: tapped twice (a double tap, or two phones) than two: the second is taken once the player says so.
+SAME_PRESSURE_SECONDS = 5
+
 #: Changed when the book's shape changes: a phone holding an older book asks for the new one.
 FORMAT = 1
 
@@ -43,6 +47,7 @@ def rule_book(game: Game) -> dict[str, Any]:
         "lowest_wins": rules.lowest_wins,
         "collect": rules.collect_terms(),
         "pressures": rules.pressure_terms() if rules.has_pressures else None,
+        "same_pressure_seconds": SAME_PRESSURE_SECONDS,
         "no_pressure": [player for player in game.players if _refuses_pressure(game, player)],
         "starts": {player: rules.starting_score(game, player) for player in game.players},
         "end": rules.end_terms(game),

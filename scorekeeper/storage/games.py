@@ -18,18 +18,7 @@ from datetime import UTC, datetime
 
 import sqlite_utils
 
-from ..gamelog import (
-    Change,
-    Entry,
-    Guard,
-    StaleEdit,
-    StaleEdits,
-    TableError,
-    TableState,
-    accept,
-    describe,
-    replay,
-)
+from ..gamelog import DIRECTOR, Appended, Change, Entry, Sender, TableState, Taken, describe, replay, take
 from ..gamelog.memo import Memo
 from ..scoring import Game, configure
 from .database import immediate
@@ -283,24 +272,9 @@ def _remember(key: str, state: TableState) -> None:
         _LATEST.put(key, state)
 
 
-@dataclass(frozen=True)
-class Appended:
-    entry: Entry
-    state: TableState
-    duplicate: bool
-
-
-#: How often a change is checked again when another phone's change was appended while it was
+#: How often a save is checked again when another phone's change was appended while it was
 #: checked, before it is checked holding the write lock (so that it cannot lose every race).
 RACES_BEFORE_WAITING = 3
-LOCKED = "This game is locked by the director: only the director can change it now."
-
-
-class TableLocked(TableError):
-    """A change to a game the director locked: the phone is told so (``locked``), and shows the lock."""
-
-    def details(self) -> dict[str, object]:
-        return {"locked": True}
 
 
 def append(
@@ -310,123 +284,64 @@ def append(
     idem_key: str,
     source: str,
     director: bool = False,
-    guard: Guard | None = None,
     read: TableState | None = None,
 ) -> Appended:
-    """Check and append one change, exactly once per idempotency key.
-
-    The change is run through the scoring engine with everything recorded before it is
-    committed: the log never holds an entry the engine refuses. A repeated key with the
-    same change answers with what was saved the first time; with a different change it is
-    refused. A locked game takes changes from the director only. ``guard`` sees the state
-    the change would join (so two phones racing are seen in order) and may refuse it. ``read``
-    is the state the request read a moment ago, if it did: checked against first.
-    """
-    return append_all(db, stored, [(change, idem_key)], source, director, guard, read)[0]
+    """One change appended (``append_all``), as the command line and the tests make them."""
+    return append_all(db, stored, [(change, idem_key)], Sender(source, now(), director), read).last
 
 
 def append_all(
     db: sqlite_utils.Database,
     stored: StoredGame,
     changes: Sequence[tuple[Change, str]],
-    source: str,
-    director: bool = False,
-    guard: Guard | None = None,
+    sender: Sender,
     read: TableState | None = None,
-) -> list[Appended]:
-    """Check and append several changes (a whole hand's leftovers from one phone) together.
+    whole_hand: bool = False,
+) -> Taken:
+    """Changes appended together, exactly once per idempotency key: what the game's log takes of
+    them (``gamelog.take``: it decides), inserted if the game still stands as it was read.
 
-    Each is checked as ``append`` checks one, against the record with the ones before it
-    already in: the first refused refuses them all, so a table never holds half a save.
-    The checking happens before the write lock is taken; under the lock, the game's version
-    is confirmed to be the one checked against, and the entries are inserted. A change
-    that lost a race to another phone's is checked again against the new state.
+    The log is read and the changes taken before the write lock; under it, the game's version,
+    lock and names are confirmed to be the ones they were taken against, and the entries are
+    inserted. A save that lost a race to another phone's is taken again against the new state,
+    the last time holding the lock. ``read``: the state the request read a moment ago, if it
+    did, taken against first (as unlocked: the lock is confirmed under the write lock).
     """
     for attempt in range(RACES_BEFORE_WAITING + 1):
         waiting = attempt == RACES_BEFORE_WAITING
         with immediate(db) if waiting else nullcontext():
             if attempt == 0 and read is not None:
-                state = read
+                state, standing = read, _Standing(read.version, False, stored.epoch)
             else:
                 standing = _standing(db, stored)
-                if standing.locked and not director:
-                    raise TableLocked(LOCKED)
                 if standing.epoch != stored.epoch:
                     stored = _read_again(db, stored)
                 state = load_state(db, stored, standing.version)
-            trial = _prepare(state, changes, source, guard)
-            if all(item.duplicate for item in trial):
-                return trial
+            taken = take(state, changes, sender, standing.locked, whole_hand)
+            if not taken.new:
+                return taken
             if waiting:
-                return _settle(stored, state, trial, _insert(db, stored, state, trial))
+                return _settle(stored, state, taken, _insert(db, stored, state, taken))
         with immediate(db):
-            now_standing = _standing(db, stored)
-            if now_standing.locked and not director:
-                raise TableLocked(LOCKED)
-            same = now_standing.version == state.version and now_standing.epoch == stored.epoch
-            ids = _insert(db, stored, state, trial) if same else None
+            ids = _insert(db, stored, state, taken) if _standing(db, stored) == standing else None
         if ids is not None:
-            return _settle(stored, state, trial, ids)
+            return _settle(stored, state, taken, ids)
     raise AssertionError("unreachable: the last attempt holds the lock")
 
 
-def _prepare(
-    state: TableState, changes: Sequence[tuple[Change, str]], source: str, guard: Guard | None
-) -> list[Appended]:
-    """Each change checked and folded on in turn; its entry not yet stored (its id is a stand-in).
-
-    A change that meets another phone's made meanwhile (``StaleEdit``) does not stop the check: the
-    rest are checked too, so that the refusal names every one of them (``StaleEdits``) and the
-    phone can show each player's two entries at once. Conflicts are answered before any other
-    refusal (what else stands may depend on how they are settled); without them, the first
-    refusal, naming the change it refuses."""
-    prepared: list[Appended] = []
-    stale: list[StaleEdit] = []
-    refused: TableError | None = None
-    for index, (change, idem_key) in enumerate(changes):
-        try:
-            done = _appended_before(state, change, idem_key)
-            if done is None:
-                if guard is not None:
-                    guard(state)
-                entry = Entry.of(change, -(state.version + 1), state.version + 1, idem_key, source, now())
-                done = Appended(entry, accept(state, change, entry), duplicate=False)
-        except TableError as error:
-            error.index = index
-            if isinstance(error, StaleEdit):
-                stale.append(error)
-            elif refused is None:
-                refused = error
-            continue
-        prepared.append(done)
-        state = done.state
-    if len(stale) > 1:
-        raise StaleEdits(stale)
-    if stale:
-        raise stale[0]
-    if refused is not None:
-        raise refused
-    return prepared
-
-
-def _insert(db: sqlite_utils.Database, stored: StoredGame, state: TableState, trial: list[Appended]) -> list[int]:
-    """Inside the write transaction, SQL only: the checked entries inserted, the version moved on; their ids."""
-    new = [item for item in trial if not item.duplicate]
-    ids = [_insert_entry(db, stored.id, item.entry) for item in new]
-    db.conn.execute("UPDATE games SET version = ? WHERE id = ?", [state.version + len(new), stored.id])
-    for item in new:
+def _insert(db: sqlite_utils.Database, stored: StoredGame, state: TableState, taken: Taken) -> list[int]:
+    """Inside the write transaction, SQL only: the taken entries inserted, the version moved on; their ids."""
+    ids = [_insert_entry(db, stored.id, item.entry) for item in taken.new]
+    db.conn.execute("UPDATE games SET version = ? WHERE id = ?", [state.version + len(ids), stored.id])
+    for item in taken.new:
         if item.entry.source == DIRECTOR:
             _note_in_event(db, stored.id, item.entry, item.state)
     return ids
 
 
-#: The source of a change made by the logged-in director.
-DIRECTOR = "director"
-
-
 def _note_in_event(db: sqlite_utils.Database, game_id: int, entry: Entry, state: TableState) -> None:
     """A director's change to an event's game goes on the event's history too, named by round
-    and table (inside the append's transaction: a line per entry, never one without it)."""
+    and table (inside the save's transaction: a line per entry, never one without it)."""
     what, old, value = describe(entry, state.by_id)
     if old or value:
         what += f": {old} → {value}" if old else f": {value}"
@@ -438,11 +353,11 @@ def _note_in_event(db: sqlite_utils.Database, game_id: int, entry: Entry, state:
     )
 
 
-def _settle(stored: StoredGame, state: TableState, trial: list[Appended], ids: list[int]) -> list[Appended]:
+def _settle(stored: StoredGame, state: TableState, taken: Taken, ids: list[int]) -> Taken:
     """After the commit: each new entry with its stored id, and the state it made, kept for the next request."""
     saved: list[Appended] = []
     given = iter(ids)
-    for item in trial:
+    for item in taken.appended:
         if item.duplicate:
             saved.append(item)
             continue
@@ -450,19 +365,7 @@ def _settle(stored: StoredGame, state: TableState, trial: list[Appended], ids: l
         state = state.stored(entry, item.state)
         saved.append(Appended(entry, state, duplicate=False))
     _remember(stored.memo_key, state)
-    return saved
-
-
-def _appended_before(state: TableState, change: Change, idem_key: str) -> Appended | None:
-    """What an idempotency key already saved (a retry), or None; the key reused for another change is refused."""
-    if not idem_key or len(idem_key) > 100:
-        raise TableError("this form is missing its submission key: reload the page and try again")
-    entry = state.by_key.get(idem_key)
-    if entry is None:
-        return None
-    if change.same_as(entry):
-        return Appended(entry, state, duplicate=True)
-    raise TableError("This submission was already used for a different change: reload the page and try again.")
+    return replace(taken, appended=tuple(saved))
 
 
 INSERT_ENTRY = (

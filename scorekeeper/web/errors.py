@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from http import HTTPStatus
+
 from flask import Flask, Response, flash, g, jsonify, redirect, render_template
+from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError, UnprocessableEntity, default_exceptions
 from werkzeug.wrappers import Response as BaseResponse
@@ -17,17 +20,43 @@ def go_back_on_refusal(url: str) -> None:
     g.back_on_refusal = url
 
 
-def refusal_json(error: Refusal) -> Response:
-    """A refusal as a phone's outbox reads it: the sentence, its field, and what stands now."""
-    body: dict[str, object] = {"ok": False, "error": str(error), "field": error.field, **error.details()}
+class InvalidForm(Refusal):
+    """A form sent with fields it cannot take: each field's message is shown beside it."""
+
+
+INVALID_FORM = InvalidForm("Some fields need another look: see the messages beside them.")
+
+
+def refused_headers(error: Refusal) -> dict[str, str]:
+    """How long to wait before trying again, where the refusal says."""
+    return {} if error.retry_after is None else {"Retry-After": str(error.retry_after)}
+
+
+def refused_page(body: str, error: Refusal) -> tuple[str, int, dict[str, str]]:
+    """A page that shows ``error`` (beside its field, on a form kept as typed), answered with its status."""
+    return body, error.status, refused_headers(error)
+
+
+def form_page(body: str, form: FlaskForm, refused: Refusal | None = None) -> tuple[str, int, dict[str, str]]:
+    """A page with a form: as asked for; sent and not taken, with ``refused`` (its own refusal, or
+    ``INVALID_FORM`` when its fields hold the messages)."""
+    if refused is None and not form.is_submitted():
+        return body, HTTPStatus.OK, {}
+    return refused_page(body, refused or INVALID_FORM)
+
+
+def refusal_json(error: Refusal, **more: object) -> Response:
+    """A refusal as a phone's outbox reads it: the sentence, its field, what stands now (and ``more``)."""
+    body: dict[str, object] = {"ok": False, "error": str(error), "field": error.field, **error.details(), **more}
     response = jsonify(body)
     response.status_code = error.status
+    response.headers.update(refused_headers(error))
     return response
 
 
 def init_app(app: Flask) -> None:
     @app.errorhandler(Refusal)
-    def refused(error: Refusal) -> tuple[str, int] | BaseResponse:
+    def refused(error: Refusal) -> tuple[str, int, dict[str, str]] | BaseResponse:
         """Any refusal a view lets through: JSON for the outbox; for a plain form, back where it came
         from with the sentence shown; else a page saying it."""
         if wants_json():
@@ -37,7 +66,7 @@ def init_app(app: Flask) -> None:
             flash(str(error), "error")
             return redirect(back)
         shown = default_exceptions.get(error.status, UnprocessableEntity)(description=sentence(str(error)))
-        return render_template("error.html", error=shown), error.status
+        return refused_page(render_template("error.html", error=shown), error)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str | Response, int]:

@@ -29,7 +29,7 @@ import sqlite_utils
 from flask import Flask, current_app
 
 from ..scoring import Refusal, ScoringError, decode_json
-from ..scoring.errors import sentence
+from ..scoring.errors import TooMany, sentence
 from ..storage.database import connect
 from ..storage.exchange import import_changes, imported_title
 from ..storage.game_imports import import_game, sweep_unopened_imports
@@ -65,14 +65,8 @@ REFUSALS = {
 BUSY = "The server is checking another game record just now: import it again in a few seconds."
 
 
-class TooManyGames(Refusal):
+class TooManyGames(TooMany):
     """A new game refused by the budget (or a record while the worker checks another): try later."""
-
-    status = 429
-
-    def __init__(self, message: str, field: str | None, retry_after: int) -> None:
-        super().__init__(message, field)
-        self.retry_after = retry_after
 
 
 def limits() -> StartLimits:
@@ -230,13 +224,6 @@ def _shutdown() -> None:
 
 
 atexit.register(_shutdown)
-
-
-def answer(error: Refusal) -> tuple[int, dict[str, str]]:
-    """The status and headers a form refused with ``error`` is answered with."""
-    if isinstance(error, TooManyGames):
-        return error.status, {"Retry-After": str(error.retry_after)}
-    return 422, {}
 
 
 def _sweep_now_and_then() -> None:

@@ -10,30 +10,31 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlencode
 
-from flask import Blueprint, jsonify, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ...gamelog import (
     CONFIRM,
+    DIRECTOR,
     NOTE,
     ONE_CARD,
     PRESSURE,
     VOID,
     Change,
-    Guard,
     SecondThoughts,
+    Sender,
     TableError,
     TableState,
-    describe,
+    Taken,
 )
 from ...reports.qr import qr_svg
-from ...storage.evening import settle_game
-from ...storage.games import DIRECTOR, Appended, StoredGame, append, load_state
+from ...storage.games import StoredGame, load_state, now
+from ...storage.saving import save
 from .. import printer
 from ..access import recording_game
 from ..connection import get_db
 from ..devices import client_address, record_source
-from ..errors import go_back_on_refusal
+from ..errors import go_back_on_refusal, refused_page
 from ..forms import ChangeForm
 from ..installable import secure_origin
 from ..pages import export_response, history_page, phone_copy_response, scores_context, sheet_response
@@ -42,10 +43,6 @@ from ..responses import version_response, wants_json
 from ..scoreboard import scoreboard
 
 bp = Blueprint("play", __name__, url_prefix="/t/<token>")
-
-SAME_PRESSURE_WINDOW = timedelta(seconds=5)
-"""Two pressures on one player this close together are more often one pressure tapped twice
-(a double tap, or two phones) than two: the second is recorded only once the player says so."""
 
 
 def state_of(stored: StoredGame) -> TableState:
@@ -58,75 +55,53 @@ def _back_url(token: str, hand: int | None = None) -> str:
     return url_for("play.hand", token=token)
 
 
-def done(token: str, appended: Appended, message: str, next_url: str, undoable: bool = True) -> Response:
-    """A change committed: the outbox gets JSON, a plain form a redirect; both go on to the next
-    page with the confirmation (and its Undo, unless it is an undo) in its address
+def done(taken: Taken, next_url: str, undoable: bool = True) -> Response:
+    """A save committed: the outbox gets JSON, a plain form a redirect; both go on to the next
+    page with what the log said of it (and its Undo, unless it is an undo) in its address
     (``app._saved_message``), not in the session: a save writes no cookie."""
-    said = {"saved": appended.entry.id, "said": message} if undoable else {"said": message}
+    said = {"saved": taken.last.entry.id, "said": taken.said} if undoable else {"said": taken.said}
     next_url += ("&" if "?" in next_url else "?") + urlencode(said)
     if wants_json():
         return jsonify(
             {
                 "ok": True,
-                "entry": appended.entry.id,
-                "version": appended.state.version,
-                "duplicate": appended.duplicate,
-                "message": message,
+                "entry": taken.last.entry.id,
+                "version": taken.state.version,
+                "duplicate": taken.last.duplicate,
+                "message": taken.said,
                 "redirect": next_url,
             }
         )
     return redirect(next_url)
 
 
-def change_source() -> str:
+def sender() -> Sender:
+    """This phone (its label), or the logged-in director, who may also change a locked game."""
     from .director import is_director
 
-    return DIRECTOR if is_director() else record_source()
+    director = is_director()
+    return Sender(DIRECTOR if director else record_source(), now(), director)
 
 
-def append_change(
-    stored: StoredGame, change: Change, form: ChangeForm, guard: Guard | None = None, read: TableState | None = None
-) -> Appended:
-    """Append as this phone (its label and address), stamped with the time it was made (``made_at``,
-    unless the change says); the logged-in director may also change a locked game.
-    ``read``: the state this request has read already."""
-    source = change_source()
-    change = replace(change, address=client_address(), at=change.at or made_at(form).isoformat())
-    appended = append(get_db(), stored, change, form.idem.data or "", source, source == DIRECTOR, guard, read)
-    settle_game(get_db(), stored)
-    return appended
+def save_changes(
+    stored: StoredGame,
+    changes: list[tuple[Change, str]],
+    form: ChangeForm,
+    read: TableState | None = None,
+    whole_hand: bool = False,
+) -> Taken:
+    """Saved as this phone (its network address on each change), each change stamped with the
+    time it was made (``made_at``) and keyed by the form's key and the suffix beside it (a seat's,
+    when a whole hand is saved together). ``read``: the state this request has read already."""
+    at, address, key = made_at(form).isoformat(), client_address(), form.idem.data or ""
+    sent = [(replace(change, address=address, at=at), key + suffix) for change, suffix in changes]
+    return save(get_db(), stored, sent, sender(), read, whole_hand)
 
 
 def made_at(form: ChangeForm) -> datetime:
     """When the change was made at the table (a tap, a save): now, less the time it waited in the
     phone's outbox. Every change is stamped so, and the history shows it in that order of events."""
     return (datetime.now(UTC) - timedelta(milliseconds=form.waited_ms)).replace(microsecond=0)
-
-
-def _same_pressure_guard(form: PressureForm, tapped: datetime) -> Guard | None:
-    """Ask before a pressure on a player who took one moments before or after it, on this
-    phone or another.
-
-    The moments compared are the taps (each entry is stored with its tap's time): two
-    pressures taken offline minutes apart and delivered together are not questioned, and
-    one tapped offline a second before another phone's is.
-    """
-    if form.confirmed:
-        return None
-    player = str(form.player.data)
-    source = change_source()
-
-    def guard(state: TableState) -> None:
-        for recent in state.pressures_on(form.hand.data or 0, player):
-            if abs(tapped - datetime.fromisoformat(recent.created_at)) > SAME_PRESSURE_WINDOW:
-                continue
-            if recent.source == source:
-                raise SecondThoughts(f"Another pressure on {player}? One was recorded moments ago.", "player")
-            raise SecondThoughts(
-                f"{player}'s pressure was just recorded on another phone. Is this a second one?", "player"
-            )
-
-    return guard
 
 
 @bp.get("/")
@@ -160,7 +135,7 @@ def _hand_context(stored: StoredGame, state: TableState) -> dict[str, object]:
 
 
 @bp.post("/pressure")
-def pressure(token: str) -> Response:
+def pressure(token: str) -> Response | tuple[str, int, dict[str, str]]:
     """One tap, one pressure: recorded at once, its cost and the side's next shown."""
     stored = recording_game(token)
     form = PressureForm()
@@ -168,30 +143,24 @@ def pressure(token: str) -> Response:
     if not form.validate_on_submit():
         raise TableError("That pressure could not be recorded: reload the page and tap again.", "player")
     number = form.hand.data
-    tapped = made_at(form)
-    change = Change(PRESSURE, number, form.player.data, {}, at=tapped.isoformat())
+    change = Change(PRESSURE, number, form.player.data, {}, again=form.confirmed)
     try:
-        appended = append_change(stored, change, form, _same_pressure_guard(form, tapped))
+        taken = save_changes(stored, [(change, "")], form)
     except SecondThoughts as error:
         if wants_json():
             raise
-        return _ask_again(stored, form, str(error))
-    state = appended.state
-    side = state.game.side_of(appended.entry.player or "").name
-    cost = state.pressure_cost(appended.entry)
-    cost_text = f": {cost}" if cost is not None else ""
-    message = f"Pressure to {appended.entry.player}{cost_text}. {side}'s next costs {state.next_pressure(side)}."
+        return _ask_again(stored, form, error)
     next_url = _back_url(token, number)
-    if form.ends_hand.data and number == state.current_hand:
-        next_url = url_for("play.leftovers", token=token, number=number, seat=state.next_seat_to_enter(number) or 0)
-    return done(token, appended, message, next_url)
+    if form.ends_hand.data and number == taken.state.current_hand:
+        next_url = url_for("play.leftovers", token=token, number=number, seat=taken.next_seat or 0)
+    return done(taken, next_url)
 
 
-def _ask_again(stored: StoredGame, form: PressureForm, question: str) -> Response:
+def _ask_again(stored: StoredGame, form: PressureForm, question: SecondThoughts) -> tuple[str, int, dict[str, str]]:
     """Without JavaScript: the hand page again, with the question and a one-tap answer each way."""
     state = state_of(stored)
     ask = {
-        "question": question,
+        "question": str(question),
         "fields": {
             "hand": form.hand.data,
             "player": form.player.data,
@@ -200,27 +169,25 @@ def _ask_again(stored: StoredGame, form: PressureForm, question: str) -> Respons
         },
     }
     page = render_template("play/hand.html", **_hand_context(stored, state), note_form=NoteForm(), ask=ask)
-    return make_response(page, 409)
+    return refused_page(page, question)
 
 
 @bp.post("/note")
-def note(token: str) -> str | Response | tuple[str, int]:
+def note(token: str) -> Response | tuple[str, int, dict[str, str]]:
     stored = recording_game(token)
     form = NoteForm()
-    if form.validate_on_submit():
+    try:
+        if not form.validate_on_submit():
+            raise TableError(first_error(form), "text")
         text = (form.text.data or "").strip()
-        try:
-            appended = append_change(stored, Change(NOTE, form.hand.data, None, {"text": text}), form)
-        except TableError as error:
-            if wants_json():
-                raise
-            form.text.errors = [str(error)]
-        else:
-            return done(token, appended, f"Ruling noted on hand {form.hand.data}.", _back_url(token, form.hand.data))
-    elif wants_json():
-        raise TableError(first_error(form), "text")
-    state = state_of(stored)
-    return render_template("play/hand.html", **_hand_context(stored, state), note_form=form), 422
+        taken = save_changes(stored, [(Change(NOTE, form.hand.data, None, {"text": text}), "")], form)
+    except TableError as error:
+        if wants_json():
+            raise
+        form.text.errors = form.text.errors or [str(error)]
+        page = render_template("play/hand.html", **_hand_context(stored, state_of(stored)), note_form=form)
+        return refused_page(page, error)
+    return done(taken, _back_url(token, form.hand.data))
 
 
 def first_error(form: NoteForm | LeftoversForm) -> str:
@@ -237,9 +204,8 @@ def one_card(token: str) -> Response:
     if not form.validate_on_submit():
         raise TableError("That reminder could not be recorded: reload the page.", "player")
     owes = form.owes.data == "1"
-    appended = append_change(stored, Change(ONE_CARD, form.hand.data, form.player.data, {"owes": owes}), form)
-    message = f"{form.player.data} owes two cards." if owes else f"{form.player.data}'s reminder cleared."
-    return done(token, appended, message, _back_url(token))
+    taken = save_changes(stored, [(Change(ONE_CARD, form.hand.data, form.player.data, {"owes": owes}), "")], form)
+    return done(taken, _back_url(token))
 
 
 @bp.post("/undo")
@@ -252,10 +218,8 @@ def undo(token: str) -> Response:
     target = state_of(stored).by_id.get(form.target.data or -1)
     hand_number = target.hand if target else None
     go_back_on_refusal(_back_url(token, hand_number))
-    appended = append_change(stored, Change(VOID, target=form.target.data), form)
-    what, old, _ = describe(appended.entry, appended.state.by_id)
-    message = f"{what}{f' ({old})' if old else ''}."
-    return done(token, appended, message, _back_url(token, hand_number), undoable=False)
+    taken = save_changes(stored, [(Change(VOID, target=form.target.data), "")], form)
+    return done(taken, _back_url(token, hand_number), undoable=False)
 
 
 @bp.post("/confirm")
@@ -266,10 +230,9 @@ def confirm(token: str) -> Response:
     go_back_on_refusal(_back_url(token))
     if not form.validate_on_submit():
         raise TableError("That confirmation could not be recorded: reload the page.")
-    appended = append_change(
-        stored, Change(CONFIRM, form.hand.data, form.player.data, {"source": change_source()}), form
-    )
-    return done(token, appended, f"Hand {form.hand.data} confirmed by {form.player.data}.", _back_url(token))
+    change = Change(CONFIRM, form.hand.data, form.player.data, {"source": sender().source})
+    taken = save_changes(stored, [(change, "")], form)
+    return done(taken, _back_url(token))
 
 
 @bp.get("/version")

@@ -4,24 +4,20 @@ met, every seat; and the live score of cards being tapped in."""
 
 from __future__ import annotations
 
-from flask import flash, jsonify, redirect, render_template, request, url_for
+from flask import jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ...gamelog import LEFTOVERS, Change, StaleEdit, TableError
+from ...gamelog import LEFTOVERS, Change, StaleEdit, TableError, Taken
 from ...scoring import ScoringError, parse_cards
-from ...storage.evening import settle_game
-from ...storage.games import DIRECTOR, Appended, append_all
 from ..access import recording_game
-from ..connection import get_db
-from ..devices import client_address
-from ..errors import refusal_json
+from ..errors import form_page, go_back_on_refusal
 from ..play_forms import HandLeftoversForm, LeftoversForm
 from ..responses import wants_json
-from .play import append_change, bp, change_source, done, first_error, made_at, state_of
+from .play import bp, done, first_error, save_changes, state_of
 
 
 @bp.route("/hand/<int:number>/seat/<int:seat>", methods=["GET", "POST"])
-def leftovers(token: str, number: int, seat: int) -> str | Response | tuple[str, int]:
+def leftovers(token: str, number: int, seat: int) -> Response | tuple[str, int, dict[str, str]]:
     """One player's leftovers: tap the cards, see the score live, save (or correct)."""
     stored = recording_game(token)
     state = state_of(stored)
@@ -34,8 +30,8 @@ def leftovers(token: str, number: int, seat: int) -> str | Response | tuple[str,
     player = game.players[seat]
     existing = state.leftovers.get((number, player))
     form = LeftoversForm()
-    conflict = None
-    status = 200
+    conflict: StaleEdit | None = None
+    refused: TableError | None = None
     if request.method == "GET" and existing is not None:
         form.cards.data = " ".join(card.token for card in existing.cards)
         form.went_out.data = not existing.cards
@@ -52,24 +48,21 @@ def leftovers(token: str, number: int, seat: int) -> str | Response | tuple[str,
             target=form.replaces_id,
         )
         try:
-            appended = append_change(stored, change, form, read=state)
-        except StaleEdit as error:
-            if wants_json():
-                raise
-            conflict, status = error, error.status
-            form.replaces.data = str(error.current.id) if error.current else ""
+            taken = save_changes(stored, [(change, "")], form, read=state)
         except TableError as error:
             if wants_json():
                 raise
-            form.cards.errors = [str(error)]
-            status = error.status
+            refused = error
+            if isinstance(error, StaleEdit):
+                conflict = error
+                form.replaces.data = str(error.current.id) if error.current else ""
+            else:
+                form.cards.errors = [str(error)]
         else:
-            return _after_leftovers(token, appended, number, player)
-    elif form.is_submitted():
-        if wants_json():
-            raise TableError(first_error(form), "cards")
-        status = 422
-    return render_template(
+            return _after_leftovers(token, taken, number)
+    elif form.is_submitted() and wants_json():
+        raise TableError(first_error(form), "cards")
+    page = render_template(
         "play/leftovers.html",
         stored=stored,
         state=state,
@@ -82,7 +75,8 @@ def leftovers(token: str, number: int, seat: int) -> str | Response | tuple[str,
         conflict=conflict,
         entered=state.hand_leftovers(number),
         can_edit=True,
-    ), status
+    )
+    return form_page(page, form, refused)
 
 
 @bp.post("/hand/<int:number>/leftovers")
@@ -104,49 +98,48 @@ def hand_leftovers(token: str, number: int) -> Response:
         except ValueError as error:
             seat = form.error_seat
             raise TableError(str(error), "cards") from None
-        changes = []
-        at = made_at(form).isoformat()
-        for entry in form.entries:
-            change = Change(
-                LEFTOVERS,
-                number,
-                game.players[entry.seat],
-                {"cards": [card.token for card in entry.cards]},
-                target=entry.replaces,
-                address=client_address(),
-                at=at,
+        changes = [
+            (
+                Change(
+                    LEFTOVERS,
+                    number,
+                    game.players[entry.seat],
+                    {"cards": [card.token for card in entry.cards]},
+                    target=entry.replaces,
+                ),
+                f"-{entry.seat}",
             )
-            changes.append((change, f"{form.idem.data}-{entry.seat}"))
-        source = change_source()
-        appended = append_all(get_db(), stored, changes, source, source == DIRECTOR, read=state)
-        settle_game(get_db(), stored)
+            for entry in form.entries
+        ]
+        taken = save_changes(stored, changes, form, read=state, whole_hand=True)
     except TableError as error:
         if error.index is not None:
             seat = form.entries[error.index].seat
-        return _refused_seat(token, number, seat, error, form)
-    return _after_hand_leftovers(token, number, appended)
+        player = game.players[seat] if seat is not None and 0 <= seat < len(game.players) else None
+        go_back_on_refusal(url_for("play.leftovers", token=token, number=number, seat=seat or 0))
+        raise RefusedAtSeat(error, seat, player, form) from None
+    return _after_leftovers(token, taken, number)
 
 
-def _refused_seat(token: str, number: int, seat: int | None, error: TableError, form: HandLeftoversForm) -> Response:
+class RefusedAtSeat(TableError):
     """A whole-hand save refused: the reason names the player, and the phone is told which seat.
     A conflict names every seat that met another phone's entry (``conflicts``: the seat, its player,
     and the entry that stands now), so the phone shows them all and keeps every entry it sent."""
-    players = recording_game(token).game.players
-    player = players[seat] if seat is not None and 0 <= seat < len(players) else None
-    text = str(error)
-    if player and not text.startswith(player) and not isinstance(error, StaleEdit):
-        error = TableError(f"{player}: {text}", error.field)
-    if not wants_json():
-        flash(str(error), "error")
-        return redirect(url_for("play.leftovers", token=token, number=number, seat=seat or 0))
-    response = refusal_json(error)
-    if seat is not None:
-        body = response.get_json()
-        body.update({"seat": seat, "player": player})
-        if isinstance(error, StaleEdit):
-            body["conflicts"] = _conflicts(error, form)
-        response.set_data(jsonify(body).get_data())
-    return response
+
+    def __init__(self, error: TableError, seat: int | None, player: str | None, form: HandLeftoversForm) -> None:
+        text = str(error)
+        if player and not text.startswith(player) and not isinstance(error, StaleEdit):
+            text = f"{player}: {text}"
+        super().__init__(text, error.field)
+        self.status = error.status
+        self.seat, self.player, self.error = seat, player, error
+        self.conflicts = _conflicts(error, form) if isinstance(error, StaleEdit) else None
+
+    def details(self) -> dict[str, object]:
+        if self.seat is None:
+            return self.error.details()
+        more = {} if self.conflicts is None else {"conflicts": self.conflicts}
+        return {**self.error.details(), "seat": self.seat, "player": self.player, **more}
 
 
 def _conflicts(error: StaleEdit, form: HandLeftoversForm) -> list[dict[str, object]]:
@@ -163,41 +156,14 @@ def _conflicts(error: StaleEdit, form: HandLeftoversForm) -> list[dict[str, obje
     ]
 
 
-def _after_hand_leftovers(token: str, number: int, appended: list[Appended]) -> Response:
-    last = appended[-1]
-    state = last.state
-    saved = ", ".join(
-        f"{entry.player} {state.game.rules.score_leftovers(entry.cards).total}" for entry in (a.entry for a in appended)
-    )
-    message = f"Leftovers {'corrected' if len(appended) == 1 and last.entry.target else 'saved'}: {saved}."
-    seat = state.next_seat_to_enter(number)
-    if seat is not None:
-        return done(token, last, message, url_for("play.leftovers", token=token, number=number, seat=seat))
-    scored = state.hand_score(number)
-    if scored is not None:
-        message += (
-            f" Hand {number} is complete: " + ", ".join(f"{n} {side.total}" for n, side in scored.sides.items()) + "."
-        )
-    if any(a.entry.target is not None for a in appended):
-        return done(token, last, message, url_for("play.hand_detail", token=token, number=number))
-    return done(token, last, message, url_for("play.hand", token=token))
-
-
-def _after_leftovers(token: str, appended: Appended, number: int, player: str) -> Response:
-    """Next: the next player still to enter, or the next hand once this one is complete."""
-    state = appended.state
-    points = state.game.rules.score_leftovers(appended.entry.cards).total
-    message = f"{player}'s leftovers {'corrected' if appended.entry.target else 'saved'} ({points})."
-    seat = state.next_seat_to_enter(number)
-    if seat is not None:
-        return done(token, appended, message, url_for("play.leftovers", token=token, number=number, seat=seat))
-    scored = state.hand_score(number)
-    if scored is not None:
-        sides = scored.sides.items()
-        message += f" Hand {number} is complete: " + ", ".join(f"{name} {side.total}" for name, side in sides) + "."
-    if appended.entry.target is not None:
-        return done(token, appended, message, url_for("play.hand_detail", token=token, number=number))
-    return done(token, appended, message, url_for("play.hand", token=token))
+def _after_leftovers(token: str, taken: Taken, number: int) -> Response:
+    """Next: the next player still to enter, or the next hand once this one is complete (the
+    hand's detail after a correction)."""
+    if taken.next_seat is not None:
+        return done(taken, url_for("play.leftovers", token=token, number=number, seat=taken.next_seat))
+    if taken.corrects:
+        return done(taken, url_for("play.hand_detail", token=token, number=number))
+    return done(taken, url_for("play.hand", token=token))
 
 
 @bp.get("/preview")
