@@ -168,7 +168,7 @@ def test_blank_sheets_and_rules_cards_are_printed_from_the_web(client, path):
 
 def test_bad_print_options_are_refused_with_the_form(client):
     response = client.get("/blank-sheet.pdf?paper=a3&players=9")
-    assert response.status_code == 400
+    assert response.status_code == 422  # an invalid form, as every form answers it
     assert "Not a valid choice" in response.get_data(as_text=True)
     assert "Print / PDF" in client.get("/blank-sheet").get_data(as_text=True)
     assert "Print / PDF" in client.get("/rules").get_data(as_text=True)
@@ -192,7 +192,7 @@ def test_jokers_on_the_blank_sheet_are_on_or_off_as_said(client, tmp_path, said,
 def test_jokers_neither_on_nor_off_are_refused_beside_the_field(client, path, said):
     response = client.get(f"{path}?rules=crates&jokers={said}")
     page = response.get_data(as_text=True)
-    assert response.status_code == 400 and response.mimetype == "text/html"
+    assert response.status_code == 422 and response.mimetype == "text/html"
     assert re.search(r'name="jokers".*?<p class="error" role="alert">On or off: say yes or no', page, re.S), page
 
 
@@ -214,7 +214,7 @@ def test_paper_is_named_in_any_case(client, path, tmp_path):
 def test_bad_rules_card_options_are_refused_with_the_rules_card_form(client):
     response = client.get("/rules.pdf?rules=crates&paper=a3")
     page = response.get_data(as_text=True)
-    assert response.status_code == 400 and response.mimetype == "text/html"
+    assert response.status_code == 422 and response.mimetype == "text/html"
     assert "quick reference" in page and "Blank score sheet" not in page
     assert re.search(r'name="paper".*?<p class="error" role="alert">Not a valid choice', page, re.S)
 
@@ -244,7 +244,7 @@ def test_the_command_line_prints_without_a_server(tmp_path):
 def test_a_blank_sheet_for_a_seating_the_game_does_not_allow_is_refused_beside_players(client, rules, players):
     response = client.get(f"/blank-sheet.pdf?rules={rules}&players={players}")
     page = response.get_data(as_text=True)
-    assert response.status_code == 400 and response.mimetype == "text/html"
+    assert response.status_code == 422 and response.mimetype == "text/html"
     assert re.search(r'name="players".*?<p class="error" role="alert">[^<]*not \d', page, re.S), page
 
 

@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from ..scoring import Card, Refusal
+from ..scoring.errors import AskFirst, Stale
 
 LEFTOVERS = "leftovers"
 PRESSURE = "pressure"
@@ -40,11 +41,9 @@ class TableError(Refusal):
     index: int | None = None
 
 
-class StaleEdit(TableError):
+class StaleEdit(TableError, Stale):
     """The form was built from a value that has changed since: ``current`` is what stands now
     (None: undone), and ``player`` whose leftovers they are, where they are someone's."""
-
-    status = 409
 
     def __init__(
         self, message: str, current: Entry | None, field: str | None = None, player: str | None = None
@@ -89,11 +88,9 @@ class StaleEdits(StaleEdit):
         return self.stale
 
 
-class SecondThoughts(TableError):
+class SecondThoughts(TableError, AskFirst):
     """A change that may be a slip rather than a decision (the same pressure tapped twice):
     nothing is stored; the player is asked, and answers by sending it again, confirmed."""
-
-    status = 409
 
     def details(self) -> dict[str, object]:
         return {"ask": str(self)}

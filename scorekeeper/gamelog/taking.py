@@ -11,7 +11,7 @@ this returns if the game's version is still the one it read. Pure: no web, no SQ
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..scoring.rulebook import SAME_PRESSURE_SECONDS
@@ -52,23 +52,21 @@ class Taken:
     appended: tuple[Appended, ...]
     said: str
     next_seat: int | None
+    #: The last change's entry, and the state the save makes: what a page shows next.
+    last: Appended = field(init=False)
+    state: TableState = field(init=False)
+    #: Whether the save corrects what was entered before (it then goes on to the hand's detail).
+    corrects: bool = field(init=False)
 
-    @property
-    def last(self) -> Appended:
-        return self.appended[-1]
-
-    @property
-    def state(self) -> TableState:
-        return self.last.state
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "last", self.appended[-1])
+        object.__setattr__(self, "state", self.appended[-1].state)
+        object.__setattr__(self, "corrects", any(item.entry.target is not None for item in self.appended))
 
     @property
     def new(self) -> list[Appended]:
+        """What storage inserts: the changes that are not retries of ones already in."""
         return [item for item in self.appended if not item.duplicate]
-
-    @property
-    def corrects(self) -> bool:
-        """Whether the save corrects what was entered before (it then goes on to the hand's detail)."""
-        return any(item.entry.target is not None for item in self.appended)
 
 
 def take(

@@ -44,6 +44,14 @@ class Stale(Refusal):
     status = 409
 
 
+class AskFirst(Refusal):
+    """Not done until it is confirmed: the question is asked beside the field, and answered by
+    sending it again, confirmed (a second pressure moments after one, a round seated while the
+    last still plays, a table locked before it finished)."""
+
+    status = 409
+
+
 class TooMany(Refusal):
     """Refused until ``retry_after`` seconds have passed: a limit on tries (wrong codes, logins, new games)."""
 

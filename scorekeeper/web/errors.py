@@ -23,8 +23,14 @@ def go_back_on_refusal(url: str) -> None:
 class InvalidForm(Refusal):
     """A form sent with fields it cannot take: each field's message is shown beside it."""
 
+    def __init__(self, message: str = "Some fields need another look: see the messages beside them.") -> None:
+        super().__init__(message)
 
-INVALID_FORM = InvalidForm("Some fields need another look: see the messages beside them.")
+
+class TooLarge(Refusal):
+    """More than the server reads at once (a file past its limit): the message says the limit."""
+
+    status = 413
 
 
 def refused_headers(error: Refusal) -> dict[str, str]:
@@ -39,10 +45,15 @@ def refused_page(body: str, error: Refusal) -> tuple[str, int, dict[str, str]]:
 
 def form_page(body: str, form: FlaskForm, refused: Refusal | None = None) -> tuple[str, int, dict[str, str]]:
     """A page with a form: as asked for; sent and not taken, with ``refused`` (its own refusal, or
-    ``INVALID_FORM`` when its fields hold the messages)."""
+    ``InvalidForm`` when its fields hold the messages)."""
     if refused is None and not form.is_submitted():
         return body, HTTPStatus.OK, {}
-    return refused_page(body, refused or INVALID_FORM)
+    return refused_page(body, refused or InvalidForm())
+
+
+def page_answer(body: str, refused: Refusal | None = None) -> tuple[str, int, dict[str, str]]:
+    """A page as asked for, or showing ``refused`` beside its field."""
+    return (body, HTTPStatus.OK, {}) if refused is None else refused_page(body, refused)
 
 
 def refusal_json(error: Refusal, **more: object) -> Response:

@@ -4,7 +4,8 @@ shown by initials. Read-only: no login."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, url_for
+from flask import Blueprint, redirect, render_template, url_for
+from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from ...club.members import Member
@@ -55,7 +56,7 @@ def player(member_id: int) -> Response | str:
     if results is not None and results.member.merged_into is not None:
         return redirect(url_for("club.player", member_id=results.member.merged_into))
     if results is None or results.member.removed or not results.evenings:
-        abort(404)  # no page for a name removed, nor for a roster's member who has not played
+        raise NotFound()  # no page for a name removed, nor for a roster's member who has not played
     return render_template("club/player.html", **player_page(results, public=True, member_link=_public_page))
 
 
@@ -69,7 +70,7 @@ def _season_ladder(season_id: int) -> tuple[season_store.Season, season_store.Se
     db = get_db()
     found = season_store.get_season(db, season_id)
     if found is None:
-        abort(404)
+        raise NotFound()
     bring_up_to_date(db)
     return found, season_store.season_ladder(db, found)
 

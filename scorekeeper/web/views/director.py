@@ -5,17 +5,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
+from http import HTTPStatus
 from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
+from ...scoring import Refusal
+from ...scoring.errors import TooMany
 from ...storage import director as director_store
 from ..access import holds_a_link
 from ..connection import get_db
 from ..devices import client_address, guesser_key
 from ..director_forms import DirectorPasswordForm, LoginForm
+from ..errors import form_page, refused_page
 from ..forms import EmptyForm
 
 bp = Blueprint("director", __name__, url_prefix="/director")
@@ -104,7 +108,7 @@ def setup() -> Response | str:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-def login() -> Response | str | tuple[str, int] | tuple[str, int, dict[str, str]]:
+def login() -> Response | tuple[str, int, dict[str, str]]:
     """Check the password: at most ``LOGIN_ATTEMPTS`` wrong ones per window from one network (an
     address; IPv6 by its /64, a mapped IPv4 address as itself; the server's own machine is one
     too, unless a trusted proxy names the client) however many arrive at once; past
@@ -121,18 +125,29 @@ def login() -> Response | str | tuple[str, int] | tuple[str, int, dict[str, str]
             db, address, LOGIN_WINDOW_SECONDS, LOGIN_ATTEMPTS, LOGIN_ATTEMPTS_EVERYONE
         )
         if held is not None:
-            form.password.errors = [LOGIN_REFUSALS[held]]
-            return render_template("director/login.html", form=form), 429, {"Retry-After": str(LOGIN_WINDOW_SECONDS)}
+            return _refused_login(form, TooMany(LOGIN_REFUSALS[held], "password", LOGIN_WINDOW_SECONDS))
         if check_password_hash(stored_hash, form.password.data or ""):
             if _start_session(stored_hash):
                 director_store.clear_login_failures(db, address)
                 session.permanent = True
                 return redirect(_local_path(request.args.get("next", "")))
-            form.password.errors = ["The director password has just been changed: log in with the new one."]
-            return render_template("director/login.html", form=form), 401
-        form.password.errors = ["That is not the director password."]
-        return render_template("director/login.html", form=form), 401
-    return render_template("director/login.html", form=form)
+            return _refused_login(form, NotLoggedIn(PASSWORD_CHANGED, "password"))
+        return _refused_login(form, NotLoggedIn("That is not the director password.", "password"))
+    return form_page(render_template("director/login.html", form=form), form)
+
+
+PASSWORD_CHANGED = "The director password has just been changed: log in with the new one."
+
+
+class NotLoggedIn(Refusal):
+    """The director's pages asked for without the director's password."""
+
+    status = HTTPStatus.UNAUTHORIZED
+
+
+def _refused_login(form: LoginForm, refused: Refusal) -> tuple[str, int, dict[str, str]]:
+    form.password.errors = [str(refused)]
+    return refused_page(render_template("director/login.html", form=form), refused)
 
 
 @bp.post("/logout")

@@ -12,6 +12,7 @@ from jinja2 import Template
 from markupsafe import Markup
 
 from ...gamelog.memo import Memo
+from ...scoring import Refusal
 from ...scoring.errors import sentence
 from ...storage import event_roster, table_locks
 from ...storage import events as event_store
@@ -24,6 +25,7 @@ from ...storage.members import members_not_playing
 from ...storage.round_clock import round_clock
 from .. import booklets
 from ..connection import get_db
+from ..errors import page_answer
 from ..event_forms import (
     HistoryReasonForm,
     LatePlayerForm,
@@ -45,7 +47,7 @@ from .events import bp, event_or_404, to_the_minute, unreachable_host
 
 @bp.get("/events/<int:event_id>")
 @director_required
-def event(event_id: int) -> tuple[str, int]:
+def event(event_id: int) -> tuple[str, int, dict[str, str]]:
     found = event_or_404(event_id)
     return event_page(found, SeatingForm())
 
@@ -53,7 +55,7 @@ def event(event_id: int) -> tuple[str, int]:
 def event_page(
     event: Event,
     seating: SeatingForm,
-    status: int = 200,
+    refused: Refusal | None = None,
     withdraw_error: str = "",
     withdraw_player: WithdrawPlayerForm | None = None,
     late_player: LatePlayerForm | None = None,
@@ -63,7 +65,8 @@ def event_page(
     odd_tables: OddTablesForm | None = None,
     clock_form: RoundClockForm | None = None,
     no_show: NoShowForm | None = None,
-) -> tuple[str, int]:
+) -> tuple[str, int, dict[str, str]]:
+    """The event page, as asked for or showing ``refused`` beside the form it belongs to."""
     db = get_db()
     tables = settled_progress(db, event)
     latest = max((row.table.round for row in tables), default=None)
@@ -198,40 +201,45 @@ def event_page(
             "reason_form": reason[1] if reason else HistoryReasonForm(formdata=None),
         },
     )
-    return render_template(
-        "events/event.html",
-        event=event,
-        tables=tables,
-        players=players,
-        seating=seating,
-        seat_part=seat_part,
-        players_part=players_part,
-        penalties_part=penalties_part,
-        history_part=history_part,
-        round_now_part=Markup(str(round_now_part).replace(_CLOCK_MARK, clock_part)),
-        lock_form=lock_form,
-        table_rows=_table_rows(event, tables, lock_form),
-        logout=EmptyForm(),
-        wall_url=wall_url,
-        next_round=next_round,
-        plan=plan,
-        planning=planning,
-        refresh=2 if planning and not seating.tables.data else None,
-        withdrawable=latest if unplayed else None,
-        withdraw_error=withdraw_error,
-        lock_question=lock_question[0] if lock_question else None,
-        lock_choices=lock_question[1] if lock_question else None,
-        short_words=table_locks.SHORT_TREATMENT_WORDS,
-        prorated_preview=prorated_preview(lock_question[0]) if lock_question else "",
-        tie_breaks=event_tie_breaks(event),
-        stage=event_stage(tables, event),
-        unreachable_host=unreachable_host(request.host_url),
-        booklets=[(job, state, _clock(state)) for job, state in booklets.recent(current_app.instance_path, event.id)],
-        published=[
-            (job, state, _clock(state))
-            for job, state in booklets.recent(current_app.instance_path, event.id, kind=booklets.PUBLISHED)
-        ],
-    ), status
+    return page_answer(
+        render_template(
+            "events/event.html",
+            event=event,
+            tables=tables,
+            players=players,
+            seating=seating,
+            seat_part=seat_part,
+            players_part=players_part,
+            penalties_part=penalties_part,
+            history_part=history_part,
+            round_now_part=Markup(str(round_now_part).replace(_CLOCK_MARK, clock_part)),
+            lock_form=lock_form,
+            table_rows=_table_rows(event, tables, lock_form),
+            logout=EmptyForm(),
+            wall_url=wall_url,
+            next_round=next_round,
+            plan=plan,
+            planning=planning,
+            refresh=2 if planning and not seating.tables.data else None,
+            withdrawable=latest if unplayed else None,
+            withdraw_error=withdraw_error,
+            lock_question=lock_question[0] if lock_question else None,
+            lock_choices=lock_question[1] if lock_question else None,
+            short_words=table_locks.SHORT_TREATMENT_WORDS,
+            prorated_preview=prorated_preview(lock_question[0]) if lock_question else "",
+            tie_breaks=event_tie_breaks(event),
+            stage=event_stage(tables, event),
+            unreachable_host=unreachable_host(request.host_url),
+            booklets=[
+                (job, state, _clock(state)) for job, state in booklets.recent(current_app.instance_path, event.id)
+            ],
+            published=[
+                (job, state, _clock(state))
+                for job, state in booklets.recent(current_app.instance_path, event.id, kind=booklets.PUBLISHED)
+            ],
+        ),
+        refused,
+    )
 
 
 #: A table's row on the event page, by what it shows: rendered again only when its game moved.

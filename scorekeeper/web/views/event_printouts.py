@@ -3,7 +3,8 @@ table's sheet, made in the background."""
 
 from __future__ import annotations
 
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import current_app, flash, redirect, render_template, request, url_for
+from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from ...reports.qr import qr_svg
@@ -42,11 +43,11 @@ def _round_to_print(event: Event) -> tuple[int, list[EventTable]]:
     tables = event_store.event_tables(get_db(), event.id)
     asked = request.args.get("round", type=int)
     if asked is None and "round" in request.args:
-        abort(404)  # ?round=abc names no round
+        raise NotFound()  # ?round=abc names no round
     round_ = asked if asked is not None else max((table.round for table in tables), default=0)
     seated = [table for table in tables if table.round == round_]
     if not seated:
-        abort(404)
+        raise NotFound()
     return round_, seated
 
 
@@ -147,7 +148,7 @@ def booklet_status(event_id: int, job: str) -> str:
     found = event_or_404(event_id)
     state = booklets.status(current_app.instance_path, job, found.id)
     if state is None:
-        abort(404)
+        raise NotFound()
     refresh = 2 if state["state"] == "running" else None
     return render_template(
         "events/booklet.html", event=found, job=job, state=state, refresh=refresh, logout=EmptyForm()
@@ -160,5 +161,5 @@ def booklet_pdf(event_id: int, job: str) -> Response:
     found = event_or_404(event_id)
     path = booklets.result(current_app.instance_path, job, found.id)
     if path is None:
-        abort(404)
+        raise NotFound()
     return pdf_response(path.read_bytes(), file_name(found, "booklet", "pdf"))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flask import abort, render_template, request
+from flask import render_template, request
+from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from ...reports.csv_text import csv_text
@@ -81,9 +82,9 @@ def _round_asked(tables: list[TableProgress]) -> int | None:
     try:
         number = int(asked)
     except ValueError:
-        abort(404)
+        raise NotFound() from None
     if number not in {row.table.round for row in tables}:
-        abort(404)
+        raise NotFound()
     return number
 
 

@@ -13,6 +13,7 @@ from ...scoring import Refusal
 from ...storage import event_roster
 from ...storage.events import Event, EventPlayer
 from ..connection import get_db
+from ..errors import InvalidForm
 from ..event_forms import (
     HistoryReasonForm,
     LatePlayerForm,
@@ -30,7 +31,7 @@ RosterForm = TypeVar("RosterForm", bound=RosterChangeForm)
 
 @bp.post("/events/<int:event_id>/players/withdraw")
 @director_required
-def withdraw_player(event_id: int) -> Response | tuple[str, int]:
+def withdraw_player(event_id: int) -> Response | tuple[str, int, dict[str, str]]:
     """A player plays no more from a round on; the rounds still to play are planned again."""
 
     def change(event: Event, form: WithdrawPlayerForm) -> str:
@@ -45,7 +46,7 @@ def withdraw_player(event_id: int) -> Response | tuple[str, int]:
 
 @bp.post("/events/<int:event_id>/players/late")
 @director_required
-def late_player(event_id: int) -> Response | tuple[str, int]:
+def late_player(event_id: int) -> Response | tuple[str, int, dict[str, str]]:
     """A player who joins from a round on; the rounds still to play are planned again."""
 
     def change(event: Event, form: LatePlayerForm) -> str:
@@ -59,51 +60,51 @@ def late_player(event_id: int) -> Response | tuple[str, int]:
 
 def _roster_change(
     event_id: int, form: RosterForm, change: Callable[[Event, RosterForm], str], form_name: str
-) -> Response | tuple[str, int]:
+) -> Response | tuple[str, int, dict[str, str]]:
     """Validate a roster form and make the change (which says what it did); a refusal shows beside its field."""
     found = event_or_404(event_id)
     if not form.validate_on_submit():
-        return event_page(found, SeatingForm(formdata=None), 422, **{form_name: form})
+        return event_page(found, SeatingForm(formdata=None), InvalidForm(), **{form_name: form})
     try:
         flash(change(found, form), "ok")
     except Refusal as error:
         getattr(form, error.field or "name").errors = [str(error)]
-        return event_page(found, SeatingForm(formdata=None), error.status, **{form_name: form})
+        return event_page(found, SeatingForm(formdata=None), error, **{form_name: form})
     return back_to(found)
 
 
 @bp.post("/events/<int:event_id>/history/<int:line>/reason")
 @director_required
-def give_reason(event_id: int, line: int) -> Response | tuple[str, int]:
+def give_reason(event_id: int, line: int) -> Response | tuple[str, int, dict[str, str]]:
     """A reason for a line of the event's history, given afterwards (a lock, a correction at a table)."""
     found = event_or_404(event_id)
     form = HistoryReasonForm()
     try:
         if not form.validate_on_submit():
-            return event_page(found, SeatingForm(formdata=None), 422, reason=(line, form))
+            return event_page(found, SeatingForm(formdata=None), InvalidForm(), reason=(line, form))
         given = event_roster.give_reason(get_db(), found.id, line, form.reason.data)
     except Refusal as error:
         form.reason.errors = [str(error)]
-        return event_page(found, SeatingForm(formdata=None), error.status, reason=(line, form))
+        return event_page(found, SeatingForm(formdata=None), error, reason=(line, form))
     flash("Reason kept on the history." if given else "That reason is on the history already.", "ok")
     return redirect(url_for("events.event", event_id=found.id) + f"#line-{line}")
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/no-show")
 @director_required
-def no_show(event_id: int, number: int) -> Response | tuple[str, int]:
+def no_show(event_id: int, number: int) -> Response | tuple[str, int, dict[str, str]]:
     """A seated player who did not come: replaced at their table (not started), or their table plays without them."""
     found = event_or_404(event_id)
     form = NoShowForm(prefix="noshow")
     if not form.validate_on_submit():
-        return event_page(found, SeatingForm(formdata=None), 422, no_show=form)
+        return event_page(found, SeatingForm(formdata=None), InvalidForm(), no_show=form)
     missing, replacement = form.missing.data, form.replacement.data or ""
     try:
         changed = event_roster.replace_no_show(get_db(), found, number, missing, replacement, form.reason.data or "")
     except Refusal as error:
         field = form.replacement if error.field == "replacement" else form.missing
         field.errors = [str(error)]
-        return event_page(found, SeatingForm(formdata=None), error.status, no_show=form)
+        return event_page(found, SeatingForm(formdata=None), error, no_show=form)
     instead = f"{replacement} plays in their seat" if replacement else "their table plays without them"
     flash(f"{missing} did not come: {instead}." if changed else f"{missing} was replaced already.", "ok")
     return back_to(found)

@@ -9,7 +9,8 @@ import ipaddress
 from datetime import datetime
 from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from werkzeug.exceptions import BadRequest, NotFound
 from werkzeug.wrappers import Response
 
 from ...club.members import held_on_words
@@ -20,6 +21,7 @@ from ...storage.event_deletion import delete_event, deleted_events
 from ...storage.events import Event, EventPlayer
 from ...storage.members import all_members
 from ..connection import get_db
+from ..errors import InvalidForm, page_answer
 from ..event_forms import EventForm
 from ..forms import EmptyForm
 from ..picking import event_lines
@@ -32,7 +34,7 @@ bp = Blueprint("events", __name__, url_prefix="/director")
 def event_or_404(event_id: int) -> Event:
     found = event_store.get_event(get_db(), event_id)
     if found is None:
-        abort(404)
+        raise NotFound()
     return found
 
 
@@ -47,14 +49,14 @@ def events() -> str:
 
 @bp.route("/events/new", methods=["GET", "POST"])
 @director_required
-def new_event() -> Response | str | tuple[str, int]:
+def new_event() -> Response | tuple[str, int, dict[str, str]]:
     """A new event; its players typed, pasted or picked from the club's list (the picker's Add
     without script comes back here with the line added, nothing created)."""
     form = EventForm()
     if request.method == "GET" and not form.held_on.data:
         form.held_on.data = datetime.now().astimezone().date().isoformat()  # the server's today: events are local
     if form.is_submitted() and form.add_player.data:
-        return _new_event_page(form, 200 if form.add_picked() else 422, picked=True)
+        return _new_event_page(form, None if form.add_picked() else InvalidForm(), picked=True)
     if form.validate_on_submit():
         rules = form.configured_rules()
         assert rules is not None
@@ -81,17 +83,16 @@ def new_event() -> Response | str | tuple[str, int]:
         except Refusal as error:  # the list matched to the club's (two members of one name, say)
             field = form[error.field] if error.field and error.field in form else form.players
             field.errors = [sentence(str(error))]
-            return _new_event_page(form, error.status)
+            return _new_event_page(form, error)
         return redirect(url_for("events.event", event_id=event.id))
-    return _new_event_page(form, 422 if form.is_submitted() else 200)
+    return _new_event_page(form, InvalidForm() if form.is_submitted() else None)
 
 
-def _new_event_page(form: EventForm, status: int, picked: bool = False) -> tuple[str, int]:
+def _new_event_page(form: EventForm, refused: Refusal | None, picked: bool = False) -> tuple[str, int, dict[str, str]]:
     """The new-event form, offering the club's members to pick (``picked``: one was just added)."""
     lines = event_lines(all_members(get_db()))
-    return render_template(
-        "events/new_event.html", form=form, member_lines=lines, picked=picked, logout=EmptyForm()
-    ), status
+    page = render_template("events/new_event.html", form=form, member_lines=lines, picked=picked, logout=EmptyForm())
+    return page_answer(page, refused)
 
 
 def back_to(event: Event) -> Response:
@@ -117,10 +118,10 @@ def delete(event_id: int) -> Response:
     undoable from the club's history. A double click deletes once."""
     form = EmptyForm()
     if not form.validate_on_submit():
-        abort(400)
+        raise BadRequest()
     found = event_store.get_event(get_db(), event_id, deleted=True)
     if found is None:
-        abort(404)
+        raise NotFound()
     line = delete_event(get_db(), event_id, who())
     when = held_on_words(found.held_on)
     if line:

@@ -8,10 +8,12 @@ starting a game from them stay open to all.
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
+from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from ...reports.sheets import rules_card_html, rules_reference
+from ...scoring import Refusal
 from ...scoring.errors import sentence
 from ...storage import director as director_store
 from ...storage.house_rules import (
@@ -26,6 +28,7 @@ from ...storage.house_rules import (
 )
 from .. import printer
 from ..connection import get_db
+from ..errors import form_page
 from ..forms import row_id
 from ..house_rules_forms import HouseRulesForm
 from ..responses import pdf_response, requested_paper
@@ -48,7 +51,7 @@ def index() -> str:
 
 
 @bp.route("/new", methods=["GET", "POST"])
-def new() -> Response | tuple[str, int]:
+def new() -> Response | tuple[str, int, dict[str, str]]:
     if not may_change():
         return _director_login()
     form = HouseRulesForm()
@@ -56,7 +59,7 @@ def new() -> Response | tuple[str, int]:
 
 
 @bp.route("/<int:rules_id>/edit", methods=["GET", "POST"])
-def edit(rules_id: int) -> Response | tuple[str, int]:
+def edit(rules_id: int) -> Response | tuple[str, int, dict[str, str]]:
     """Editing saves a new version; games already started keep the rules they began with."""
     saved = _found(rules_id)
     if not may_change():
@@ -68,8 +71,9 @@ def edit(rules_id: int) -> Response | tuple[str, int]:
     return _save(form, saved)
 
 
-def _save(form: HouseRulesForm, editing: SavedHouseRules | None) -> Response | tuple[str, int]:
+def _save(form: HouseRulesForm, editing: SavedHouseRules | None) -> Response | tuple[str, int, dict[str, str]]:
     stale: SavedHouseRules | None = None
+    refused: Refusal | None = None
     if form.validate_on_submit() and form.rules is not None:
         replaces = row_id(form.replaces.data) if editing is not None else None
         try:
@@ -77,14 +81,14 @@ def _save(form: HouseRulesForm, editing: SavedHouseRules | None) -> Response | t
                 _check_same_game(editing, replaces)
             saved = save_house_rules(get_db(), form.rules, replaces)
         except StaleHouseRules as error:
-            stale = error.current
+            stale, refused = error.current, error
             form.replaces.data = str(stale.id)
         except NameTaken as error:
             form.name.errors = [sentence(str(error))]
+            refused = error
         else:
             return redirect(url_for("house.show", rules_id=saved.id))
-    status = (409 if stale else 422) if form.is_submitted() else 200
-    return render_template("house/form.html", form=form, editing=editing, stale=stale), status
+    return form_page(render_template("house/form.html", form=form, editing=editing, stale=stale), form, refused)
 
 
 def _check_same_game(editing: SavedHouseRules, replaces: int | None) -> None:
@@ -122,5 +126,5 @@ def rules_pdf(rules_id: int) -> Response:
 def _found(rules_id: int) -> SavedHouseRules:
     saved = house_rules_by_id(get_db(), rules_id)
     if saved is None:
-        abort(404)
+        raise NotFound()
     return saved

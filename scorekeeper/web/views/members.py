@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
-from werkzeug.exceptions import RequestEntityTooLarge
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from werkzeug.exceptions import BadRequest, NotFound, RequestEntityTooLarge
 from werkzeug.wrappers import Response
 
 from ...club.members import FORMER_MEMBER, Member
@@ -18,7 +18,7 @@ from ...club.roster_plan import ImportPlan, shown_file_name
 from ...reports.club_csv import ratings_rows
 from ...reports.csv_text import csv_text
 from ...scoring import Refusal
-from ...scoring.errors import sentence
+from ...scoring.errors import Stale, sentence
 from ...storage import members as member_store
 from ...storage.club_results import bring_up_to_date
 from ...storage.club_undo import undo
@@ -29,6 +29,7 @@ from ...storage.roster_import import import_roster, preview
 from .. import booklets
 from ..club_pages import names_shown, player_page
 from ..connection import get_db
+from ..errors import InvalidForm, TooLarge, page_answer, refused_page
 from ..forms import EmptyForm
 from ..member_forms import (
     ROSTER_CONTENT_MAX_LENGTH,
@@ -68,17 +69,17 @@ def _room_for_a_roster(endpoint: str | None, values: dict[str, Any] | None) -> N
 
 
 @bp.errorhandler(RequestEntityTooLarge)
-def _too_large(error: RequestEntityTooLarge) -> tuple[str, int]:
+def _too_large(error: RequestEntityTooLarge) -> tuple[str, int, dict[str, str]]:
     """A roster file too large is refused beside the file field, not with a bare error page."""
     if request.endpoint not in ROSTER_REQUEST_LIMITS:
-        return render_template("error.html", error=error), 413
+        return refused_page(render_template("error.html", error=error), TooLarge(error.description or ""))
     upload = RosterUploadForm(formdata=None)
     size = f" (this upload is {request.content_length:,} bytes)" if request.content_length else ""
     upload.roster.errors = [
         f"The file is too large{size}: a roster file may be at most {MAX_ROSTER_BYTES:,} bytes. Keep only the "
         "name, club and number columns, or split it."
     ]
-    return _import_page(upload, status=413)
+    return _import_page(upload, refused=TooLarge(upload.roster.errors[0]))
 
 
 @bp.get("/")
@@ -87,24 +88,27 @@ def members() -> str:
     return _list_page(MemberForm(prefix="add", formdata=None))[0]
 
 
-def _list_page(add: MemberForm, status: int = 200) -> tuple[str, int]:
+def _list_page(add: MemberForm, refused: Refusal | None = None) -> tuple[str, int, dict[str, str]]:
     db = get_db()
     bring_up_to_date(db)
     search = request.args.get("q", "")[:60]
-    return render_template(
-        "members/members.html",
-        lines=member_lines(db, search),
-        search=search,
-        add=add,
-        history=member_store.club_history(db, 30),
-        undo_form=EmptyForm(),
-        logout=EmptyForm(),
-    ), status
+    return page_answer(
+        render_template(
+            "members/members.html",
+            lines=member_lines(db, search),
+            search=search,
+            add=add,
+            history=member_store.club_history(db, 30),
+            undo_form=EmptyForm(),
+            logout=EmptyForm(),
+        ),
+        refused,
+    )
 
 
 @bp.post("/")
 @director_required
-def add_member() -> Response | tuple[str, int]:
+def add_member() -> Response | tuple[str, int, dict[str, str]]:
     form = MemberForm(prefix="add")
     if form.validate_on_submit():
         try:
@@ -116,7 +120,7 @@ def add_member() -> Response | tuple[str, int]:
         else:
             flash(f"{member.described} {'added to' if new else 'is on'} the list.", "info")
             return redirect(url_for("members.member", member_id=member.id))
-    return _list_page(form, 422)
+    return _list_page(form, InvalidForm())
 
 
 @bp.get("/ratings.csv")
@@ -133,24 +137,24 @@ def ratings_csv() -> Response:
 
 @bp.get("/<int:member_id>")
 @director_required
-def member(member_id: int) -> Response | tuple[str, int]:
+def member(member_id: int) -> Response | tuple[str, int, dict[str, str]]:
     return _member_page(member_id, None)
 
 
 def _member_page(
     member_id: int,
     edit: MemberForm | None,
-    status: int = 200,
+    refused: Refusal | None = None,
     merge: MergeForm | None = None,
     asked: MemberLine | None = None,
-) -> Response | tuple[str, int]:
+) -> Response | tuple[str, int, dict[str, str]]:
     """The member's page; an entry merged into another opens that one's. ``asked``: the entry the
     merge form chose, asked about before it is merged."""
     db = get_db()
     bring_up_to_date(db)
     results = player_results(db, member_id)
     if results is None:
-        abort(404)
+        raise NotFound()
     found = results.member
     if found.merged_into is not None:
         for refused in merge.absorb.errors if merge is not None else ():  # a merge refused on the way: said
@@ -175,9 +179,9 @@ def _member_page(
         member_link=lambda m: None if m.removed else url_for("members.member", member_id=m.id),
         event_link=lambda e: None if e.deleted else url_for("events.event", event_id=e.event_id),
     )
-    return render_template(
-        "members/member.html", edit=edit, merge=merge, asked=asked, logout=EmptyForm(), **page
-    ), status
+    return page_answer(
+        render_template("members/member.html", edit=edit, merge=merge, asked=asked, logout=EmptyForm(), **page), refused
+    )
 
 
 def _choice(line: MemberLine) -> str:
@@ -188,7 +192,7 @@ def _choice(line: MemberLine) -> str:
 
 @bp.post("/<int:member_id>")
 @director_required
-def edit_member(member_id: int) -> Response | tuple[str, int]:
+def edit_member(member_id: int) -> Response | tuple[str, int, dict[str, str]]:
     form = MemberForm(prefix="edit")
     if form.validate_on_submit():
         try:
@@ -206,19 +210,19 @@ def edit_member(member_id: int) -> Response | tuple[str, int]:
         else:
             flash("Saved." if changed else "Nothing changed.", "info")
             return redirect(url_for("members.member", member_id=member_id))
-    return _member_page(member_id, form, 422)
+    return _member_page(member_id, form, InvalidForm())
 
 
 @bp.get("/import")
 @director_required
-def import_form() -> tuple[str, int]:
+def import_form() -> tuple[str, int, dict[str, str]]:
     """The roster's upload form, explaining what the file holds."""
     return _import_page(RosterUploadForm(formdata=None))
 
 
 @bp.post("/import")
 @director_required
-def import_preview() -> tuple[str, int]:
+def import_preview() -> tuple[str, int, dict[str, str]]:
     """What the file would do to the list, shown before anything is stored: the rows to add and
     to update, each line refused with why, and how the file was read."""
     upload = RosterUploadForm()
@@ -230,12 +234,12 @@ def import_preview() -> tuple[str, int]:
             upload.roster.errors = [sentence(str(error))]
         else:
             return _preview_page(preview(get_db(), roster), shown_file_name(upload.roster.data.filename), data)
-    return _import_page(upload, status=422)
+    return _import_page(upload, refused=InvalidForm())
 
 
 @bp.post("/import/confirm")
 @director_required
-def import_confirm() -> Response | tuple[str, int]:
+def import_confirm() -> Response | tuple[str, int, dict[str, str]]:
     """Import the previewed file: read and matched again (the preview is never trusted), and
     imported only if that is still what the preview showed; else the new preview is shown."""
     form = RosterConfirmForm()
@@ -243,17 +247,17 @@ def import_confirm() -> Response | tuple[str, int]:
     upload = RosterUploadForm(formdata=None)
     if data is None:
         upload.roster.errors = [STALE_ROSTER]
-        return _import_page(upload, status=422)
+        return _import_page(upload, refused=InvalidForm())
     file_name = shown_file_name(form.file_name.data)
     try:
         roster = read_roster(data)
     except Refusal as error:
         upload.roster.errors = [sentence(str(error))]
-        return _import_page(upload, status=422)
+        return _import_page(upload, refused=InvalidForm())
     db = get_db()
     plan = preview(db, roster)
     if plan.changes and plan.digest != form.digest.data:
-        return _preview_page(plan, file_name, data, notice=LIST_CHANGED, status=409)
+        return _preview_page(plan, file_name, data, notice=LIST_CHANGED, refused=Stale(LIST_CHANGED))
     result = import_roster(db, plan, who(), file_name)
     if result.added or result.updated:
         flash(result.plan.summary(file_name) + ".", "ok")
@@ -276,41 +280,45 @@ def _nothing_imported(plan: ImportPlan, file_name: str) -> str:
     return f"Nothing imported{source}: {read}; {refused:,} {'line was' if refused == 1 else 'lines were'} refused."
 
 
-def _import_page(upload: RosterUploadForm, status: int = 200, **preview: Any) -> tuple[str, int]:
-    return render_template("members/import.html", upload=upload, logout=EmptyForm(formdata=None), **preview), status
+def _import_page(
+    upload: RosterUploadForm, refused: Refusal | None = None, **preview: Any
+) -> tuple[str, int, dict[str, str]]:
+    return page_answer(
+        render_template("members/import.html", upload=upload, logout=EmptyForm(formdata=None), **preview), refused
+    )
 
 
 def _preview_page(
-    plan: ImportPlan, file_name: str, data: bytes, notice: str = "", status: int = 200
-) -> tuple[str, int]:
+    plan: ImportPlan, file_name: str, data: bytes, notice: str = "", refused: Refusal | None = None
+) -> tuple[str, int, dict[str, str]]:
     confirm = RosterConfirmForm(
         formdata=None, content=RosterConfirmForm.carried(data), file_name=file_name, digest=plan.digest
     )
     upload = RosterUploadForm(formdata=None)
-    return _import_page(upload, status, plan=plan, file_name=file_name, confirm=confirm, notice=notice)
+    return _import_page(upload, refused, plan=plan, file_name=file_name, confirm=confirm, notice=notice)
 
 
 @bp.post("/<int:member_id>/merge")
 @director_required
-def merge(member_id: int) -> Response | tuple[str, int]:
+def merge(member_id: int) -> Response | tuple[str, int, dict[str, str]]:
     """Merge another entry into this member: asked first (the two names, the evenings that move),
     then merged on the history, where it can be undone. A double click merges once."""
     form = MergeForm(prefix="merge")
     db = get_db()
     if not form.validate_on_submit():
-        return _member_page(member_id, None, 422, merge=form)
+        return _member_page(member_id, None, InvalidForm(), merge=form)
     if not form.confirmed:
         line = next((line for line in member_lines(db) if line.member.id == form.absorb.data), None)
         if line is None or line.member.id == member_id:
             form.absorb.errors = ["That entry is not on the list (merged or removed meanwhile): choose another."]
-            return _member_page(member_id, None, 422, merge=form)
+            return _member_page(member_id, None, InvalidForm(), merge=form)
         return _member_page(member_id, None, merge=form, asked=line)
     absorbed = member_store.get_member(db, form.absorb.data)
     try:
         merged = merge_members(db, member_id, form.absorb.data, who())
     except Refusal as error:
         form.absorb.errors = [sentence(str(error))]
-        return _member_page(member_id, None, error.status, merge=form)
+        return _member_page(member_id, None, error, merge=form)
     kept = member_store.get_member(db, member_id)
     if merged and absorbed is not None and kept is not None:
         flash(f"{absorbed.name} merged into {kept.name}: undo it from the history on the list of players.", "ok")
@@ -339,11 +347,11 @@ def remove(member_id: int) -> Response:
     (the booklets of their events, the kept sheets). A double click removes once."""
     form = EmptyForm()
     if not form.validate_on_submit():
-        abort(400)
+        raise BadRequest()
     db = get_db()
     found = member_store.get_member(db, member_id)
     if found is None:
-        abort(404)
+        raise NotFound()
     try:
         removal = remove_member(db, member_id, who())
     except Refusal as error:
@@ -365,7 +373,7 @@ def _listed_member(member_id: int) -> Member:
     """A member on the list (404 for none; a removed or merged member has nothing to remove)."""
     found = member_store.get_member(get_db(), member_id)
     if found is None or not found.listed:
-        abort(404)
+        raise NotFound()
     return found
 
 
@@ -376,7 +384,7 @@ def undo_line(line: int) -> Response:
     reason it no longer can be. A double click undoes once."""
     form = EmptyForm()
     if not form.validate_on_submit():
-        abort(400)
+        raise BadRequest()
     back = url_for("members.members") + "#club-history"
     try:
         done = undo(get_db(), line, who())

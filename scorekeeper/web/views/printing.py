@@ -11,6 +11,7 @@ from ...scoring.rulesets import DEFAULT_RULE_SET
 from ...storage.house_rules import house_choices
 from .. import printer
 from ..connection import get_db
+from ..errors import InvalidForm, refused_page
 from ..printing_forms import PrintForm
 from ..responses import pdf_response
 
@@ -42,10 +43,10 @@ def blank_sheet() -> str:
 
 @bp.get("/blank-sheet.pdf")
 @printer.prints
-def blank_sheet_pdf() -> Response | tuple[str, int]:
+def blank_sheet_pdf() -> Response | tuple[str, int, dict[str, str]]:
     form, valid = _form()
     if not valid or form.blank_table() is None:
-        return render_template("printing/blank_sheet.html", form=form), 400
+        return refused_page(render_template("printing/blank_sheet.html", form=form), InvalidForm())
     rules = form.configured_rules()
     html = blank_sheet_html(rules, int(form.players.data), form.paper.data)
     return pdf_response(printer.render(html), f"blank-{rules.id}.pdf")
@@ -65,9 +66,9 @@ def _rules_page(form: PrintForm, valid: bool) -> str:
 
 @bp.get("/rules.pdf")
 @printer.prints
-def rules_card_pdf() -> Response | tuple[str, int]:
+def rules_card_pdf() -> Response | tuple[str, int, dict[str, str]]:
     form, valid = _form()
     if not valid:
-        return _rules_page(form, valid), 400
+        return refused_page(_rules_page(form, valid), InvalidForm())
     rules = form.configured_rules()
     return pdf_response(printer.render(rules_card_html(rules, form.paper.data)), f"rules-{rules.id}.pdf")

@@ -4,7 +4,8 @@ printing processes, never in a request's worker), and downloaded as one zip."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, url_for
+from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from ...storage.events import Event, get_event
@@ -21,7 +22,7 @@ bp = Blueprint("published", __name__, url_prefix="/director/events/<int:event_id
 def _event(event_id: int) -> Event:
     found = get_event(get_db(), event_id)
     if found is None:
-        abort(404)
+        raise NotFound()
     return found
 
 
@@ -50,7 +51,7 @@ def status(event_id: int, job: str) -> str:
     found = _event(event_id)
     state = booklets.status(current_app.instance_path, job, found.id, booklets.PUBLISHED)
     if state is None:
-        abort(404)
+        raise NotFound()
     refresh = 2 if state["state"] == "running" else None
     return render_template(
         "events/published.html", event=found, job=job, state=state, refresh=refresh, logout=EmptyForm()
@@ -63,7 +64,7 @@ def download(event_id: int, job: str) -> Response:
     found = _event(event_id)
     path = booklets.result(current_app.instance_path, job, found.id, booklets.PUBLISHED)
     if path is None:
-        abort(404)
+        raise NotFound()
     return download_response(
         path.read_bytes(), "application/zip", event_file_name(found.name, found.held_on, "published", "zip")
     )

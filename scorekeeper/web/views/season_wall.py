@@ -4,7 +4,8 @@ ladder in again when a table finishes."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, render_template
+from flask import Blueprint, Response, render_template
+from werkzeug.exceptions import NotFound
 
 from ...storage import seasons as season_store
 from ...storage.club_results import bring_up_to_date
@@ -20,7 +21,7 @@ bp = Blueprint("season_wall", __name__, url_prefix="/s/<token>")
 def _season(token: str) -> Season:
     found = season_store.season_by_wall_token(get_db(), token)
     if found is None:
-        abort(404)
+        raise NotFound()
     holds_a_link()
     return found
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, flash, redirect, render_template, url_for
+from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from ...reports.club_csv import ladder_rows
@@ -21,6 +22,7 @@ from ...storage.seasons import Season
 from .. import printer
 from ..club_pages import ladder_shown
 from ..connection import get_db
+from ..errors import InvalidForm, page_answer
 from ..forms import EmptyForm
 from ..responses import download_response, pdf_response
 from ..season_forms import NewSeasonForm, SeasonEventForm, SeasonForm
@@ -32,25 +34,28 @@ bp = Blueprint("seasons", __name__, url_prefix="/director/seasons")
 def _season(season_id: int) -> Season:
     found = season_store.get_season(get_db(), season_id)
     if found is None:
-        abort(404)
+        raise NotFound()
     return found
 
 
 @bp.get("/")
 @director_required
-def seasons() -> tuple[str, int]:
+def seasons() -> tuple[str, int, dict[str, str]]:
     return _list_page(NewSeasonForm(formdata=None))
 
 
-def _list_page(form: NewSeasonForm, status: int = 200) -> tuple[str, int]:
-    return render_template(
-        "seasons/seasons.html", seasons=season_store.list_seasons(get_db()), form=form, logout=EmptyForm()
-    ), status
+def _list_page(form: NewSeasonForm, refused: Refusal | None = None) -> tuple[str, int, dict[str, str]]:
+    return page_answer(
+        render_template(
+            "seasons/seasons.html", seasons=season_store.list_seasons(get_db()), form=form, logout=EmptyForm()
+        ),
+        refused,
+    )
 
 
 @bp.post("/")
 @director_required
-def new_season() -> Response | tuple[str, int]:
+def new_season() -> Response | tuple[str, int, dict[str, str]]:
     """A new season; sent twice (a double click), it makes one and answers with it both times."""
     form = NewSeasonForm()
     if form.validate_on_submit():
@@ -64,12 +69,12 @@ def new_season() -> Response | tuple[str, int]:
             if made:
                 flash(f"Season {season.name} made: add its events below.", "info")
             return redirect(url_for("seasons.season", season_id=season.id))
-    return _list_page(form, 422)
+    return _list_page(form, InvalidForm())
 
 
 @bp.get("/<int:season_id>")
 @director_required
-def season(season_id: int) -> tuple[str, int]:
+def season(season_id: int) -> tuple[str, int, dict[str, str]]:
     found = _season(season_id)
     edit = SeasonForm(
         prefix="edit", formdata=None, name=found.name, rule=found.rule, best=str(found.best or ""), paper=found.paper
@@ -77,30 +82,35 @@ def season(season_id: int) -> tuple[str, int]:
     return _season_page(found, edit, SeasonEventForm(prefix="add", formdata=None))
 
 
-def _season_page(found: Season, edit: SeasonForm, add: SeasonEventForm, status: int = 200) -> tuple[str, int]:
+def _season_page(
+    found: Season, edit: SeasonForm, add: SeasonEventForm, refused: Refusal | None = None
+) -> tuple[str, int, dict[str, str]]:
     db = get_db()
     bring_up_to_date(db)
     ladder = season_store.season_ladder(db, found)
     to_add = season_store.events_to_add(db, found.id)
     add.event.choices = [(event_id, f"{name} ({held_on})") for event_id, name, held_on in to_add]
-    return render_template(
-        "seasons/season.html",
-        season=found,
-        ladder=ladder,
-        table=ladder_shown(ladder, public=False),
-        player_link=lambda member: url_for("members.member", member_id=member),
-        edit=edit,
-        add=add,
-        take_out=EmptyForm(),
-        can_add=bool(to_add),
-        wall_url=url_for("season_wall.ladder", token=found.wall_token, _external=True),
-        logout=EmptyForm(),
-    ), status
+    return page_answer(
+        render_template(
+            "seasons/season.html",
+            season=found,
+            ladder=ladder,
+            table=ladder_shown(ladder, public=False),
+            player_link=lambda member: url_for("members.member", member_id=member),
+            edit=edit,
+            add=add,
+            take_out=EmptyForm(),
+            can_add=bool(to_add),
+            wall_url=url_for("season_wall.ladder", token=found.wall_token, _external=True),
+            logout=EmptyForm(),
+        ),
+        refused,
+    )
 
 
 @bp.post("/<int:season_id>")
 @director_required
-def edit_season(season_id: int) -> Response | tuple[str, int]:
+def edit_season(season_id: int) -> Response | tuple[str, int, dict[str, str]]:
     found = _season(season_id)
     form = SeasonForm(prefix="edit")
     if form.validate_on_submit():
@@ -113,12 +123,12 @@ def edit_season(season_id: int) -> Response | tuple[str, int]:
         else:
             flash("Saved." if changed else "Nothing changed.", "info")
             return redirect(url_for("seasons.season", season_id=found.id))
-    return _season_page(found, form, SeasonEventForm(prefix="add", formdata=None), 422)
+    return _season_page(found, form, SeasonEventForm(prefix="add", formdata=None), InvalidForm())
 
 
 @bp.post("/<int:season_id>/events")
 @director_required
-def add_event(season_id: int) -> Response | tuple[str, int]:
+def add_event(season_id: int) -> Response | tuple[str, int, dict[str, str]]:
     """An event joins the season; pressed twice, it joins once (the second says it is in already)."""
     found = _season(season_id)
     form = SeasonEventForm(prefix="add")
@@ -136,7 +146,7 @@ def add_event(season_id: int) -> Response | tuple[str, int]:
     edit = SeasonForm(
         prefix="edit", formdata=None, name=found.name, rule=found.rule, best=str(found.best or ""), paper=found.paper
     )
-    return _season_page(found, edit, form, 422)
+    return _season_page(found, edit, form, InvalidForm())
 
 
 @bp.post("/<int:season_id>/events/<int:event_id>/take-out")

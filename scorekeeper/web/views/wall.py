@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, Response, render_template, request
+from werkzeug.exceptions import NotFound
 
 from ...storage import events as event_store
 from ...storage.evening import settle_event
@@ -21,7 +22,7 @@ PAGE_SECONDS, FEWEST_SECONDS, MOST_SECONDS = 10, 1, 600
 def _event(token: str) -> event_store.Event:
     found = event_store.event_by_wall_token(get_db(), token)
     if found is None:
-        abort(404)
+        raise NotFound()
     holds_a_link()
     return found
 
