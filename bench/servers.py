@@ -27,12 +27,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scorekeeper.serve import port_is_free
-from scorekeeper.web.printer import WAITING
+from scorekeeper.web.render_pool import WAITING
 
 from .phone import Phone, Unreachable
 
 BIN = Path(sys.executable).parent
-#: Threads a worker of `scorekeeper serve` runs: 4 for the phones and printer.WAITING more for
+#: Threads a worker of `scorekeeper serve` runs: 4 for the phones and render_pool.WAITING more for
 #: requests that wait on a PDF. The floor's gunicorn gets as many, so that both serve alike.
 APP_THREADS = 4 + WAITING
 

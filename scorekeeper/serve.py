@@ -22,7 +22,7 @@ from .reports.qr import qr_terminal
 from .scoring.errors import Refusal
 from .storage.club_results import bring_up_to_date
 from .storage.database import connect
-from .web import printer, starting
+from .web import render_pool, starting
 from .web.app import configured_proxies
 from .web.connection import database_path
 
@@ -174,7 +174,7 @@ def serve(
     private Unix socket, the front (``web/front.py``) on ``port`` handing it whole requests, and
     the live process on ``live_port`` (the app's port plus one unless said; 0: none).
 
-    Each worker gets ``printer.WAITING`` threads beyond ``threads``: at most that many
+    Each worker gets ``render_pool.WAITING`` threads beyond ``threads``: at most that many
     requests wait for a PDF at once, so ``threads`` are always left for the phones. Its
     render process starts (and loads WeasyPrint) with the worker, after the fork.
     """
@@ -207,7 +207,7 @@ def serve(
         announce(host, port, scheme)
 
     def post_worker_init(worker: Any) -> None:
-        printer.start()
+        render_pool.start()
         starting.start()
         # What the worker holds for its whole life (the app, its templates, the libraries) is
         # kept out of the collector's full passes, which walked all of it and held every thread
@@ -216,7 +216,7 @@ def serve(
         gc.freeze()
 
     def worker_exit(server: Any, worker: Any) -> None:
-        printer.shutdown()
+        render_pool.shutdown()
 
     def on_exit(server: Any) -> None:
         for process in beside:
@@ -231,7 +231,7 @@ def serve(
             {
                 "bind": f"unix:{upstream}",
                 "workers": workers,
-                "threads": threads + printer.WAITING,
+                "threads": threads + render_pool.WAITING,
                 "when_ready": when_ready,
                 "post_worker_init": post_worker_init,
                 "worker_exit": worker_exit,

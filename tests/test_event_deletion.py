@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.gamelog.entries import LEFTOVERS, Change, TableError
+from scorekeeper.gamelog.entries import LEFTOVERS, Change, ChangeRefusal
 from scorekeeper.storage import club_results, table_locks
 from scorekeeper.storage import events as event_store
 from scorekeeper.storage.club_undo import undo
@@ -80,7 +80,7 @@ def test_its_games_are_locked_and_a_table_still_playing_stays_unfinished_in_the_
     tables = event_store.event_tables(db, first.id)
     assert all(table.locked for table in tables)
     playing = tables[2]
-    with pytest.raises(TableError, match="This game is locked"):
+    with pytest.raises(ChangeRefusal, match="This game is locked"):
         append(db, playing.game, Change(LEFTOVERS, 1, "Ed", {"cards": []}), "late", "phone")
     assert the_record(db)[2] == tables_before  # the lock closed no table: round 2 table 1 still counts for nobody
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.gamelog import CONFIRM, LEFTOVERS, NOTE, ONE_CARD, PRESSURE, VOID, Change, Entry, TableState, accept
-from scorekeeper.gamelog import TableError as Refused
+from scorekeeper.gamelog import CONFIRM, LEFTOVERS, NOTE, ONE_CARD, PRESSURE, VOID, Change, Entry, GameState, accept
+from scorekeeper.gamelog import ChangeRefusal as Refused
 from scorekeeper.scoring import Game, ScoringError, configure
 
 from .test_accepted_changes_keep_games_whole import CARDS, GAMES
@@ -50,7 +50,7 @@ def oracle(entries: list[Entry], set_aside: dict[int, str] | None = None) -> dic
     }
 
 
-def seen(state: TableState) -> dict[str, object]:
+def seen(state: GameState) -> dict[str, object]:
     return {
         "leftovers": {key: entry.id for key, entry in state.leftovers.items()},
         "pressures": {hand: [e.id for e in items] for hand, items in state.pressures.items() if items},
@@ -101,8 +101,8 @@ def test_one_pass_and_step_by_step_fold_as_the_plain_fold_does(raw, aside):
     entries = build(raw)
     set_aside = {key: "refused" for key in aside}
     game = Game(configure("crates"), PLAYERS)
-    assert seen(TableState.fold(game, entries, set_aside=set_aside)) == oracle(entries, set_aside)
-    state = TableState.fold(game, [], set_aside=set_aside)
+    assert seen(GameState.fold(game, entries, set_aside=set_aside)) == oracle(entries, set_aside)
+    state = GameState.fold(game, [], set_aside=set_aside)
     for index, entry in enumerate(entries):
         state = state.extended([entry])
         assert seen(state) == oracle(entries[: index + 1], set_aside)
@@ -124,7 +124,7 @@ def test_a_state_extended_change_by_change_scores_as_the_whole_log_folded_afresh
     pressure of the hand in play costs, what each side's next one costs."""
     rules, options, players, partnerships = setup
     game = Game(configure(rules, options), tuple(players), tuple(tuple(team) for team in partnerships))
-    state = TableState.fold(game, [], memo_key=None)
+    state = GameState.fold(game, [], memo_key=None)
     for step_ in steps:
         change = _change(state, step_)
         if change is None:
@@ -136,7 +136,7 @@ def test_a_state_extended_change_by_change_scores_as_the_whole_log_folded_afresh
             state = accept(state, change, entry)
         except (Refused, ScoringError):
             continue
-        fresh = TableState.fold(game, state.entries)
+        fresh = GameState.fold(game, state.entries)
         assert state.complete_hands == fresh.complete_hands
         assert state.score == fresh.score
         assert state.current_hand == fresh.current_hand
@@ -147,7 +147,7 @@ def test_a_state_extended_change_by_change_scores_as_the_whole_log_folded_afresh
             assert state.next_pressure(side.name) == fresh.next_pressure(side.name)
 
 
-def _change(state: TableState, step_: tuple) -> Change | None:
+def _change(state: GameState, step_: tuple) -> Change | None:
     players = state.game.players
     hand = state.last_hand
     if step_[0] == PRESSURE:
@@ -162,13 +162,13 @@ def _change(state: TableState, step_: tuple) -> Change | None:
     return Change(NOTE, hand + step_[1], None, {"text": "ruling"})
 
 
-def _entry(state: TableState, change: Change) -> Entry:
+def _entry(state: GameState, change: Change) -> Entry:
     return Entry.of(
         change, 1000 + state.version, state.version + 1, f"k{state.version}", "test", "2026-11-24T20:00:00+00:00"
     )
 
 
-def _accepted(state: TableState, change: Change) -> TableState:
+def _accepted(state: GameState, change: Change) -> GameState:
     return accept(state, change, _entry(state, change))
 
 
@@ -178,7 +178,7 @@ def test_undoing_a_pressure_or_a_correction_in_a_scored_hand_scores_again_from_t
     goes on from a score that held what it withdrew, whether the app would take that undo today
     (the last complete hand) or an older version wrote it in an earlier hand."""
     game = Game(configure("crates"), PLAYERS)
-    state = TableState.fold(game, [])
+    state = GameState.fold(game, [])
     for number, first in ((1, ["K"]), (2, ["5"])):
         state = _accepted(state, Change(PRESSURE, number, "Ann"))
         for player, cards in zip(PLAYERS, (first, ["Q", "8"], []), strict=True):
@@ -187,13 +187,13 @@ def test_undoing_a_pressure_or_a_correction_in_a_scored_hand_scores_again_from_t
             corrected = state.leftovers[(number, "Bob")]
             state = _accepted(state, Change(LEFTOVERS, number, "Bob", {"cards": ["A"]}, target=corrected.id))
     assert state.complete_hands == 2
-    assert state.score == TableState.fold(game, state.entries).score
+    assert state.score == GameState.fold(game, state.entries).score
     pressures_and_corrections = [e for e in state.entries if e.kind == PRESSURE or e.target is not None]
     for withdrawn in pressures_and_corrections:
         undo = Change(VOID, target=withdrawn.id)
         undone = state.extended([_entry(state, undo)])
         for change in (Change(PRESSURE, 3, "Cy"), Change(LEFTOVERS, 3, "Ann", {"cards": ["5"]})):
             undone = _accepted(undone, change)
-        fresh = TableState.fold(game, undone.entries)
+        fresh = GameState.fold(game, undone.entries)
         assert undone.complete_hands == fresh.complete_hands == 2
         assert undone.score == fresh.score

@@ -22,7 +22,7 @@ import pytest
 
 from bench.games import largest_record
 from bench.phone import Phone, Unreachable
-from scorekeeper.gamelog import MAX_ENTRIES, MAX_PRESSURES_IN_A_HAND, PRESSURE, Change, TableError
+from scorekeeper.gamelog import MAX_ENTRIES, MAX_PRESSURES_IN_A_HAND, PRESSURE, Change, ChangeRefusal
 from scorekeeper.scoring import Game, configure
 from scorekeeper.storage import database, game_imports
 from scorekeeper.storage import games as storage
@@ -148,7 +148,7 @@ def test_a_change_that_loses_a_race_is_checked_again_against_what_won(tmp_path, 
         return result
 
     monkeypatch.setattr(storage, "take", take_then_lose_the_race)
-    with pytest.raises(TableError, match="were entered meanwhile"):
+    with pytest.raises(ChangeRefusal, match="were entered meanwhile"):
         storage.append(db, stored, Change("leftovers", 1, "Ann", {"cards": ["Q"]}), "phone-a", "phone a")
     state = storage.load_state(db, stored)
     assert [entry.idem_key for entry in state.entries] == ["phone-b"]
@@ -163,13 +163,13 @@ def test_a_record_past_the_limits_is_refused_saying_which(tmp_path):
     hostile = largest_record()
     hostile["in_play"]["pressures"].append("Ann")  # type: ignore[index]
     record, changes = import_changes(hostile)
-    with pytest.raises(TableError, match="changes; a game holds at most 2000"):
+    with pytest.raises(ChangeRefusal, match="changes; a game holds at most 2000"):
         game_imports.import_game(db, record.game, changes, "import")
     hostile = largest_record()
     hostile["in_play"]["notes"] = []  # type: ignore[index]
     hostile["in_play"]["pressures"].append("Ann")  # type: ignore[index]
     record, changes = import_changes(hostile)
-    with pytest.raises(TableError, match="Hand 15 holds more than 50 pressures"):
+    with pytest.raises(ChangeRefusal, match="Hand 15 holds more than 50 pressures"):
         game_imports.import_game(db, record.game, changes, "import")
     assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
     db.conn.close()
@@ -182,7 +182,7 @@ def test_a_fifty_first_pressure_in_a_hand_is_refused_beside_the_player(tmp_path)
     stored = storage.create_game(db, Game(configure("crates"), ("Ann", "Bob", "Cy", "Di")))
     for n in range(MAX_PRESSURES_IN_A_HAND):
         storage.append(db, stored, Change(PRESSURE, 1, "Ann"), f"k{n}", "test")
-    with pytest.raises(TableError, match="Hand 1 has 50 pressures already") as refused:
+    with pytest.raises(ChangeRefusal, match="Hand 1 has 50 pressures already") as refused:
         storage.append(db, stored, Change(PRESSURE, 1, "Bob"), "k-last", "test")
     assert refused.value.field == "player"
     db.conn.close()

@@ -10,10 +10,10 @@ from scorekeeper.gamelog import (
     NOTE,
     NOTE_MAX_LENGTH,
     Change,
+    ChangeRefusal,
     Entry,
+    GameState,
     StaleEdit,
-    TableError,
-    TableState,
     check,
 )
 from scorekeeper.scoring import Game, configure
@@ -25,8 +25,8 @@ def entry(id_: int, kind: str, hand: int | None = None, player: str | None = Non
     return Entry(id_, id_, kind, hand, player, data, target, "test", "2026-11-28T12:00:00Z")
 
 
-def played(*entries: Entry) -> TableState:
-    return TableState.fold(Game(configure("crates"), PLAYERS), entries)
+def played(*entries: Entry) -> GameState:
+    return GameState.fold(Game(configure("crates"), PLAYERS), entries)
 
 
 def leftovers(hand: int, player: str, cards: str, target: int | None = None) -> Change:
@@ -41,8 +41,8 @@ CORRECTED = (
 )
 
 
-def refusal(state: TableState, change: Change) -> TableError:
-    with pytest.raises(TableError) as raised:
+def refusal(state: GameState, change: Change) -> ChangeRefusal:
+    with pytest.raises(ChangeRefusal) as raised:
         check(state, change)
     return raised.value
 

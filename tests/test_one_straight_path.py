@@ -77,7 +77,7 @@ def test_storage_holds_no_rule_of_the_log():
         for alias in node.names
     }
     assert "take" in imported
-    assert not imported & {"accept", "check", "verify", "SecondThoughts", "StaleEdit", "StaleEdits", "TableError"}
+    assert not imported & {"accept", "check", "verify", "SecondThoughts", "StaleEdit", "StaleEdits", "ChangeRefusal"}
 
 
 def test_the_second_pressure_window_is_written_once_in_the_rule_book_the_phone_reads(client):

@@ -28,9 +28,9 @@ from scorekeeper.gamelog import (
     PRESSURE,
     VOID,
     Change,
+    ChangeRefusal,
     Entry,
-    TableError,
-    TableState,
+    GameState,
 )
 from scorekeeper.gamelog.checks import accept, accept_record
 from scorekeeper.gamelog.phone_copy import FORMAT as COPY_FORMAT
@@ -48,7 +48,7 @@ BASE = "/t/tok/"
 
 
 def _change(
-    game: Game, state: TableState, rng: random.Random, decks: dict[int, list[str]], targets: list[int]
+    game: Game, state: GameState, rng: random.Random, decks: dict[int, list[str]], targets: list[int]
 ) -> Change:
     """The table's next change, most often sensible, now and then mistaken; ``targets`` are the
     ids it may undo or correct."""
@@ -80,7 +80,7 @@ def _change(
     return Change(VOID, target=rng.choice(targets))
 
 
-def _stored(state: TableState, change: Change) -> TableState | None:
+def _stored(state: GameState, change: Change) -> GameState | None:
     entry = Entry.of(
         change, state.version + 1, state.version + 1, f"k{state.version + 1}", "phone", "2026-11-25T10:00:00+00:00"
     )
@@ -93,7 +93,7 @@ def _stored(state: TableState, change: Change) -> TableState | None:
         entry = Entry.of(change, entry.id, entry.seq, entry.idem_key, entry.source, entry.created_at)
     try:
         return accept(state, change, entry)
-    except TableError:
+    except ChangeRefusal:
         return None
 
 
@@ -131,7 +131,7 @@ def _outbox_item(game: Game, change: Change, index: int) -> dict[str, Any]:
     }
 
 
-def _summary(state: TableState, refused: list[int]) -> dict[str, Any]:
+def _summary(state: GameState, refused: list[int]) -> dict[str, Any]:
     current = state.current_hand
     return {
         "complete": state.complete_hands,
@@ -149,7 +149,7 @@ def _summary(state: TableState, refused: list[int]) -> dict[str, Any]:
     }
 
 
-def _copy(state: TableState) -> dict[str, Any]:
+def _copy(state: GameState) -> dict[str, Any]:
     """copy.json as the server sends it: the phone's copy and the record's head."""
     head = {key: value for key, value in state.record().to_dict().items() if key != "hands"}
     return json.loads(json.dumps({**phone_copy(state), "record": head}))
@@ -157,7 +157,7 @@ def _copy(state: TableState) -> dict[str, Any]:
 
 def _case(game: Game, rng: random.Random) -> tuple[dict[str, Any], dict[str, Any]]:
     count, split = rng.randint(5, 150), rng.randint(0, 150)
-    state = TableState.fold(game, [])
+    state = GameState.fold(game, [])
     decks: dict[int, list[str]] = {}
     server: list[int] = []
     copy: dict[str, Any] | None = None

@@ -35,7 +35,7 @@ def exception_classes():
 
 def test_every_refusal_of_ours_is_a_refusal():
     found = dict(exception_classes())
-    assert {"TableError", "StaleEdit", "SecondThoughts", "SeatingError", "RoundConflict", "NameTaken"} <= set(found)
+    assert {"ChangeRefusal", "StaleEdit", "SecondThoughts", "SeatingError", "RoundConflict", "NameTaken"} <= set(found)
     for name, cls in found.items():
         if name not in NOT_REFUSALS:
             assert issubclass(cls, Refusal), name
@@ -44,7 +44,7 @@ def test_every_refusal_of_ours_is_a_refusal():
 def test_a_conflict_says_so_in_its_status():
     statuses = {name: cls.status for name, cls in exception_classes() if issubclass(cls, Refusal)}
     assert statuses["StaleEdit"] == statuses["SecondThoughts"] == statuses["RoundConflict"] == 409
-    assert statuses["TableError"] == statuses["ScoringError"] == statuses["SeatingError"] == 422
+    assert statuses["ChangeRefusal"] == statuses["ScoringError"] == statuses["SeatingError"] == 422
 
 
 @pytest.mark.parametrize("path", sorted((PACKAGE / "web" / "views").rglob("*.py")), ids=lambda p: p.name)

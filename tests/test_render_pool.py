@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from bench.servers import free_port
-from scorekeeper.web import printer
-from scorekeeper.web.printer import Renderer
+from scorekeeper.web import render_pool
+from scorekeeper.web.render_pool import Renderer
 
 from .test_events import new_event, seat_next_round, set_up_director
 from .test_sheets import pdf_text
@@ -58,12 +58,12 @@ def _dies_once(html: str) -> bytes:
 @contextmanager
 def using(renderer: Renderer):
     """The app renders with ``renderer`` meanwhile; its processes stop afterwards."""
-    previous = printer.install(renderer)
+    previous = render_pool.install(renderer)
     try:
         yield renderer
     finally:
         renderer.shutdown()
-        printer.install(previous)
+        render_pool.install(previous)
 
 
 @pytest.fixture
@@ -324,7 +324,7 @@ def test_a_server_worker_hands_the_gil_on_every_millisecond():
     before = sys.getswitchinterval()
     with using(Renderer()):
         try:
-            printer.start()
-            assert sys.getswitchinterval() == printer.SWITCH_INTERVAL == 0.001
+            render_pool.start()
+            assert sys.getswitchinterval() == render_pool.SWITCH_INTERVAL == 0.001
         finally:
             sys.setswitchinterval(before)

@@ -5,7 +5,7 @@ import sqlite3
 import pytest
 import sqlite_utils
 
-from scorekeeper.gamelog import LEFTOVERS, NOTE, PRESSURE, Change, TableError
+from scorekeeper.gamelog import LEFTOVERS, NOTE, PRESSURE, Change, ChangeRefusal
 from scorekeeper.scoring import Game, configure
 from scorekeeper.storage import game_imports
 from scorekeeper.storage import games as storage
@@ -71,7 +71,7 @@ def test_the_log_is_append_only_with_a_version_per_game(db, stored):
 
 
 def test_a_refused_change_writes_nothing(db, stored):
-    with pytest.raises(TableError):
+    with pytest.raises(ChangeRefusal):
         storage.append(db, stored, Change(LEFTOVERS, 1, "Ann", {"cards": ["K"] * 5}), "k1", "test")
     assert db.execute("SELECT count(*) FROM entries").fetchone()[0] == 0
     assert not db.conn.in_transaction
@@ -83,7 +83,7 @@ def test_an_import_that_fails_halfway_leaves_no_game(db):
         Change(LEFTOVERS, 1, "Ann", {"cards": ["K"]}),
         Change(LEFTOVERS, 1, "Zed", {"cards": []}),
     ]
-    with pytest.raises(TableError):
+    with pytest.raises(ChangeRefusal):
         game_imports.import_game(db, game, changes, "import")
     assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 0
     assert db.execute("SELECT count(*) FROM entries").fetchone()[0] == 0

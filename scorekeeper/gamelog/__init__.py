@@ -5,7 +5,7 @@ A save is decided here (``taking.take``: what to append, or the refusal, and wha
 told of it, ``said``). Pure: no web, no SQL. Storage stores what this part took.
 """
 
-from .checks import accept, accept_record, check, problem, replay, verify
+from .checks import accept, accept_record, replay
 from .entries import (
     CONFIRM,
     FIELD_OF_CHANGE,
@@ -18,15 +18,15 @@ from .entries import (
     PRESSURE,
     VOID,
     Change,
+    ChangeRefusal,
     Entry,
     SecondThoughts,
     StaleEdit,
     StaleEdits,
-    TableError,
 )
 from .history import describe
-from .state import Appended, TableState
-from .taking import DIRECTOR, LOCKED, Sender, TableLocked, Taken, take
+from .state import Appended, GameState
+from .taking import DIRECTOR, LOCKED, GameLocked, Sender, Taken, take
 
 __all__ = [
     "CONFIRM",
@@ -48,16 +48,13 @@ __all__ = [
     "StaleEdit",
     "StaleEdits",
     "Sender",
-    "TableError",
-    "TableLocked",
-    "TableState",
+    "ChangeRefusal",
+    "GameLocked",
+    "GameState",
     "Taken",
     "accept",
     "accept_record",
-    "check",
     "describe",
-    "problem",
     "replay",
     "take",
-    "verify",
 ]

@@ -34,14 +34,14 @@ MAX_PRESSURES_IN_A_HAND = 50
 MAX_ENTRIES = 2000
 
 
-class TableError(Refusal):
+class ChangeRefusal(Refusal):
     """A change the table's state refuses; ``index`` says which of several changes saved together
     (``append_all``) was refused."""
 
     index: int | None = None
 
 
-class StaleEdit(TableError, Stale):
+class StaleEdit(ChangeRefusal, Stale):
     """The form was built from a value that has changed since: ``current`` is what stands now
     (None: undone), and ``player`` whose leftovers they are, where they are someone's."""
 
@@ -88,7 +88,7 @@ class StaleEdits(StaleEdit):
         return self.stale
 
 
-class SecondThoughts(TableError, AskFirst):
+class SecondThoughts(ChangeRefusal, AskFirst):
     """A change that may be a slip rather than a decision (the same pressure tapped twice):
     nothing is stored; the player is asked, and answers by sending it again, confirmed."""
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..scoring.rulebook import rule_book
 from .entries import MAX_PRESSURES_IN_A_HAND, NOTE_MAX_LENGTH, Entry
-from .state import TableState
+from .state import GameState
 
 #: Changed when the copy's shape changes: a phone holding an older copy asks for the new one
 #: (``static/copy.js`` reads this one). 2: the name a saved game's file takes (``file_name``), the
@@ -24,7 +24,7 @@ FORMAT = 2
 HANDS_AHEAD = 40
 
 
-def phone_copy(state: TableState) -> dict[str, Any]:
+def phone_copy(state: GameState) -> dict[str, Any]:
     """What a phone needs to fold ``state``'s log, and its own changes, into the game's pages."""
     game = state.game
     rules = game.rules

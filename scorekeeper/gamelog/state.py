@@ -17,7 +17,7 @@ from functools import cached_property
 from typing import TypeVar
 
 from ..scoring import Game, GameRecord, GameScore, Hand, HandScore, score_game
-from .entries import CONFIRM, LEFTOVERS, NOTE, ONE_CARD, PRESSURE, VOID, Entry, TableError
+from .entries import CONFIRM, LEFTOVERS, NOTE, ONE_CARD, PRESSURE, VOID, ChangeRefusal, Entry
 from .history import describe
 from .memo import Memo
 
@@ -38,7 +38,7 @@ def _without(entries: tuple[Entry, ...], entry_id: int) -> tuple[Entry, ...]:
 
 
 @dataclass
-class TableState:
+class GameState:
     """The log folded. Build it with ``fold`` or ``extended``; its fields are read, never written."""
 
     game: Game
@@ -71,14 +71,14 @@ class TableState:
         entries: Iterable[Entry],
         memo_key: str | None = None,
         set_aside: Mapping[int, str] | None = None,
-    ) -> TableState:
+    ) -> GameState:
         """Replay the log in order; entries ``set_aside`` are left out as if undone."""
         state = cls(game, memo_key=memo_key, set_aside=dict(set_aside or {}))
         for entry in entries:
             state._apply(entry)
         return state
 
-    def extended(self, entries: Sequence[Entry]) -> TableState:
+    def extended(self, entries: Sequence[Entry]) -> GameState:
         """This state with ``entries`` folded on (a copy: this one is unchanged).
 
         The per-hand listings hold tuples, replaced rather than changed, so that a copy of
@@ -102,7 +102,7 @@ class TableState:
             state._apply(entry)
         return state
 
-    def stored(self, entry: Entry, checked: TableState) -> TableState:
+    def stored(self, entry: Entry, checked: GameState) -> GameState:
         """This state with ``entry`` folded on as it was stored: ``checked`` is the state the same
         change made when it was checked under a stand-in id; its scores, which no id changes,
         are kept rather than worked out again."""
@@ -327,7 +327,7 @@ class TableState:
             for entry in self.hand_pressures(self.current_hand):
                 side = side_of.get(entry.player or "")
                 if side is None:
-                    raise TableError(f"{entry.player!r} is not a player of this game", "player")
+                    raise ChangeRefusal(f"{entry.player!r} is not a player of this game", "player")
                 taken[side] += 1
                 pending.append((entry, side, self.game.rules.pressure_value(taken[side])))
         return pending, taken
@@ -366,5 +366,5 @@ class Appended:
     and whether it is a retry of one already in the log (``duplicate``: nothing new to store)."""
 
     entry: Entry
-    state: TableState
+    state: GameState
     duplicate: bool

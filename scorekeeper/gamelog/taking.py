@@ -16,9 +16,9 @@ from datetime import datetime
 
 from ..scoring.rulebook import SAME_PRESSURE_SECONDS
 from .checks import accept
-from .entries import PRESSURE, Change, Entry, SecondThoughts, StaleEdit, StaleEdits, TableError
+from .entries import PRESSURE, Change, ChangeRefusal, Entry, SecondThoughts, StaleEdit, StaleEdits
 from .said import said_of
-from .state import Appended, TableState
+from .state import Appended, GameState
 
 #: The source of a change made by the logged-in director.
 DIRECTOR = "director"
@@ -26,7 +26,7 @@ DIRECTOR = "director"
 LOCKED = "This game is locked by the director: only the director can change it now."
 
 
-class TableLocked(TableError):
+class GameLocked(ChangeRefusal):
     """A change to a game the director locked: the phone is told so (``locked``), and shows the lock."""
 
     def details(self) -> dict[str, object]:
@@ -54,7 +54,7 @@ class Taken:
     next_seat: int | None
     #: The last change's entry, and the state the save makes: what a page shows next.
     last: Appended = field(init=False)
-    state: TableState = field(init=False)
+    state: GameState = field(init=False)
     #: Whether the save corrects what was entered before (it then goes on to the hand's detail).
     corrects: bool = field(init=False)
 
@@ -70,7 +70,7 @@ class Taken:
 
 
 def take(
-    state: TableState,
+    state: GameState,
     changes: Sequence[tuple[Change, str]],
     sender: Sender,
     locked: bool = False,
@@ -86,17 +86,17 @@ def take(
     refusal. ``whole_hand``: the changes are a whole hand's leftovers from one pad, and are said so."""
     taken: list[Appended] = []
     stale: list[StaleEdit] = []
-    refused: TableError | None = None
+    refused: ChangeRefusal | None = None
     for index, (change, idem_key) in enumerate(changes):
         try:
             done = _appended_before(state, change, idem_key)
             if done is None:
                 if locked and not sender.director:
-                    raise TableLocked(LOCKED)
+                    raise GameLocked(LOCKED)
                 _ask_about_second_pressure(state, change, sender)
                 entry = Entry.of(change, -(state.version + 1), state.version + 1, idem_key, sender.source, sender.when)
                 done = Appended(entry, accept(state, change, entry), duplicate=False)
-        except TableError as error:
+        except ChangeRefusal as error:
             error.index = index
             if isinstance(error, StaleEdit):
                 stale.append(error)
@@ -115,19 +115,19 @@ def take(
     return Taken(tuple(taken), said_of(taken, whole_hand), state.next_seat_to_enter(last.entry.hand or 0))
 
 
-def _appended_before(state: TableState, change: Change, idem_key: str) -> Appended | None:
+def _appended_before(state: GameState, change: Change, idem_key: str) -> Appended | None:
     """What an idempotency key already saved (a retry), or None; the key reused for another change is refused."""
     if not idem_key or len(idem_key) > 100:
-        raise TableError("this form is missing its submission key: reload the page and try again")
+        raise ChangeRefusal("this form is missing its submission key: reload the page and try again")
     entry = state.by_key.get(idem_key)
     if entry is None:
         return None
     if change.same_as(entry):
         return Appended(entry, state, duplicate=True)
-    raise TableError("This submission was already used for a different change: reload the page and try again.")
+    raise ChangeRefusal("This submission was already used for a different change: reload the page and try again.")
 
 
-def _ask_about_second_pressure(state: TableState, change: Change, sender: Sender) -> None:
+def _ask_about_second_pressure(state: GameState, change: Change, sender: Sender) -> None:
     """Two pressures on one player this close together are more often one pressure tapped twice
     (a double tap, or two phones) than two: the second is taken only once the player says so
     (``change.again``).

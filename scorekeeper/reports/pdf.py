@@ -2,7 +2,7 @@
 
 WeasyPrint is imported lazily (it costs ~0.65 s), and its fetcher only reads local
 files and data URLs, so a sheet never reaches the network. The web app renders in separate processes
-(``web/printer.py``), so that a render never holds a worker's GIL.
+(``web/render_pool.py``), so that a render never holds a worker's GIL.
 
 A process parses the print stylesheet once and keeps one font configuration: every
 render after the first reuses both (about a fifth of a sheet's render time). The
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 #: The print stylesheet lives beside the print templates: phones never download it.
-PRINT_ASSETS = Path(__file__).parent.parent / "templates" / "print"
+PRINT_ASSETS = Path(__file__).parent.parent / "templates" / "sheets"
 #: How ``_print_base.html`` links it; a page with this exact link gets the parsed copy.
 STYLESHEET_LINK = '<link rel="stylesheet" href="print.css">'
 #: Allocations between two passes of the youngest generation during a render (Python's default is 700).

@@ -108,7 +108,7 @@ def score_sheet_html(
     standings count it (a short table's treatment, penalties given at it)."""
     game, score = record.game, record.score()
     grid = score_grid(score, notes)
-    return _env.get_template("print/score_sheet.html").render(
+    return _env.get_template("sheets/score_sheet.html").render(
         page_size=paper_size(paper),
         title=title,
         played_on=played_on or date.today().isoformat(),
@@ -137,7 +137,7 @@ def blank_sheet_html(rules: RuleSet, players: int = 4, paper: str = DEFAULT_PAPE
     InvalidSeating when the game is not for that many players."""
     grid = score_grid(score_game(blank_table(rules, players), ()))
     hands = rules.max_hands() or OPEN_GAME_ROWS
-    return _env.get_template("print/blank_sheet.html").render(
+    return _env.get_template("sheets/blank_sheet.html").render(
         page_size=paper_size(paper),
         rules=rules,
         options=options_in_force(rules),
@@ -167,7 +167,7 @@ def rules_reference(rules: RuleSet) -> dict[str, object]:
 
 def rules_card_html(rules: RuleSet, paper: str = DEFAULT_PAPER) -> str:
     """One page: card actions by number of players, card points, the count, threes, pressures."""
-    return _env.get_template("print/rules_card.html").render(
+    return _env.get_template("sheets/rules_card.html").render(
         page_size=paper_size(paper, "portrait"), **rules_reference(rules)
     )
 
@@ -188,7 +188,7 @@ def standings_html(
     """An event's standings to pin on the wall: provisional, with each player's hands, while
     ``unfinished`` tables play on; clubs and membership numbers from ``members`` (name → player);
     ``stage`` (``tournament.shown.Stage``) says after which round."""
-    return _env.get_template("print/standings.html").render(
+    return _env.get_template("sheets/standings.html").render(
         page_size=paper_size(paper, "portrait"),
         by_hand=by_hand,
         stage=stage,
@@ -201,7 +201,7 @@ def season_ladder_html(
 ) -> str:
     """A season's ladder to pin on the wall (portrait): the rule in words, provisional while an
     evening is under way, each player's evenings under their name, the ties said, when printed."""
-    return _env.get_template("print/season_ladder.html").render(
+    return _env.get_template("sheets/season_ladder.html").render(
         page_size=paper_size(paper, "portrait"), season_name=season_name, table=table, printed_at=printed_at
     )
 
@@ -222,7 +222,7 @@ def booklet_cover_html(
 ) -> str:
     """The booklet's first page: the event, what the booklet holds, and the standings (after which
     round, from ``stage``, a ``tournament.shown.Stage``: "Final standings" once every round is complete)."""
-    return _env.get_template("print/booklet_cover.html").render(
+    return _env.get_template("sheets/booklet_cover.html").render(
         page_size=paper_size(paper, "portrait"),
         tables=tables,
         rounds=rounds,
@@ -265,7 +265,7 @@ def table_cards_html(
     """One page per table: its number (the largest thing on it), the event, round, date and game,
     the seats in order, and the QR code that opens its record link; ``unreachable_host`` names
     a host no phone can open (localhost), which each card then warns of."""
-    return _env.get_template("print/table_cards.html").render(
+    return _env.get_template("sheets/table_cards.html").render(
         page_size=paper_size(paper, "portrait"),
         event=event,
         round_=round_,
@@ -296,7 +296,7 @@ def round_sheet_html(
         ((name, table.number, seat) for table in tables for seat, name in enumerate(table.game.game.players, start=1)),
         key=lambda place: (place[0].casefold(), place[0]),
     )
-    return _env.get_template("print/round_sheet.html").render(
+    return _env.get_template("sheets/round_sheet.html").render(
         page_size=paper_size(paper, "portrait"),
         event=event,
         round_=round_,

@@ -27,8 +27,8 @@ from .record import (
     record_to_dict,
     verification_code,
 )
-from .replay import GameScore, HandScore, PressureTaken, SideScore, check_hand, score_game
 from .rulesets import RULE_SETS, RuleSet, configure, find_rule_set
+from .scorer import GameScore, HandScore, PressureTaken, SideScore, check_hand, score_game
 
 __all__ = [
     "FILED_UNDER",

@@ -16,8 +16,8 @@ from functools import cached_property
 from .cards import Card
 from .errors import InvalidCard, InvalidRecord
 from .game import Game, Hand
-from .replay import GameScore, score_game
 from .rulesets import configure
+from .scorer import GameScore, score_game
 from .text import names_fault, surrogate_fault, text_fault
 
 FORMAT = "scorekeeper-game/1"

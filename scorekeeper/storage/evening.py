@@ -12,7 +12,7 @@ from datetime import datetime
 
 import sqlite_utils
 
-from ..gamelog import TableState
+from ..gamelog import GameState
 from ..tournament.standings import ADJUSTED, PRORATED
 from .database import immediate
 from .event_results import TableProgress, game_counting, progress
@@ -163,7 +163,7 @@ class TableNotice:
     counting: tuple[str, ...] = ()
 
 
-def _time_called(state: TableState, treatment: str, level: str) -> str:
+def _time_called(state: GameState, treatment: str, level: str) -> str:
     """A table locked by its round's clock, as its phones say it."""
     if state.finished:
         return "Time was called: this table is locked, its game ended."

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import sqlite_utils
 
-from ..gamelog import TableState
+from ..gamelog import GameState
 from ..scoring import GameRecord, GameScore, score_game
 from ..tournament.shown import Stage, shown_standings, stage
 from ..tournament.standings import (
@@ -48,7 +48,7 @@ EVENT_FORMAT = "scorekeeper-event/1"
 @dataclass(frozen=True)
 class TableProgress:
     table: EventTable
-    state: TableState
+    state: GameState
     #: Whether the table's round has a finished table, whose average an adjusted table is given.
     averaged: bool = True
     #: That average (the mean player total at the round's finished tables), where ``progress`` knows it.

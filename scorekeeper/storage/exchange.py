@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ..gamelog import LEFTOVERS, NOTE, PRESSURE, Change, TableState
+from ..gamelog import LEFTOVERS, NOTE, PRESSURE, Change, GameState
 from ..scoring import FILED_UNDER, FiledUnder, GameRecord, InvalidRecord, parse_record
 from ..scoring.record import check_record_text
 from ..scoring.text import check_text
@@ -26,7 +26,7 @@ def record_extra(stored: StoredGame, filed: FiledUnder | None) -> dict[str, obje
     return extra
 
 
-def export_record(stored: StoredGame, state: TableState, filed: FiledUnder | None = None) -> dict[str, object]:
+def export_record(stored: StoredGame, state: GameState, filed: FiledUnder | None = None) -> dict[str, object]:
     record = state.record(record_extra(stored, filed)).to_dict()
     hands = record["hands"]
     assert isinstance(hands, list)
@@ -44,7 +44,7 @@ def export_record(stored: StoredGame, state: TableState, filed: FiledUnder | Non
     return record
 
 
-def _notes(state: TableState, number: int) -> list[str]:
+def _notes(state: GameState, number: int) -> list[str]:
     return [str(entry.data.get("text", "")) for entry in state.notes.get(number, ())]
 
 

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 
 import sqlite_utils
 
-from ..gamelog import DIRECTOR, Appended, Change, Entry, Sender, TableState, Taken, describe, replay, take
+from ..gamelog import DIRECTOR, Appended, Change, Entry, GameState, Sender, Taken, describe, replay, take
 from ..gamelog.memo import Memo
 from ..scoring import Game, configure
 from .database import immediate
@@ -146,9 +146,9 @@ def _game_from_row(row: dict[str, object]) -> StoredGame:
 #: state is some 30-50 KB), so that a look folds only the tables that moved since the last.
 LATEST_KEPT = 1024
 _GAMES: Memo[StoredGame] = Memo(2 * LATEST_KEPT)
-_STATES: Memo[TableState] = Memo(256)
+_STATES: Memo[GameState] = Memo(256)
 #: Each game's latest state this process has seen, to fold on what other processes appended since.
-_LATEST: Memo[TableState] = Memo(LATEST_KEPT)
+_LATEST: Memo[GameState] = Memo(LATEST_KEPT)
 
 
 def _find_game(db: sqlite_utils.Database, column: str, value: str) -> StoredGame | None:
@@ -245,7 +245,7 @@ def _read_again(db: sqlite_utils.Database, stored: StoredGame) -> StoredGame:
     return fresh
 
 
-def load_state(db: sqlite_utils.Database, stored: StoredGame, version: int | None = None) -> TableState:
+def load_state(db: sqlite_utils.Database, stored: StoredGame, version: int | None = None) -> GameState:
     """The game's state now (or at ``version``): the same state kept from an earlier request; else
     the latest kept with the entries appended since folded on (another worker process appended
     them); else its whole log folded."""
@@ -265,7 +265,7 @@ def load_state(db: sqlite_utils.Database, stored: StoredGame, version: int | Non
     return found
 
 
-def _remember(key: str, state: TableState) -> None:
+def _remember(key: str, state: GameState) -> None:
     _STATES.put((key, state.version), state)
     latest = _LATEST.lookup(key)
     if latest is None or latest.version < state.version:
@@ -284,7 +284,7 @@ def append(
     idem_key: str,
     source: str,
     director: bool = False,
-    read: TableState | None = None,
+    read: GameState | None = None,
 ) -> Appended:
     """One change appended (``append_all``), as the command line and the tests make them."""
     return append_all(db, stored, [(change, idem_key)], Sender(source, now(), director), read).last
@@ -295,7 +295,7 @@ def append_all(
     stored: StoredGame,
     changes: Sequence[tuple[Change, str]],
     sender: Sender,
-    read: TableState | None = None,
+    read: GameState | None = None,
     whole_hand: bool = False,
 ) -> Taken:
     """Changes appended together, exactly once per idempotency key: what the game's log takes of
@@ -329,7 +329,7 @@ def append_all(
     raise AssertionError("unreachable: the last attempt holds the lock")
 
 
-def _insert(db: sqlite_utils.Database, stored: StoredGame, state: TableState, taken: Taken) -> list[int]:
+def _insert(db: sqlite_utils.Database, stored: StoredGame, state: GameState, taken: Taken) -> list[int]:
     """Inside the write transaction, SQL only: the taken entries inserted, the version moved on; their ids."""
     ids = [_insert_entry(db, stored.id, item.entry) for item in taken.new]
     db.conn.execute("UPDATE games SET version = ? WHERE id = ?", [state.version + len(ids), stored.id])
@@ -339,7 +339,7 @@ def _insert(db: sqlite_utils.Database, stored: StoredGame, state: TableState, ta
     return ids
 
 
-def _note_in_event(db: sqlite_utils.Database, game_id: int, entry: Entry, state: TableState) -> None:
+def _note_in_event(db: sqlite_utils.Database, game_id: int, entry: Entry, state: GameState) -> None:
     """A director's change to an event's game goes on the event's history too, named by round
     and table (inside the save's transaction: a line per entry, never one without it)."""
     what, old, value = describe(entry, state.by_id)
@@ -353,7 +353,7 @@ def _note_in_event(db: sqlite_utils.Database, game_id: int, entry: Entry, state:
     )
 
 
-def _settle(stored: StoredGame, state: TableState, taken: Taken, ids: list[int]) -> Taken:
+def _settle(stored: StoredGame, state: GameState, taken: Taken, ids: list[int]) -> Taken:
     """After the commit: each new entry with its stored id, and the state it made, kept for the next request."""
     saved: list[Appended] = []
     given = iter(ids)

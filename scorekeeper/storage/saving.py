@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import sqlite_utils
 
-from ..gamelog import Change, Sender, TableState, Taken
+from ..gamelog import Change, GameState, Sender, Taken
 from .evening import settle_game
 from .games import StoredGame, append_all
 
@@ -20,7 +20,7 @@ def save(
     stored: StoredGame,
     changes: Sequence[tuple[Change, str]],
     sender: Sender,
-    read: TableState | None = None,
+    read: GameState | None = None,
     whole_hand: bool = False,
 ) -> Taken:
     """``changes`` (each with its idempotency key) appended as ``sender``'s, and the table settled."""

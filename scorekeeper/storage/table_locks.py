@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from ..gamelog.state import TableState
+from ..gamelog.state import GameState
 from ..scoring import Refusal
 from ..tournament.standings import (
     ADJUSTED,
@@ -41,7 +41,7 @@ def short_words(treatment: str, level: str = AVERAGE) -> str:
     return {PRORATED: "prorated", MISSED: "counted as missed"}.get(treatment, f"adjusted ({level})")
 
 
-def short_why(state: TableState, treatment: str = PRORATED, level: str = AVERAGE, averaged: bool = True) -> str:
+def short_why(state: GameState, treatment: str = PRORATED, level: str = AVERAGE, averaged: bool = True) -> str:
     """How a table's history line ends when it is locked as ``state`` stands: nothing for a
     finished game, else after which hand and how it counts (", after hand 6 of 15, prorated").
     ``averaged``: whether its round has a finished table to average (an adjusted table without

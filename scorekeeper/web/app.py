@@ -61,6 +61,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from .forms import new_idem_key
     from .pages import table_notice_context
     from .views import (
+        app_files,
         club,
         director,
         event_page,
@@ -79,8 +80,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         published,
         season_wall,
         seasons,
-        spectator,
         start,
+        view,
         wall,
     )
 
@@ -93,12 +94,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     connection.init_app(app)
     starting.init_app(app)
-    for view in (
+    for module in (
         home,
+        app_files,
         start,
         play,
         play_leftovers,
-        spectator,
+        view,
         printing,
         director,
         events,
@@ -118,8 +120,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     ):
         # A blueprint's routes may lie in several modules (the event's pages add theirs to
         # events.bp, the leftovers pad to play.bp): each blueprint is registered once, with them all.
-        if view.bp not in app.blueprints.values():
-            app.register_blueprint(view.bp)
+        if module.bp not in app.blueprints.values():
+            app.register_blueprint(module.bp)
     app.jinja_env.add_extension("jinja2.ext.do")
     app.jinja_env.globals["new_idem_key"] = new_idem_key
     app.context_processor(_saved_message)

@@ -4,7 +4,7 @@ processes side by side (one a core), progress in a file, the PDF beside it. A pu
 its PDFs rendered as a booklet's pages are, and zipped with its pages instead of joined.
 
 A request only starts the job and returns, and the director's page follows the progress;
-the worker's thread only waits while the processes render (``printer``), so it never holds
+the worker's thread only waits while the processes render (``render_pool``), so it never holds
 the GIL while phones post. Each page of the booklet (the cover, every table's sheet) is a
 PDF of its own, joined at the end. A locked table's sheet does not change: its PDF is kept
 in the instance folder under its verification code (and a hash of its markup, which also
@@ -30,7 +30,7 @@ from typing import Any
 from ..reports import pdf
 from ..reports.site import zipped
 from ..storage.files import write_private
-from . import printer
+from . import render_pool
 
 FOLDER = "booklets"
 #: Where locked tables' sheets are kept, inside the booklets folder.
@@ -85,7 +85,7 @@ def start(
     files: Sequence[tuple[str, bytes]] = (),
 ) -> str:
     """Start rendering, once per key (the form's idempotency key): returns the job's id at once
-    (``printer.Busy`` when booklets are at their bound). Every status of the job names ``event``,
+    (``render_pool.Busy`` when booklets are at their bound). Every status of the job names ``event``,
     the event whose booklet it is: only that event's pages find it.
 
     The job is named after the key, and its first status is linked into place only if no
@@ -113,8 +113,8 @@ def start(
     finally:
         claim.unlink()
     try:
-        future = printer.in_background(_run, str(folder), job, list(parts), about, list(files))
-    except printer.Busy:
+        future = render_pool.in_background(_run, str(folder), job, list(parts), about, list(files))
+    except render_pool.Busy:
         (folder / f"{job}.json").unlink(missing_ok=True)
         raise
     future.add_done_callback(partial(_report_lost, folder, job, total, about))

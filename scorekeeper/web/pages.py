@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Response, jsonify, render_template, request
 
-from ..gamelog import CONFIRM, VOID, TableState, describe
+from ..gamelog import CONFIRM, VOID, GameState, describe
 from ..gamelog.phone_copy import FORMAT as COPY_FORMAT
 from ..gamelog.phone_copy import entry_data, phone_copy
 from ..reports.charts import running_total_chart
@@ -14,7 +14,7 @@ from ..storage.event_results import game_counting
 from ..storage.events import event_paper, filed_under
 from ..storage.exchange import export_record, record_extra
 from ..storage.games import StoredGame
-from . import printer
+from . import render_pool
 from .connection import get_db
 from .devices import PHONE_SOURCE
 from .responses import download_name, json_download, pdf_response, requested_paper
@@ -26,12 +26,12 @@ def filing(stored: StoredGame) -> FiledUnder | None:
     return filed_under(get_db(), stored.id)
 
 
-def sheet_record(stored: StoredGame, state: TableState) -> GameRecord:
+def sheet_record(stored: StoredGame, state: GameState) -> GameRecord:
     """The record as the sheet and the export carry it, so the codes on paper, screen and export agree."""
     return state.record(record_extra(stored, filing(stored)))
 
 
-def scores_context(stored: StoredGame, state: TableState) -> dict[str, object]:
+def scores_context(stored: StoredGame, state: GameState) -> dict[str, object]:
     return {
         "stored": stored,
         "verification_code": sheet_record(stored, state).verification_code,
@@ -42,14 +42,14 @@ def scores_context(stored: StoredGame, state: TableState) -> dict[str, object]:
     }
 
 
-def history_page(stored: StoredGame, state: TableState, can_edit: bool) -> str:
+def history_page(stored: StoredGame, state: GameState, can_edit: bool) -> str:
     """Every change, newest first, as anyone at the table (or watching) may read it."""
     return render_template(
         "game/history.html", stored=stored, state=state, game=state.game, lines=history_lines(state), can_edit=can_edit
     )
 
 
-def history_lines(state: TableState) -> list[dict[str, object]]:
+def history_lines(state: GameState) -> list[dict[str, object]]:
     """Newest first; an undo is folded into the line of the change it undid (who undid it, when,
     from which phone), so one undo reads as one line. An undo of an undo keeps a line of its own."""
     phones = phone_names(state)
@@ -81,7 +81,7 @@ def history_lines(state: TableState) -> list[dict[str, object]]:
     return lines
 
 
-def phone_names(state: TableState) -> dict[str, str]:
+def phone_names(state: GameState) -> dict[str, str]:
     """Each phone's record-link label as people say it: "Ann's phone" once a player confirmed a
     hand on it (naming themselves), else "phone 2", numbered in the order the phones first
     changed the game. Other sources ("director", "import") keep their own words."""
@@ -99,12 +99,12 @@ def phone_names(state: TableState) -> dict[str, str]:
     return names
 
 
-def export_response(stored: StoredGame, state: TableState) -> Response:
+def export_response(stored: StoredGame, state: GameState) -> Response:
     filed = filing(stored)
     return json_download(export_record(stored, state, filed), download_name(stored, "game", "json", filed))
 
 
-def phone_copy_response(stored: StoredGame, state: TableState) -> Response:
+def phone_copy_response(stored: StoredGame, state: GameState) -> Response:
     """The game as the phone keeps it (``gamelog.phone_copy``), with the record's head and the
     export's file name for its "Save this game"; ``?since=N`` (the version the phone holds) sends
     only the entries after it, since a log only grows. An ETag of the version answers a phone that
@@ -132,7 +132,7 @@ def phone_copy_response(stored: StoredGame, state: TableState) -> Response:
     return response
 
 
-def sheet_response(stored: StoredGame, state: TableState, view_url: str) -> Response:
+def sheet_response(stored: StoredGame, state: GameState, view_url: str) -> Response:
     """The game's score sheet as PDF: the same record the screen shows, laid out for paper; an
     event's game is dated by the event, not by the day its round was seated."""
     record = sheet_record(stored, state)
@@ -148,7 +148,7 @@ def sheet_response(stored: StoredGame, state: TableState, view_url: str) -> Resp
         lock=lock,
         counting=counting,
     )
-    return pdf_response(printer.render(html), download_name(stored, "sheet", "pdf", filed))
+    return pdf_response(render_pool.render(html), download_name(stored, "sheet", "pdf", filed))
 
 
 def table_notice_context() -> dict[str, object]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..gamelog import TableState
+from ..gamelog import GameState
 from ..reports.grid import ScoreGrid, score_grid
 
 
@@ -19,7 +19,7 @@ class Scoreboard:
     next_pressure: Mapping[str, int]
 
 
-def scoreboard(state: TableState) -> Scoreboard:
+def scoreboard(state: GameState) -> Scoreboard:
     notes = {number: [str(entry.data.get("text", "")) for entry in entries] for number, entries in state.notes.items()}
     return Scoreboard(
         score_grid(state.score, notes),

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper.gamelog import PRESSURE, Change, Entry, TableError, TableState
+from scorekeeper.gamelog import PRESSURE, Change, ChangeRefusal, Entry, GameState
 from scorekeeper.gamelog.checks import accept
 from scorekeeper.gamelog.entries import MAX_PRESSURES_IN_A_HAND
 from scorekeeper.scoring import configure, parse_cards
@@ -298,8 +298,8 @@ def _servers_refusal(record: dict, change: Change) -> str:
     """What the server answers ``change`` to, in the game ``record`` holds."""
     parsed, changes = import_changes(record)
     entries = [Entry.of(c, n, n, f"i{n}", "import", "2026-11-25T10:00:00+00:00") for n, c in enumerate(changes, 1)]
-    state = TableState.fold(parsed.game, entries)
-    with pytest.raises(TableError) as refused:
+    state = GameState.fold(parsed.game, entries)
+    with pytest.raises(ChangeRefusal) as refused:
         accept(state, change, Entry.of(change, 9999, 9999, "x", "phone", "2026-11-25T10:00:00+00:00"))
     return str(refused.value)
 

@@ -2,7 +2,7 @@
 
 A rule set class is a frozen dataclass whose fields are its options, so an instance
 is a rule set *configured* for one game (``Crates(jokers=True)``). The engine in
-``scoring/game.py`` and ``scoring/replay.py`` only calls the methods below; a new
+``scoring/game.py`` and ``scoring/scorer.py`` only calls the methods below; a new
 game of the Eights family is a new subclass in a module of its own.
 """
 

@@ -24,7 +24,7 @@ from ...storage.event_results import (
     unfinished_tables,
 )
 from ...storage.events import Event, EventTable
-from .. import booklets, printer
+from .. import booklets, render_pool
 from ..connection import get_db
 from ..forms import EmptyForm, KeyedForm
 from ..responses import pdf_response, requested_paper
@@ -53,7 +53,7 @@ def _round_to_print(event: Event) -> tuple[int, list[EventTable]]:
 
 @bp.get("/events/<int:event_id>/table-cards.pdf")
 @director_required
-@printer.prints
+@render_pool.prints
 def table_cards(event_id: int) -> Response:
     """One page per table of a round: table number, seats, and the QR code to record."""
     found = event_or_404(event_id)
@@ -63,12 +63,12 @@ def table_cards(event_id: int) -> Response:
         for table in seated
     ]
     html = table_cards_html(found, round_, cards, requested_paper(found.paper), unreachable_host(request.host_url))
-    return pdf_response(printer.render(html), file_name(found, f"table-cards-round-{round_}", "pdf"))
+    return pdf_response(render_pool.render(html), file_name(found, f"table-cards-round-{round_}", "pdf"))
 
 
 @bp.get("/events/<int:event_id>/round-sheet.pdf")
 @director_required
-@printer.prints
+@render_pool.prints
 def round_sheet(event_id: int) -> Response:
     """A round's seating to pin up (the latest round unless ``?round=`` names one), with the plan's quality."""
     found = event_or_404(event_id)
@@ -92,7 +92,7 @@ def round_sheet(event_id: int) -> Response:
         seated_by=round_store.round_seated_by(db, found.id, round_),
         seated_since=latest if latest > round_ else 0,
     )
-    return pdf_response(printer.render(html), file_name(found, f"round-{round_}-seating", "pdf"))
+    return pdf_response(render_pool.render(html), file_name(found, f"round-{round_}-seating", "pdf"))
 
 
 @bp.post("/events/<int:event_id>/booklet")
@@ -108,7 +108,7 @@ def booklet(event_id: int) -> Response:
         flash(" ".join(form.idem.errors) or "This page is out of date: reload it.", "error")
         return back_to(found)
     db = get_db()
-    with printer.building():  # the pages' markup, seconds of Python for a big event: one builder at a time
+    with render_pool.building():  # the pages' markup, seconds of Python for a big event: one builder at a time
         tables = progress(db, found)
         if not tables:
             flash("No table has been seated yet.", "error")

@@ -19,7 +19,7 @@ from ...storage.event_results import (
     standings_shown,
     unfinished_tables,
 )
-from .. import printer
+from .. import render_pool
 from ..connection import get_db
 from ..forms import EmptyForm
 from ..responses import download_response, json_download, pdf_response, requested_paper
@@ -49,7 +49,7 @@ def standings(event_id: int) -> str:
 
 @bp.get("/events/<int:event_id>/standings.pdf")
 @director_required
-@printer.prints
+@render_pool.prints
 def standings_pdf(event_id: int) -> Response:
     found = event_or_404(event_id)
     db = get_db()
@@ -69,7 +69,7 @@ def standings_pdf(event_id: int) -> Response:
         stage=shown.stage,
     )
     return pdf_response(
-        printer.render(html), file_name(found, f"standings{f'-round-{round_}' if round_ else ''}", "pdf")
+        render_pool.render(html), file_name(found, f"standings{f'-round-{round_}' if round_ else ''}", "pdf")
     )
 
 

@@ -26,7 +26,7 @@ from ...storage.house_rules import (
     save_house_rules,
     versions,
 )
-from .. import printer
+from .. import render_pool
 from ..connection import get_db
 from ..errors import form_page
 from ..forms import row_id
@@ -117,10 +117,10 @@ def show(rules_id: int) -> str:
 
 
 @bp.get("/<int:rules_id>/rules.pdf")
-@printer.prints
+@render_pool.prints
 def rules_pdf(rules_id: int) -> Response:
     saved = _found(rules_id)
-    return pdf_response(printer.render(rules_card_html(saved.rules, requested_paper())), f"rules-{saved.id}.pdf")
+    return pdf_response(render_pool.render(rules_card_html(saved.rules, requested_paper())), f"rules-{saved.id}.pdf")
 
 
 def _found(rules_id: int) -> SavedHouseRules:

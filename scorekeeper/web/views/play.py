@@ -21,16 +21,16 @@ from ...gamelog import (
     PRESSURE,
     VOID,
     Change,
+    ChangeRefusal,
+    GameState,
     SecondThoughts,
     Sender,
-    TableError,
-    TableState,
     Taken,
 )
 from ...reports.qr import qr_svg
 from ...storage.games import StoredGame, load_state, now
 from ...storage.saving import save
-from .. import printer
+from .. import render_pool
 from ..access import recording_game
 from ..connection import get_db
 from ..devices import client_address, record_source
@@ -45,7 +45,7 @@ from ..scoreboard import scoreboard
 bp = Blueprint("play", __name__, url_prefix="/t/<token>")
 
 
-def state_of(stored: StoredGame) -> TableState:
+def state_of(stored: StoredGame) -> GameState:
     return load_state(get_db(), stored)
 
 
@@ -87,7 +87,7 @@ def save_changes(
     stored: StoredGame,
     changes: list[tuple[Change, str]],
     form: ChangeForm,
-    read: TableState | None = None,
+    read: GameState | None = None,
     whole_hand: bool = False,
 ) -> Taken:
     """Saved as this phone (its network address on each change), each change stamped with the
@@ -115,7 +115,7 @@ def hand(token: str) -> str | Response:
     return render_template("play/hand.html", **_hand_context(stored, state), note_form=NoteForm())
 
 
-def _hand_context(stored: StoredGame, state: TableState) -> dict[str, object]:
+def _hand_context(stored: StoredGame, state: GameState) -> dict[str, object]:
     number = state.last_hand
     game = state.game
     return {
@@ -141,7 +141,7 @@ def pressure(token: str) -> Response | tuple[str, int, dict[str, str]]:
     form = PressureForm()
     go_back_on_refusal(_back_url(token, form.hand.data))
     if not form.validate_on_submit():
-        raise TableError("That pressure could not be recorded: reload the page and tap again.", "player")
+        raise ChangeRefusal("That pressure could not be recorded: reload the page and tap again.", "player")
     number = form.hand.data
     change = Change(PRESSURE, number, form.player.data, {}, again=form.confirmed)
     try:
@@ -178,10 +178,10 @@ def note(token: str) -> Response | tuple[str, int, dict[str, str]]:
     form = NoteForm()
     try:
         if not form.validate_on_submit():
-            raise TableError(first_error(form), "text")
+            raise ChangeRefusal(first_error(form), "text")
         text = (form.text.data or "").strip()
         taken = save_changes(stored, [(Change(NOTE, form.hand.data, None, {"text": text}), "")], form)
-    except TableError as error:
+    except ChangeRefusal as error:
         if wants_json():
             raise
         form.text.errors = form.text.errors or [str(error)]
@@ -202,7 +202,7 @@ def one_card(token: str) -> Response:
     form = OneCardForm()
     go_back_on_refusal(_back_url(token))
     if not form.validate_on_submit():
-        raise TableError("That reminder could not be recorded: reload the page.", "player")
+        raise ChangeRefusal("That reminder could not be recorded: reload the page.", "player")
     owes = form.owes.data == "1"
     taken = save_changes(stored, [(Change(ONE_CARD, form.hand.data, form.player.data, {"owes": owes}), "")], form)
     return done(taken, _back_url(token))
@@ -214,7 +214,7 @@ def undo(token: str) -> Response:
     form = UndoForm()
     go_back_on_refusal(_back_url(token))
     if not form.validate_on_submit():
-        raise TableError("That undo could not be recorded: reload the page.")
+        raise ChangeRefusal("That undo could not be recorded: reload the page.")
     target = state_of(stored).by_id.get(form.target.data or -1)
     hand_number = target.hand if target else None
     go_back_on_refusal(_back_url(token, hand_number))
@@ -229,7 +229,7 @@ def confirm(token: str) -> Response:
     form = ConfirmForm()
     go_back_on_refusal(_back_url(token))
     if not form.validate_on_submit():
-        raise TableError("That confirmation could not be recorded: reload the page.")
+        raise ChangeRefusal("That confirmation could not be recorded: reload the page.")
     change = Change(CONFIRM, form.hand.data, form.player.data, {"source": sender().source})
     taken = save_changes(stored, [(change, "")], form)
     return done(taken, _back_url(token))
@@ -251,7 +251,7 @@ def hand_detail(token: str, number: int) -> str | Response:
     return render_template("play/hand_detail.html", **_detail_context(stored, state, number), can_edit=True)
 
 
-def _detail_context(stored: StoredGame, state: TableState, number: int) -> dict[str, object]:
+def _detail_context(stored: StoredGame, state: GameState, number: int) -> dict[str, object]:
     rules = state.game.rules
     entered = state.hand_leftovers(number)
     return {
@@ -306,7 +306,7 @@ def share(token: str) -> str:
 
 
 @bp.get("/sheet.pdf")
-@printer.prints
+@render_pool.prints
 def sheet(token: str) -> Response:
     """The score sheet to print and sign, with a QR code to the read-only page."""
     stored = recording_game(token)

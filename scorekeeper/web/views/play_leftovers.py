@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ...gamelog import LEFTOVERS, Change, StaleEdit, TableError, Taken
+from ...gamelog import LEFTOVERS, Change, ChangeRefusal, StaleEdit, Taken
 from ...scoring import ScoringError, parse_cards
 from ..access import recording_game
 from ..errors import form_page, go_back_on_refusal
@@ -25,13 +25,13 @@ def leftovers(token: str, number: int, seat: int) -> Response | tuple[str, int, 
     if not 1 <= number <= state.last_hand or not 0 <= seat < len(game.players):
         if request.method == "POST" and wants_json():
             where = f"Hand {number} is not open" if not 1 <= number <= state.last_hand else f"There is no seat {seat}"
-            raise TableError(f"{where}: nothing was saved.", "hand")
+            raise ChangeRefusal(f"{where}: nothing was saved.", "hand")
         return redirect(url_for("play.hand", token=token))
     player = game.players[seat]
     existing = state.leftovers.get((number, player))
     form = LeftoversForm()
     conflict: StaleEdit | None = None
-    refused: TableError | None = None
+    refused: ChangeRefusal | None = None
     if request.method == "GET" and existing is not None:
         form.cards.data = " ".join(card.token for card in existing.cards)
         form.went_out.data = not existing.cards
@@ -49,7 +49,7 @@ def leftovers(token: str, number: int, seat: int) -> Response | tuple[str, int, 
         )
         try:
             taken = save_changes(stored, [(change, "")], form, read=state)
-        except TableError as error:
+        except ChangeRefusal as error:
             if wants_json():
                 raise
             refused = error
@@ -61,7 +61,7 @@ def leftovers(token: str, number: int, seat: int) -> Response | tuple[str, int, 
         else:
             return _after_leftovers(token, taken, number)
     elif form.is_submitted() and wants_json():
-        raise TableError(first_error(form), "cards")
+        raise ChangeRefusal(first_error(form), "cards")
     page = render_template(
         "play/leftovers.html",
         stored=stored,
@@ -90,14 +90,14 @@ def hand_leftovers(token: str, number: int) -> Response:
     seat: int | None = None
     try:
         if not form.validate_on_submit():
-            raise TableError("That save could not be recorded: reload the page and tap again.", "cards")
+            raise ChangeRefusal("That save could not be recorded: reload the page and tap again.", "cards")
         if not 1 <= number <= state.last_hand:
-            raise TableError(f"Hand {number} is not open: nothing was saved.", "hand")
+            raise ChangeRefusal(f"Hand {number} is not open: nothing was saved.", "hand")
         try:
             form.read(request.form, len(game.players))
         except ValueError as error:
             seat = form.error_seat
-            raise TableError(str(error), "cards") from None
+            raise ChangeRefusal(str(error), "cards") from None
         changes = [
             (
                 Change(
@@ -112,7 +112,7 @@ def hand_leftovers(token: str, number: int) -> Response:
             for entry in form.entries
         ]
         taken = save_changes(stored, changes, form, read=state, whole_hand=True)
-    except TableError as error:
+    except ChangeRefusal as error:
         if error.index is not None:
             seat = form.entries[error.index].seat
         player = game.players[seat] if seat is not None and 0 <= seat < len(game.players) else None
@@ -121,12 +121,12 @@ def hand_leftovers(token: str, number: int) -> Response:
     return _after_leftovers(token, taken, number)
 
 
-class RefusedAtSeat(TableError):
+class RefusedAtSeat(ChangeRefusal):
     """A whole-hand save refused: the reason names the player, and the phone is told which seat.
     A conflict names every seat that met another phone's entry (``conflicts``: the seat, its player,
     and the entry that stands now), so the phone shows them all and keeps every entry it sent."""
 
-    def __init__(self, error: TableError, seat: int | None, player: str | None, form: HandLeftoversForm) -> None:
+    def __init__(self, error: ChangeRefusal, seat: int | None, player: str | None, form: HandLeftoversForm) -> None:
         text = str(error)
         if player and not text.startswith(player) and not isinstance(error, StaleEdit):
             text = f"{player}: {text}"

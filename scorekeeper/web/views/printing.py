@@ -9,7 +9,7 @@ from ...reports.sheets import blank_sheet_html, rules_card_html, rules_reference
 from ...scoring import configure
 from ...scoring.rulesets import DEFAULT_RULE_SET
 from ...storage.house_rules import house_choices
-from .. import printer
+from .. import render_pool
 from ..connection import get_db
 from ..errors import InvalidForm, refused_page
 from ..printing_forms import PrintForm
@@ -20,7 +20,7 @@ bp = Blueprint("printing", __name__)
 
 def _register_printer(state: BlueprintSetupState) -> None:
     assert isinstance(state.app, Flask)
-    printer.init_app(state.app)
+    render_pool.init_app(state.app)
 
 
 # Registered with the app, so that every PDF of the app (sheets, cards, standings, booklets), not only
@@ -42,14 +42,14 @@ def blank_sheet() -> str:
 
 
 @bp.get("/blank-sheet.pdf")
-@printer.prints
+@render_pool.prints
 def blank_sheet_pdf() -> Response | tuple[str, int, dict[str, str]]:
     form, valid = _form()
     if not valid or form.blank_table() is None:
         return refused_page(render_template("printing/blank_sheet.html", form=form), InvalidForm())
     rules = form.configured_rules()
     html = blank_sheet_html(rules, int(form.players.data), form.paper.data)
-    return pdf_response(printer.render(html), f"blank-{rules.id}.pdf")
+    return pdf_response(render_pool.render(html), f"blank-{rules.id}.pdf")
 
 
 @bp.get("/rules")
@@ -65,10 +65,10 @@ def _rules_page(form: PrintForm, valid: bool) -> str:
 
 
 @bp.get("/rules.pdf")
-@printer.prints
+@render_pool.prints
 def rules_card_pdf() -> Response | tuple[str, int, dict[str, str]]:
     form, valid = _form()
     if not valid:
         return refused_page(_rules_page(form, valid), InvalidForm())
     rules = form.configured_rules()
-    return pdf_response(printer.render(rules_card_html(rules, form.paper.data)), f"rules-{rules.id}.pdf")
+    return pdf_response(render_pool.render(rules_card_html(rules, form.paper.data)), f"rules-{rules.id}.pdf")

@@ -9,7 +9,7 @@ from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from ...storage.events import Event, get_event
-from .. import booklets, printer
+from .. import booklets, render_pool
 from ..connection import get_db
 from ..forms import EmptyForm, KeyedForm
 from ..publishing import event_site
@@ -35,7 +35,7 @@ def publish(event_id: int) -> Response:
     if not form.validate_on_submit():
         flash(" ".join(form.idem.errors) or "This page is out of date: reload it.", "error")
         return redirect(url_for("events.event", event_id=found.id) + "#top")
-    with printer.building():  # the pages' markup: one builder at a time, as for a booklet
+    with render_pool.building():  # the pages' markup: one builder at a time, as for a booklet
         site = event_site(get_db(), found.id)
     top = f"event-{found.id}"
     parts = [booklets.Part(file.pdf_of, name=f"{top}/{file.path}") for file in site.files.values() if file.pdf_of]

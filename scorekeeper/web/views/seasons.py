@@ -19,7 +19,7 @@ from ...scoring.errors import sentence
 from ...storage import seasons as season_store
 from ...storage.club_results import bring_up_to_date
 from ...storage.seasons import Season
-from .. import printer
+from .. import render_pool
 from ..club_pages import ladder_shown
 from ..connection import get_db
 from ..errors import InvalidForm, page_answer
@@ -166,7 +166,7 @@ def take_out_event(season_id: int, event_id: int) -> Response:
 
 @bp.get("/<int:season_id>/ladder.pdf")
 @director_required
-@printer.prints
+@render_pool.prints
 def ladder_pdf(season_id: int) -> Response:
     """The ladder to pin on the wall, on the season's paper, portrait, by the members' names."""
     found = _season(season_id)
@@ -174,7 +174,7 @@ def ladder_pdf(season_id: int) -> Response:
     bring_up_to_date(db)
     table = ladder_shown(season_store.season_ladder(db, found), public=False)
     html = season_ladder_html(found.name, table, found.paper, printed_at=printed_now())
-    return pdf_response(printer.render(html), f"ladder-{found.id}.pdf")
+    return pdf_response(render_pool.render(html), f"ladder-{found.id}.pdf")
 
 
 @bp.get("/<int:season_id>/ladder.csv")

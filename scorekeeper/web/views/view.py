@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, render_template, url_for
 
 from ...storage.games import load_state
-from .. import printer
+from .. import render_pool
 from ..access import viewing_game
 from ..connection import get_db
 from ..pages import export_response, history_page, scores_context, sheet_response
@@ -37,7 +37,7 @@ def history(token: str) -> str:
 
 
 @bp.get("/sheet.pdf")
-@printer.prints
+@render_pool.prints
 def sheet(token: str) -> Response:
     stored = viewing_game(token)
     return sheet_response(stored, load_state(get_db(), stored), url_for("view.scores", token=token, _external=True))
