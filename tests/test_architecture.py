@@ -158,6 +158,12 @@ def test_the_phones_modules_import_files_beside_them_and_never_in_a_circle():
         ordered |= ready
 
 
+def test_the_outbox_imports_no_pages_part():
+    """The outbox sends every page's changes and knows none of the pages: a part that reads some
+    refusals better (the pad, its leftovers' conflicts) registers for them (onRefusal)."""
+    assert module_imports(STATIC / "outbox.js") <= {"./net.js", "./storage.js"}
+
+
 def test_only_storage_js_touches_the_phones_storage():
     """One helper that never throws (private mode, no storage), instead of a try around every call."""
     touching = {

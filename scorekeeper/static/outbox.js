@@ -11,7 +11,6 @@
      scorekeeper:connection  detail: "live" | "reconnecting" | "offline" | "failing"; when it changes */
 
 import { fetchWithin, timedOut } from "./net.js";
-import { refusedLeftovers } from "./pad_seats.js";
 import { local } from "./storage.js";
 
 const OUTBOX = "scorekeeper:outbox";
@@ -23,6 +22,7 @@ let navigating = false;
 let inFlight = null;
 let state = null;
 const roundListeners = [];
+const refusalReaders = new Map();
 
 const tell = (name, detail) => document.dispatchEvent(new CustomEvent(name, { detail }));
 const changed = () => tell("scorekeeper:outbox", queued());
@@ -90,6 +90,14 @@ export function leave(url) {
 
 /* Called with {delivered, leaving} whenever a round of sending ends. */
 export function afterRound(listener) { roundListeners.push(listener); }
+
+/* A page's part that knows some refusals reads them for the refused list: reader(item, result) for
+   each refusal of that status (409: something changed meanwhile) gives {reapply, conflicts} (the
+   address that brings the change back, each player's two entries), or null when it is not one it
+   knows. The pad reads its leftovers' conflicts so (pad_seats.js). */
+export function onRefusal(status, reader) {
+  refusalReaders.set(status, [...(refusalReaders.get(status) || []), reader]);
+}
 
 /* A fresh idempotency key: the one way a change gets its key, here or on a page drawn offline. */
 export function newKey() {
@@ -191,13 +199,18 @@ function gameOf(item) {
   return match ? match[0] : item.url;
 }
 
-/* Listed as not saved. Leftovers that met another phone's entries are listed with each player's
-   two entries and an address that brings every one of this phone's back (pad_seats.js). */
+/* Listed as not saved, with what a reader of its refusal adds (onRefusal): leftovers that met
+   another phone's entries are listed with each player's two entries and an address that brings
+   every one of this phone's back. */
 function refuse(item, result) {
-  const leftovers = refusedLeftovers(item, result, item.id);
+  let read = null;
+  for (const reader of refusalReaders.get(result.status) || []) {
+    read = reader(item, result);
+    if (read) { break; }
+  }
   local.write(REFUSED, [...refused(), {
     id: item.id, label: item.label, error: result.error, again: result.ask ? item : null,
-    reapply: leftovers && leftovers.reapply, conflicts: leftovers && leftovers.conflicts,
+    reapply: read && read.reapply, conflicts: read && read.conflicts,
   }]);
 }
 

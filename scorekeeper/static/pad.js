@@ -4,8 +4,8 @@
    their own), or each phone only its own player. Without JavaScript the cards are typed. */
 
 import { fetchWithin } from "./net.js";
-import { settleRefused } from "./outbox.js";
-import { Seats, shown } from "./pad_seats.js";
+import { onRefusal, settleRefused } from "./outbox.js";
+import { Seats, refusedLeftovers, shown } from "./pad_seats.js";
 
 const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const BARE = /^(10|[2-9AJQKT])$/i;
@@ -14,6 +14,10 @@ function label(token) {
   const match = /^(10|[2-9AJQKT])([SHDC])$/i.exec(token);
   return match ? match[1].toUpperCase() + SUITS[match[2].toUpperCase()] : token.toUpperCase();
 }
+
+/* A save of leftovers refused because another phone's came first is listed with both entries of
+   each player and a way back to the pad (on every page: the outbox sends from any of them). */
+onRefusal(409, refusedLeftovers);
 
 const drop = (root, selector) => root.querySelectorAll(selector).forEach((node) => node.remove());
 

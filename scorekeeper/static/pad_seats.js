@@ -15,9 +15,10 @@ export const shown = (entry) => (entry.out ? "went out" : entry.cards);
    or a whole hand's), as the outbox keeps it: each seat in conflict ({player, recorded, yours}),
    and the address that brings every entry of the save back onto the pad, those seats shown both
    ways (?reapply=<id>: Pad.reapply). Null for any other change or refusal. */
-export function refusedLeftovers(item, result, id) {
+export function refusedLeftovers(item, result) {
   const match = LEFTOVERS_URL.exec(new URL(item.url, location.href).pathname);
   if (!match || result.status !== 409) { return null; }
+  const id = item.id;
   const body = new URLSearchParams(item.body), whole = body.has("seats");
   const held = whole ? body.get("seats").split(",").filter(Boolean) : [match[2]];
   const mine = (seat) => (whole ? { cards: body.get("cards-" + seat) || "", out: !!body.get("out-" + seat) }
