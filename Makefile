@@ -39,8 +39,6 @@ $(TEST_STAMP): $(STAMP) pyproject.toml
 # package-lock.json pins, installed again when the lock changes; Node.js and npm from Debian.
 NODE_STAMP := node_modules/.installed
 TSC := node_modules/.bin/tsc
-# The page's scripts (tsconfig.json), the service worker with a worker's globals, the Node tests.
-TS_PROJECTS := tsconfig.json tsconfig.sw.json tests/phone/tsconfig.json
 
 $(NODE_STAMP): package.json package-lock.json
 	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
@@ -50,13 +48,17 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $(NODE_STAMP)
 
+# The phone's scripts, type-checked as they run (`// @ts-check`, JSDoc types; no build step): the
+# page's scripts, the service worker with a worker's globals, the Node tests with Node's.
 typecheck: $(NODE_STAMP)
-	@for project in $(TS_PROJECTS); do echo "$(TSC) --noEmit -p $$project"; $(TSC) --noEmit -p $$project || exit 1; done
+	$(TSC) --noEmit -p tsconfig.json
+	$(TSC) --noEmit -p tsconfig.sw.json
+	$(TSC) --noEmit -p tests/phone/tsconfig.json
 
 run: install fonts
 	$(BIN)/scorekeeper serve --host $(HOST) --port $(PORT)
 
-lint: install-test
+lint: install-test typecheck
 	$(BIN)/ruff check scorekeeper tests bench
 	$(BIN)/ruff format --check scorekeeper tests bench
 	$(BIN)/mypy --strict scorekeeper
