@@ -10,7 +10,7 @@ PORT ?= 5000
 CHROMIUM := /usr/lib/chromium/chromium
 WEBKIT_DRIVER := /usr/bin/WebKitWebDriver
 
-.PHONY: install install-test run test check lint bench bench-quick clean system-deps fonts
+.PHONY: install install-test run test check lint typecheck bench bench-quick clean system-deps fonts
 
 # The suite runs on every core this machine kind has (2), tests handed out as workers free up.
 WORKERS ?= 2
@@ -35,10 +35,30 @@ $(TEST_STAMP): $(STAMP) pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(TEST_STAMP)
 
+# The type checker of the phone's scripts: TypeScript from the npm registry, at the version
+# package-lock.json pins, installed again when the lock changes; Node.js and npm from Debian.
+NODE_STAMP := node_modules/.installed
+TSC := node_modules/.bin/tsc
+
+$(NODE_STAMP): package.json package-lock.json
+	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+		echo "Installing nodejs and npm, to check the phone's scripts (apt-get)"; \
+		tools/apt-install nodejs npm; \
+	fi
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+# The phone's scripts, type-checked as they run (`// @ts-check`, JSDoc types; no build step): the
+# page's scripts, the service worker with a worker's globals, the Node tests with Node's.
+typecheck: $(NODE_STAMP)
+	$(TSC) --noEmit -p tsconfig.json
+	$(TSC) --noEmit -p tsconfig.sw.json
+	$(TSC) --noEmit -p tests/phone/tsconfig.json
+
 run: install fonts
 	$(BIN)/scorekeeper serve --host $(HOST) --port $(PORT)
 
-lint: install-test
+lint: install-test typecheck
 	$(BIN)/ruff check scorekeeper tests bench
 	$(BIN)/ruff format --check scorekeeper tests bench
 	$(BIN)/mypy --strict scorekeeper
@@ -56,9 +76,9 @@ system-deps:
 		echo "Installing webkit2gtk-driver and xvfb (apt-get)"; \
 		tools/apt-install webkit2gtk-driver xvfb; \
 	fi
-	@if ! command -v node >/dev/null; then \
-		echo "Installing nodejs, to check the phone's scorer against the engine (apt-get)"; \
-		tools/apt-install nodejs; \
+	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+		echo "Installing nodejs and npm, to check the phone's scorer against the engine (apt-get)"; \
+		tools/apt-install nodejs npm; \
 	fi
 
 # The tests that hold a server to a time limit run last, one at a time, with the cores to
@@ -80,4 +100,4 @@ bench-quick: install-test system-deps
 	$(BIN)/python -m bench --quick
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

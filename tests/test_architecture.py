@@ -158,6 +158,19 @@ def test_the_phones_modules_import_files_beside_them_and_never_in_a_circle():
         ordered |= ready
 
 
+def test_every_script_is_type_checked():
+    """Each of the phone's scripts says so at its top (`tsc --noEmit` in `make lint` checks them
+    all, and an editor then checks the file open in it too)."""
+    for path in sorted(STATIC.glob("*.js")):
+        assert path.read_text().startswith("// @ts-check\n"), path.name
+
+
+def test_the_outbox_imports_no_pages_part():
+    """The outbox sends every page's changes and knows none of the pages: a part that reads some
+    refusals better (the pad, its leftovers' conflicts) registers for them (onRefusal)."""
+    assert module_imports(STATIC / "outbox.js") <= {"./net.js", "./storage.js"}
+
+
 def test_only_storage_js_touches_the_phones_storage():
     """One helper that never throws (private mode, no storage), instead of a try around every call."""
     touching = {

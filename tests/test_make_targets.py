@@ -29,3 +29,20 @@ def test_make_test_installs_the_test_tools_then_runs_the_suite(tmp_path):
     plan = planned("test", tmp_path)
     assert "-e '.[test]'" in plan
     assert plan.index("-e '.[test]'") < plan.index("-m pytest")
+
+
+def test_make_lint_type_checks_the_phones_scripts_with_the_pinned_typescript(tmp_path):
+    """TypeScript comes from the npm registry at the version package-lock.json pins (npm ci, again
+    when the lock changes), then checks the page's scripts, the service worker and the Node tests."""
+    result = subprocess.run(
+        ["make", "-n", "lint", f"VENV={tmp_path / 'venv'}", f"NODE_STAMP={tmp_path / 'node-installed'}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    plan = result.stdout
+    assert "npm ci" in plan
+    for project in ("tsconfig.json", "tsconfig.sw.json", "tests/phone/tsconfig.json"):
+        assert (ROOT / project).is_file()
+        assert plan.index("npm ci") < plan.index(f"node_modules/.bin/tsc --noEmit -p {project}")

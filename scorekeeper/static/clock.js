@@ -1,3 +1,4 @@
+// @ts-check
 /* A round's clock: the page carries the seconds left as the server knew them when it made the
    page ([data-round-clock][data-left]); the phone counts down from there by its own monotonic
    time (performance.now), so its wall clock, wrong or not, never matters, and it goes on offline.
@@ -7,16 +8,21 @@
 const TIME = "Time: finish the hand in play";
 
 /* Seconds as the clock shows them: 12:05, or 1:02:05 past an hour. */
+/** @param {number} seconds @returns {string} */
 export function shown(seconds) {
   const whole = Math.max(0, Math.ceil(seconds));
   const hours = Math.floor(whole / 3600), minutes = Math.floor((whole % 3600) / 60), secs = whole % 60;
-  const two = (n) => String(n).padStart(2, "0");
+  const two = (/** @type {number} */ n) => String(n).padStart(2, "0");
   return hours ? `${hours}:${two(minutes)}:${two(secs)}` : `${minutes}:${two(secs)}`;
 }
 
+/** @typedef {{element: Element, text: Element, left: number, from: number}} Clock a clock counting: its seconds left at from (performance.now()) */
+/** @type {Set<Clock>} */
 const ticking = new Set();
 /* Clocks counting already: one kept on a page drawn offline (offline.js) counts on from where it was. */
+/** @type {WeakSet<Element>} */
 const started = new WeakSet();
+/** @type {ReturnType<typeof setInterval> | null} */
 let timer = null;
 
 function tick() {
@@ -31,6 +37,7 @@ function tick() {
 }
 
 /* Every running clock under root counts down from the seconds it was sent. */
+/** @param {ParentNode} root */
 export function setUpClocks(root) {
   root.querySelectorAll("[data-round-clock][data-state='running']").forEach((element) => {
     if (started.has(element)) { return; }

@@ -1,3 +1,4 @@
+// @ts-check
 /* Following the game live: changes made on other phones come by the live stream (server-sent
    events), else by a 2 s poll of the game's version (with its ETag); a failed stream is tried
    again after a random wait under a doubling cap (full jitter), never a storm. What changed is
@@ -17,16 +18,22 @@ import { fetchWithin, timedOut } from "./net.js";
 import { afterRound, connection, flush, leaving, queued, sending, setConnection } from "./outbox.js";
 import { retype, typed } from "./typing.js";
 
+/** @import { Round } from "./outbox.js" */
+
 const POLL_MS = 2000;
 /* With the live stream open, the poll checks that nothing was missed and that the server still
    answers: a server that hangs is noticed within this and the time limit of a request. */
 const STREAM_POLL_MS = 3000;
 const STREAM_RETRY_CAP_MS = 60000;
 const body = document.body;
+/** @type {string | null} */
 let etag = null;
+/** @type {ReturnType<typeof setInterval> | null} */
 let pollTimer = null;
+/** @type {EventSource | null} */
 let stream = null;
 let streamFailures = 0;
+/** @type {ReturnType<typeof setTimeout> | null} */
 let streamRetry = null;
 /* A page asked for and not brought in (no answer in time): asked for again at the next news. */
 let missed = false;
@@ -37,7 +44,7 @@ let shownAt = here();
 document.addEventListener("scorekeeper:content", () => { shownAt = here(); });
 
 function busy() {
-  const active = document.activeElement;
+  const active = /** @type {HTMLInputElement | null} */ (document.activeElement);
   if (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && active.type !== "hidden") { return true; }
   if (document.querySelector("form[data-dirty], main .js-error, main .conflict, main .ask, main [data-versus]")) { return true; }
   return queued().length > 0;
@@ -49,6 +56,7 @@ function busy() {
    leaves the page as it is (the next version heard tries again); so does a page moved meanwhile
    (the back button, a page drawn offline). The swapped content is announced as scorekeeper:content
    (detail: the new <main>), for the page's scripts to set it up. */
+/** @param {string} url @param {boolean} [forced] */
 function swapIn(url, forced) {
   const asked = location.href;
   fetchWithin(url, { credentials: "same-origin", cache: "no-store" }).then((response) => {
@@ -62,13 +70,14 @@ function swapIn(url, forced) {
     if (!main || !freshMain) { return; }
     const done = fresh.querySelector("form[data-follow]:not([data-open])");
     if (done && main.querySelector("form[data-follow][data-open]")) {
-      swapIn(done.getAttribute("data-follow"), forced);
+      swapIn(done.getAttribute("data-follow") || "", forced);
       return;
     }
     const kept = typed(main), focused = document.activeElement && document.activeElement.id;
     main.replaceWith(freshMain);
     retype(freshMain, kept);
-    if (focused && document.getElementById(focused)) { document.getElementById(focused).focus(); }
+    const refocus = focused && document.getElementById(focused);
+    if (refocus) { refocus.focus(); }
     ["data-version", "data-version-url"].forEach((name) => {
       const value = fresh.body.getAttribute(name);
       if (value !== null) { body.setAttribute(name, value); }
@@ -80,9 +89,11 @@ function swapIn(url, forced) {
 }
 
 /* Bring in what changed. */
+/** @param {boolean} [shown] */
 export function followChange(shown) {
   if (leaving() || sending()) { return; }  /* its own change is on the way (and then, maybe, to its next page) */
   if (busy() && !shown) {
+    /** @type {HTMLElement | null} */
     const stale = document.querySelector("[data-stale]");
     if (stale) { stale.hidden = false; }
     return;
@@ -97,6 +108,7 @@ export function showAddressedPage() {
 }
 
 /* The notice's Show swaps even while busy, keeping what was typed. */
+/** @param {ParentNode} root */
 export function bindStale(root) {
   const show = root.querySelector("[data-stale] button");
   if (show) { show.addEventListener("click", () => followChange(true)); }
@@ -113,6 +125,7 @@ function heard() {
   if (queued().length) { flush(); } else { setConnection("live"); }
 }
 
+/** @param {number | string} version */
 function followVersion(version) {
   if (String(version) !== body.getAttribute("data-version") || missed) { missed = false; followChange(); }
 }
@@ -136,6 +149,7 @@ function gone() {
 function poll() {
   const url = body.getAttribute("data-version-url");
   if (!url) { return; }
+  /** @type {Record<string, string>} */
   const headers = etag ? { "If-None-Match": etag } : {};
   fetchWithin(url, { credentials: "same-origin", headers, cache: "no-store" }).then((response) => {
     heard();
@@ -145,6 +159,7 @@ function poll() {
   }, (error) => { if (timedOut(error)) { gone(); } else { unanswered(); } }).catch(() => { /* a body cut short: the next poll asks again */ });
 }
 
+/** @param {number} ms */
 function pollEvery(ms) {
   if (pollTimer) { clearInterval(pollTimer); }
   pollTimer = setInterval(poll, ms);
@@ -160,7 +175,7 @@ function openStream() {
     streamFailures = 0;
     pollEvery(STREAM_POLL_MS);
     heard();
-    followVersion(event.data);
+    followVersion(/** @type {MessageEvent<string>} */ (event).data);
   });
   stream.addEventListener("error", () => {
     closeStream();
@@ -184,7 +199,7 @@ function closeStream() {
 /* After a round of sending that delivered something, the page shows what stands now; one the
    server refused because the director locked the game shows the lock at once (the refusal is
    listed as not saved, so nothing beside a button is left to read). */
-afterRound(({ delivered, leaving: away, locked }) => {
+afterRound((/** @type {Round} */ { delivered, leaving: away, locked }) => {
   if (away) { return; }
   if (locked) {
     document.querySelectorAll("main .js-error").forEach((node) => node.remove());
@@ -196,7 +211,7 @@ afterRound(({ delivered, leaving: away, locked }) => {
    unless the stream still holds, which is then put to the test. Decided once the news has been
    told to every listener, so that none hears it after the answer. */
 document.addEventListener("scorekeeper:connection", (event) => {
-  if (event.detail !== "reconnecting") { return; }
+  if (/** @type {CustomEvent<string>} */ (event).detail !== "reconnecting") { return; }
   setTimeout(() => {
     if (connection() === "reconnecting") { unanswered(); }
   }, 0);

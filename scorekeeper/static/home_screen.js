@@ -1,3 +1,4 @@
+// @ts-check
 /* What makes the app work from a phone's home screen: the service worker registered where the
    origin is secure (https, or this machine; plain http gets none, by the browser's rule), which
    keeps the pages this phone opened for a reload without the server; and, on the home page, the
@@ -9,6 +10,9 @@ import { fetchWithin } from "./net.js";
 import { dismissRefused, pending, refused, withdraw } from "./outbox.js";
 import { local, session } from "./storage.js";
 
+/** @import { Copy } from "./copy.js" */
+/** @import { Connection } from "./outbox.js" */
+
 const COPY = "scorekeeper:copy:";
 const RECHECK_MS = 5000;
 
@@ -19,20 +23,23 @@ export function keepPages() {
   }
 }
 
+/** @param {string} tag @param {string} [className] @param {string} [text] @returns {HTMLElement} */
 function el(tag, className, text) {
   const node = document.createElement(tag);
-  if (tag === "button") { node.type = "button"; }
+  if (node instanceof HTMLButtonElement) { node.type = "button"; }
   if (className) { node.className = className; }
   if (text) { node.textContent = text; }
   return node;
 }
 
 /* Whether an address (of a change, a refused change's link) is one of the game's: "/t/<token>/…". */
+/** @type {(base: string, url: string | null | undefined) => boolean} */
 const inGame = (base, url) => !!url && new URL(url, location.href).pathname.startsWith(base);
 
 /* Everything this phone keeps of a game, each holding its record link: the copy, the count and the
    pad's drafts, its changes not yet sent and those refused, what this tab kept typed and tapped, and the
    game's pages the service worker kept. */
+/** @param {string} base */
 async function forget(base) {
   const token = base.split("/")[2];
   local.forget(COPY + base);
@@ -41,7 +48,7 @@ async function forget(base) {
   session.keys("scorekeeper:typed:" + base).forEach((key) => session.forget(key));
   forgetTaps(base);
   pending(base).forEach((item) => withdraw(item.id));
-  refused().map((item, index) => [item, index]).reverse().forEach(([item, index]) => {
+  refused().map((item, index) => /** @type {const} */ ([item, index])).reverse().forEach(([item, index]) => {
     if (inGame(base, item.reapply) || inGame(base, item.again && item.again.url)) { dismissRefused(index); }
   });
   if (!window.caches) { return; }
@@ -56,18 +63,19 @@ async function forget(base) {
 }
 
 /* Forget this game: asked first, in place (Yes, forget it / Keep it), saying what goes. */
+/** @param {string} base @param {HTMLElement} item @param {HTMLElement} section */
 function forgetButton(base, item, section) {
   const button = el("button", "secondary small", "Forget this game");
   button.addEventListener("click", () => {
     const waiting = pending(base).length;
     const box = el("div", "ask"), row = el("div", "ask-row");
-    const yes = el("button", "", "Yes, forget it"), no = el("button", "secondary", "Keep it");
+    const yes = /** @type {HTMLButtonElement} */ (el("button", "", "Yes, forget it")), no = el("button", "secondary", "Keep it");
     box.setAttribute("role", "alert");
     box.append(el("p", "", "Forget this game on this phone? Its copy and the pages kept of it go" +
       (waiting ? ", and its " + waiting + (waiting === 1 ? " change" : " changes") + " not yet sent with them" : "") +
       ". The game stays on the server: its record link still opens it."), row);
     row.append(yes, no);
-    const place = button.parentNode;
+    const place = /** @type {ParentNode} */ (button.parentNode);
     button.remove();
     item.append(box);
     yes.focus();
@@ -84,13 +92,16 @@ function forgetButton(base, item, section) {
 }
 
 export function listMyGames() {
+  /** @type {HTMLElement | null} */
   const section = document.querySelector("[data-my-games]");
   if (!section) { return; }
-  const games = local.keys(COPY).map((key) => [key.slice(COPY.length), local.read(key, null)]).filter(([, copy]) => copy && copy.record);
+  const games = /** @type {[string, Copy][]} */ (local.keys(COPY)
+    .map((key) => /** @type {const} */ ([key.slice(COPY.length), local.read(key, /** @type {Copy | null} */ (null))]))
+    .filter(([, copy]) => copy && copy.record));
   games.sort((a, b) => (b[1].record.created_at || "").localeCompare(a[1].record.created_at || ""));
-  const list = section.querySelector("ul");
+  const list = /** @type {HTMLUListElement} */ (section.querySelector("ul"));
   for (const [base, copy] of games) {
-    const link = el("a"), item = el("li"), when = el("small", "muted"), row = el("div", "row-between");
+    const link = /** @type {HTMLAnchorElement} */ (el("a")), item = el("li"), when = el("small", "muted"), row = el("div", "row-between");
     link.href = base;
     link.textContent = (copy.record.title ? copy.record.title + ": " : "") + copy.book.players.join(", ");
     when.textContent = copy.name + " · started " + (copy.record.created_at || "").slice(0, 10);
@@ -115,7 +126,9 @@ export function noticeOffline() {
   notice.setAttribute("data-offline-notice", "");
   notice.hidden = true;
   heading.before(notice);
-  let again = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let again;
+  /** @param {boolean} away */
   const show = (away) => {
     const kept = window.isSecureContext && navigator.serviceWorker && navigator.serviceWorker.controller;
     notice.replaceChildren(el("strong", "", "Offline"), kept ? ": games on this phone still open; new games need the server."
@@ -134,7 +147,8 @@ export function noticeOffline() {
   window.addEventListener("online", check);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) { check(); } });
   document.addEventListener("scorekeeper:connection", (event) => {
-    if (event.detail === "offline") { show(true); } else if (event.detail === "live") { show(false); }
+    const state = /** @type {CustomEvent<Connection>} */ (event).detail;
+    if (state === "offline") { show(true); } else if (state === "live") { show(false); }
   });
   check();
 }
@@ -144,9 +158,11 @@ export function noticeOffline() {
    No answer, and the page says so beside the link, as Share and Print do on a game's pages,
    instead of the browser's error page (an app opened from the home screen has no Back button).
    A game's own link (/t/…) opens as ever: the service worker keeps its pages where it can. */
+/** @param {(away: boolean) => void} show */
 function needsServer(show) {
   document.addEventListener("click", (event) => {
-    const link = event.target.closest && event.target.closest("main a[href]");
+    const target = /** @type {Element} */ (event.target);
+    const link = target.closest && /** @type {HTMLAnchorElement | null} */ (target.closest("main a[href]"));
     if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey ||
       link.target || link.hasAttribute("download")) { return; }
     const url = new URL(link.href, location.href);

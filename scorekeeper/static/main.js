@@ -1,3 +1,4 @@
+// @ts-check
 /* The phone's scripts, wired: one module a job (docs/architecture.md lists them), set up on
    each page and again on content swapped in by follow.js. No framework, no build step; without
    JavaScript every form posts as a plain form. */
@@ -16,6 +17,7 @@ import { forgetConfirmation, keepTyping, restoreTyped } from "./typing.js";
 import { startWall } from "./wall.js";
 
 /* The pad first: its submit handler prepares the form before the outbox reads it. */
+/** @param {ParentNode} root */
 function setUp(root) {
   localTimes(root);
   setUpRuleChoices(root);
@@ -24,6 +26,7 @@ function setUp(root) {
   setUpClocks(root);
 }
 
+/** @param {ParentNode} root */
 function bind(root) {
   drawOutbox();
   bindForms(root);
@@ -44,5 +47,7 @@ document.addEventListener("DOMContentLoaded", startPages);
 document.addEventListener("DOMContentLoaded", startPicking);
 document.addEventListener("DOMContentLoaded", startWall);
 document.addEventListener("DOMContentLoaded", () => { keepPages(); listMyGames(); noticeOffline(); });
-document.addEventListener("scorekeeper:content", (event) => setUp(event.detail));
-document.addEventListener("scorekeeper:content", (event) => bind(event.detail));
+/** @type {(event: Event) => HTMLElement} the <main> swapped in */
+const content = (event) => /** @type {CustomEvent<HTMLElement>} */ (event).detail;
+document.addEventListener("scorekeeper:content", (event) => setUp(content(event)));
+document.addEventListener("scorekeeper:content", (event) => bind(content(event)));

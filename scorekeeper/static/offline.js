@@ -1,3 +1,4 @@
+// @ts-check
 /* The table plays on without the server. A game page keeps the game's copy on this phone
    (copy.json, refreshed as the game changes); when the server cannot be reached, the game's
    own links (the hand, the leftovers pad, scores, history, a hand's detail) open from that copy
@@ -7,21 +8,39 @@
 
 import { FORMAT, fold, merge, record } from "./copy.js";
 import { heardAt, showAddressedPage } from "./follow.js";
-import { LIMIT_MS, fetchWithin } from "./net.js";
+import { LIMIT_MS, fetchWithin, formFields } from "./net.js";
 import { Refused, checkLeftovers, label, parseCard, scoreLeftovers } from "./rules.js";
 import { newKey, pending as queuedFor, setConnection, waitingCount, withdraw } from "./outbox.js";
 import { scoreHere } from "./pad.js";
 import { said, undone } from "./said.js";
 import { local } from "./storage.js";
 
+/** @import { Copy, Entry, Leftovers, Since, Table } from "./copy.js" */
+/** @import { Item } from "./outbox.js" */
+/**
+ * A page of the game this phone draws: the hand, the leftovers pad of a seat, scores, history, a
+ * hand's detail; or one saying the page at href needs the server.
+ * @typedef {{page: "hand"} | {page: "scores"} | {page: "history"} | {page: "detail", hand: number} |
+ *   {page: "pad", hand: number, seat: number} | {page: "away", href: string}} Route
+ */
+/** @typedef {Node | string | number | bigint | boolean | null | undefined | Child[]} Child what h() puts in an element: nodes, text, nothing, or lists of them */
+/**
+ * What the server would say of this phone's last change: the item's confirmation, or a flash.
+ * @typedef {{item?: string, flash?: boolean, text?: string, fresh?: boolean, path?: string}} Notice
+ */
+
 const body = document.body;
 const copyUrl = body.getAttribute("data-copy-url");
-const base = body.getAttribute("data-game-base");
+/** The game's record-link address ("/t/<token>/"): offline.js runs on a game's pages only. */
+const base = /** @type {string} */ (body.getAttribute("data-game-base"));
 const KEPT = "scorekeeper:copy:" + base;
-let held = copyUrl ? local.read(KEPT, null) : null;
+/** @type {Copy | null} */
+let held = copyUrl ? local.read(KEPT, /** @type {Copy | null} */ (null)) : null;
 let offline = false;
+/** @type {Route | null} */
 let shown = null;  /* the route drawn here, while offline */
 let csrf = "";
+/** @type {Notice | null} */
 let notice = null;  /* what the server would say of this phone's last change: {item or flash, text, path} */
 
 /* --- the copy, kept up to date ------------------------------------------------------------ */
@@ -30,15 +49,16 @@ async function refresh() {
   if (!copyUrl) { return; }
   const since = held && held.format === FORMAT ? held.version : 0;
   try {
-    let answer = await fetchJson(copyUrl + (since ? "?since=" + since : ""));
+    const answer = await fetchJson(copyUrl + (since ? "?since=" + since : ""));
     if (answer === null) { return; }
     let next = merge(held, answer);
-    if (next === null) { next = await fetchJson(copyUrl); }
+    if (next === null) { next = /** @type {Copy | null} */ (await fetchJson(copyUrl)); }  /* asked whole */
     if (next) { held = next; local.write(KEPT, held); offerSaving(document); }
   } catch (error) { /* unreachable: the copy held stands */ }
 }
 
 /* The copy may be long (a long game's first copy): a longer limit than a ping's, but a limit. */
+/** @param {string} url @returns {Promise<Copy | Since | null>} */
 async function fetchJson(url) {
   const response = await fetchWithin(url, { credentials: "same-origin", cache: "no-store" }, 4 * LIMIT_MS);
   if (response.status === 304) { return null; }
@@ -48,6 +68,7 @@ async function fetchJson(url) {
 
 /* --- routes: which page an address of this game is ---------------------------------------- */
 
+/** @param {string} href @returns {Route | null} */
 function routeOf(href) {
   const url = new URL(href, location.href);
   if (url.origin !== location.origin || !url.pathname.startsWith(base)) { return null; }
@@ -62,12 +83,14 @@ function routeOf(href) {
 
 /* The page at this address: one of the game's drawn here, or else (a page of the game only the
    server makes, served offline by the service worker as the hand page) one saying so. */
+/** @returns {Route | null} */
 function routeHere() {
   return routeOf(location.href) || (location.pathname.startsWith(base) ? { page: "away", href: location.href } : null);
 }
 
 /* A link of this site to a page drawn only by the server (Share, Print, the home page, a
    download): while offline, a page saying so stands in for the browser's error page. */
+/** @param {HTMLAnchorElement} link @returns {Route | null} */
 function awayRoute(link) {
   const url = new URL(link.href, location.href);
   if (url.origin !== location.origin || !/^https?:$/.test(url.protocol) || link.hasAttribute("download")) { return null; }
@@ -75,6 +98,7 @@ function awayRoute(link) {
   return { page: "away", href: url.href };
 }
 
+/** @param {Route} route @returns {string} */
 function pathOf(route) {
   if (route.page === "away") { return location.pathname; }  /* Back leaves it for the page it was opened from */
   if (route.page === "hand") { return base; }
@@ -85,13 +109,16 @@ function pathOf(route) {
 
 /* --- drawing ------------------------------------------------------------------------------- */
 
+/** An element: its attributes (class, or any; null, undefined or false: none; true: present)
+    and its children. @param {string} tag @param {Record<string, unknown> | null} [attrs]
+    @param {...Child} children @returns {HTMLElement} */
 function h(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) { continue; }
-    if (name === "class") { node.className = value; } else { node.setAttribute(name, value === true ? "" : String(value)); }
+    if (name === "class") { node.className = String(value); } else { node.setAttribute(name, value === true ? "" : String(value)); }
   }
-  for (const child of children.flat(Infinity)) {
+  for (const child of /** @type {(Node | string | number | bigint | boolean | null | undefined)[]} */ (/** @type {unknown[]} */ (children).flat(Infinity))) {
     if (child === null || child === undefined || child === false) { continue; }
     node.append(child instanceof Node ? child : String(child));
   }
@@ -103,6 +130,11 @@ function keys() {
 }
 
 /* A form of one button that appends a change through the outbox (the change_button macro). */
+/**
+ * @param {string} route @param {string} outbox its label in the outbox @param {Record<string, unknown>} fields
+ * @param {Child} content
+ * @param {{ask?: string, formClass?: string, class?: string, label?: string, pressed?: boolean}} [options]
+ */
 function changeButton(route, outbox, fields, content, options = {}) {
   return h("form", { method: "post", action: base + route, "data-outbox": outbox, "data-ask": options.ask, class: options.formClass },
     keys(),
@@ -113,20 +145,27 @@ function changeButton(route, outbox, fields, content, options = {}) {
 
 /* Undo: a change the server has is undone by a change; one still on this phone is taken out
    (and the page says so, as the server's does after an undo). */
+/** @param {Entry} entry @param {string} [text] @param {string} [back] */
 function undoButton(entry, text = "Undo", back = "hand") {
-  if (entry.queued) {
+  const queued = entry.queued;
+  if (queued) {
     const button = h("button", { type: "button", class: "secondary small" }, text);
-    button.addEventListener("click", () => { takeOut(entry.queued, entry); });
+    button.addEventListener("click", () => { takeOut(queued, entry); });
     return button;
   }
   return changeButton("undo", text, { target: entry.id, back }, text, { class: "secondary small", formClass: "inline" });
 }
 
+/** @type {(index: number) => HTMLElement} */
 const swatch = (index) => h("span", { class: "swatch s" + index, "aria-hidden": "true" });
+/** @type {(count: number | bigint, word: string) => string} */
 const plural = (count, word) => count + " " + word + (count === 1 ? "" : "s");
+/** @type {(name: string) => Child[]} */
 const words = (name) => name.split(" ").flatMap((word, i) => (i ? [" ", h("span", { class: "word" }, word)] : [h("span", { class: "word" }, word)]));
+/** @type {(entry: Leftovers) => string} */
 const cardsText = (entry) => entry.data.cards.map((t) => label(parseCard(t))).join(" ") || "went out";
 
+/** @param {Table} table */
 function banner(table) {
   const waiting = waitingCount();  /* the count the outbox's list says */
   return h("p", { class: "offline-banner", role: "status" },
@@ -135,6 +174,7 @@ function banner(table) {
 }
 
 /* The totals, and the game columns of a session (the totals macro of _partials.html). */
+/** @param {Table} table @returns {Child[]} */
 function totals(table) {
   const { score, finished } = table.state;
   const begun = score.hands > 0 || score.sides.some((side) => side.start !== 0n);
@@ -150,6 +190,7 @@ function totals(table) {
 }
 
 /* Hollywood scoring's games, each column's totals and who won it (the games_table macro). */
+/** @param {Table} table @returns {Child} */
 function gamesTable(table) {
   const columns = table.state.score.columns;
   if (!columns.length) { return null; }
@@ -164,9 +205,11 @@ function gamesTable(table) {
   h("p", { class: "muted small" }, "A player's 1st winning hand counts in game 1, the 2nd in games 1–2, later ones in every open game; a game closes when someone reaches the target in it.")];
 }
 
+/** @param {Table} table @returns {Child[]} */
 function handPage(table) {
   const copy = table.copy, book = table.book, { last, pending, next } = table.state;
   const number = last, deal = copy.deals[number - 1] || {};
+  /** @type {Child[]} */
   const parts = [banner(table),
     h("section", { class: "handhead", "aria-label": "This hand" },
       h("h1", {}, "Hand " + number, copy.max_hands ? h("span", { class: "of" }, " of " + copy.max_hands) : null,
@@ -184,7 +227,8 @@ function handPage(table) {
     const sides = book.sides.map((side, i) => h("div", { class: "side-block", "data-ask-here": true },
       h("h2", { class: "side-name" + (copy.partnerships ? "" : " visually-hidden") }, h("span", {}, swatch(i), side.name), " ", h("span", { class: "next" }, "next: ", h("strong", {}, String(next[side.name])))),
       h("div", { class: "pressure-row" }, side.members.map((member) => {
-        const taker = copy.takers[member], cost = String(next[book.sides.find((s) => s.members.includes(taker)).name]);
+        const taker = copy.takers[member];
+        const cost = String(next[/** @type {{name: string}} */ (book.sides.find((s) => s.members.includes(taker))).name]);
         const fields = { hand: number, player: taker, again: "", waited: "0" };
         if (taker === member) {
           return changeButton("pressure", "Pressure: " + member + ", hand " + number, fields,
@@ -231,6 +275,7 @@ function handPage(table) {
 }
 
 /* Both piles empty: a pressure that ends the hand at once, and on to the leftovers. */
+/** @param {Table} table @param {number} number */
 function shufflePanel(table, number) {
   const { book, copy } = table;
   return h("details", { class: "panel" }, h("summary", {}, "Both piles empty? (shuffle pressure ends the hand)"),
@@ -243,11 +288,13 @@ function shufflePanel(table, number) {
 }
 
 /* What each card does, for this many players. */
+/** @param {Table} table */
 function actionsPanel(table) {
   return h("details", { class: "panel" }, h("summary", {}, "Card actions (" + table.book.players.length + " players)"),
     h("table", { class: "actions-table" }, (table.copy.actions || []).map(([card, action]) => h("tr", {}, h("th", { scope: "row" }, card), h("td", {}, action)))));
 }
 
+/** @param {Table} table @param {number} number */
 function notesPanel(table, number) {
   const notes = table.notes.get(number) || [];
   return h("details", { class: "panel" }, h("summary", {}, "Ruling note" + (notes.length ? " (" + notes.length + ")" : "")),
@@ -258,11 +305,13 @@ function notesPanel(table, number) {
       h("button", { class: "secondary", type: "submit" }, "Save note")));
 }
 
+/** @param {Table} table @param {number} number @param {number} seat @returns {Child[]} */
 function padPage(table, number, seat) {
   const book = table.book, copy = table.copy, player = book.players[seat];
   const entered = table.handLeftovers(number), existing = entered[player];
   const fields = { cards: existing ? existing.data.cards.join(" ") : "", out: existing ? !existing.data.cards.length : false };
   const target = existing ? (existing.queued ? existing.target : existing.id) : null;
+  /** @type {(p: string, i: number) => HTMLElement} */
   const tab = (p, i) => {
     const recorded = entered[p];
     return h("a", { href: pathOf({ page: "pad", hand: number, seat: i }), class: "seat-tab" + (i === seat ? " current" : ""),
@@ -273,6 +322,7 @@ function padPage(table, number, seat) {
   };
   const terms = book.leftovers;
   const suitRanks = terms.suits === "all" ? "all" : Object.keys(terms.special).map((k) => k.slice(0, -1).toUpperCase()).join(" ");
+  /** @type {[string, string?][]} */
   const ranks = [["A", "Ace"], ["2"], ["3"], ["4"], ["5"], ["6"], ["7"], ["8"], ["9"], ["10"], ["J", "Jack"], ["Q", "Queen"], ["K", "King"]];
   const form = h("form", { method: "post", novalidate: true, class: "stack leftovers-form", id: "leftovers-form", action: pathOf({ page: "pad", hand: number, seat }), "data-preview": base + "preview",
     "data-outbox": "Leftovers: " + player + ", hand " + number, "data-outbox-replace": true,
@@ -306,6 +356,7 @@ function padPage(table, number, seat) {
 
 /* The Scores page (templates/game/scores.html): the final standings once the game is decided,
    every hand's points with what its pressures added (P), the bonus, the running totals. */
+/** @param {Table} table @returns {Child[]} */
 function scoresPage(table) {
   const book = table.book, copy = table.copy, { score, finished } = table.state;
   const sides = score.sides, crowded = sides.length > 3;
@@ -346,6 +397,7 @@ function scoresPage(table) {
 }
 
 /* The hand in play's pressures: in no hand's row yet, already in what the next one costs. */
+/** @param {Table} table */
 function inPlay(table) {
   const { current, pending } = table.state;
   if (current === null || !pending.length) { return null; }
@@ -356,6 +408,7 @@ function inPlay(table) {
 
 /* A hand's row opened up (templates/play/hand_detail.html): each player's cards and covering,
    the hand's score, its pressures, its notes; corrections. */
+/** @param {Table} table @param {number} number @returns {Child[]} */
 function detailPage(table, number) {
   const book = table.book, copy = table.copy, deal = copy.deals[number - 1] || {}, entered = table.handLeftovers(number);
   const { score } = table.state;
@@ -403,6 +456,7 @@ function detailPage(table, number) {
 }
 
 /* A page this phone cannot draw: the game is here all the same, and a way back to it. */
+/** @param {Table} table @param {string} href @returns {Child[]} */
 function awayPage(table, href) {
   return [banner(table), h("h1", {}, "This page needs the server"),
     h("p", {}, "This page is made by the server, which cannot be reached. The game is kept on this phone: its hand, scores and history open without the server, and what is recorded here is sent when it is back."),
@@ -411,30 +465,34 @@ function awayPage(table, href) {
 }
 
 /* The server's confirmation of this phone's last change (base.html's saved box, or its flash). */
-function noticeBox(table) {
+/** @param {Table} table @param {Notice} notice */
+function noticeBox(table, notice) {
   if (notice.flash) { return h("p", { class: "flash ok", role: "status" }, notice.text); }
   const undo = h("button", { type: "button", class: "secondary" }, "Undo");
-  const item = notice.item, entries = table.entries.filter((entry) => entry.queued === item);
+  const item = /** @type {string} */ (notice.item), entries = table.entries.filter((entry) => entry.queued === item);
   undo.addEventListener("click", () => { takeOut(item, entries[entries.length - 1]); });
   return h("div", { class: "saved", role: "status" }, h("span", {}, "✓ " + notice.text), undo);
 }
 
 /* A change still on this phone is taken out of the outbox: undone, as the page then says. */
+/** @param {string} item the outbox item's id @param {Entry} entry one of its entries */
 function takeOut(item, entry) {
-  const game = table();
+  const game = /** @type {Table} */ (table());
   notice = { flash: true, text: undone(entry, game), fresh: true };
   withdraw(item);
 }
 
+/** @param {Table} table @returns {Child[]} */
 function historyPage(table) {
+  /** @type {(entry: Entry) => [string, string]} */
   const what = (entry) => {
     const hand = entry.hand ? ", hand " + entry.hand : "";
-    if (entry.kind === "leftovers") { return ["Leftovers: " + entry.player + hand, cardsText(entry)]; }
+    if (entry.kind === "leftovers") { return ["Leftovers: " + entry.player + hand, cardsText(/** @type {Leftovers} */ (entry))]; }
     if (entry.kind === "pressure") { return ["Pressure: " + entry.player + hand, ""]; }
-    if (entry.kind === "note") { return ["Ruling note" + hand, entry.data.text]; }
+    if (entry.kind === "note") { return ["Ruling note" + hand, /** @type {string} */ (entry.data.text)]; }
     if (entry.kind === "one_card") { return ["One card: " + entry.player + hand, entry.data.owes ? "owes two cards" : "cleared"]; }
     if (entry.kind === "confirm") { return ["Hand " + entry.hand + " confirmed by " + entry.player, ""]; }
-    const target = table.byId.get(entry.target);
+    const target = entry.target === null ? undefined : table.byId.get(entry.target);
     return ["Undo" + (target ? ": " + what(target)[0] : ""), ""];
   };
   const lines = table.entries.slice().reverse().map((entry) => {
@@ -452,12 +510,14 @@ function historyPage(table) {
 
 /* --- showing a page from the copy --------------------------------------------------------- */
 
+/** @returns {Table | null} */
 function table() { return held ? fold(held, base, queuedFor(base)) : null; }
 
 const title = () => (held && held.record && held.record.title) || "";
 const gameTitle = () => title() || "Scorekeeper";
 
 /* The page of a route, with the title the server's page has. */
+/** @type {Record<Route["page"], (game: Table, route: any) => [Child, string]>} each page's route is its own (Route) */
 const PAGES = {
   hand: (game) => [handPage(game), "Hand " + game.state.last + " · " + gameTitle()],
   pad: (game, route) => [padPage(game, route.hand, route.seat), "Leftovers · hand " + route.hand + " · " + game.book.players[route.seat]],
@@ -467,6 +527,7 @@ const PAGES = {
   away: (game, route) => [awayPage(game, route.href), "This page needs the server · " + gameTitle()],
 };
 
+/** @param {Route} route @param {boolean} push @returns {boolean} */
 function draw(route, push) {
   const game = table();
   if (!game) { return false; }
@@ -477,7 +538,7 @@ function draw(route, push) {
   if (route.page === "detail" && (route.hand < 1 || route.hand > last)) { route = { page: "scores" }; }
   if (route.page === "hand" && current === null) { route = { page: "scores" }; }
   const [content, pageTitle] = PAGES[route.page](game, route);
-  const main = document.querySelector("main");
+  const main = /** @type {HTMLElement} */ (document.querySelector("main"));
   /* The round's clock (clock.js) goes on counting on the pages drawn here: the same element, kept. */
   const kept = ["[data-outbox-list]", "[data-refused]", "[data-round-clock]"].map((selector) => main.querySelector(selector)).filter(Boolean);
   const fresh = h("main", { "data-offline": true }, kept, content);
@@ -485,11 +546,13 @@ function draw(route, push) {
   const path = pathOf(route);
   if (push) { notice = null; }
   if (notice && notice.fresh) {
-    const words = notice.flash ? notice : said(game, queuedFor(base).find((item) => item.id === notice.item) || { id: null });
+    const item = notice.item;
+    const words = notice.flash ? { text: notice.text, undo: true } : said(game, queuedFor(base).find((queued) => queued.id === item) || { id: null });
     notice = words ? { ...notice, text: words.text, flash: notice.flash || !words.undo, fresh: false, path } : null;
   }
-  if (notice && notice.path === path && (notice.flash || queuedFor(base).some((item) => item.id === notice.item))) {
-    fresh.querySelector(".offline-banner").after(noticeBox(game));
+  const item = notice && notice.item;
+  if (notice && notice.path === path && (notice.flash || queuedFor(base).some((queued) => queued.id === item))) {
+    /** @type {Element} */ (fresh.querySelector(".offline-banner")).after(noticeBox(game, notice));
   }
   main.replaceWith(fresh);
   retype(fresh, typed);
@@ -502,26 +565,36 @@ function draw(route, push) {
 
 /* What is typed and not sent (a note), carried over a redraw: by form and field. */
 const TYPED = "form textarea, form input[type=text]";
-const fieldKey = (field) => (field.form.getAttribute("action") || "") + "|" + field.name;
+/** @typedef {HTMLInputElement | HTMLTextAreaElement} Typing a field of TYPED, in a form */
+/** @type {(root: ParentNode) => Typing[]} */
+const typingIn = (root) => Array.from(/** @type {NodeListOf<Typing>} */ (root.querySelectorAll(TYPED)));
+/** @type {(field: Typing) => HTMLFormElement} */
+const formOf = (field) => /** @type {HTMLFormElement} */ (field.form);
+/** @type {(field: Typing) => string} */
+const fieldKey = (field) => (formOf(field).getAttribute("action") || "") + "|" + field.name;
+/** @param {ParentNode} root @returns {Map<string, string>} */
 function typedIn(root) {
-  return new Map(Array.from(root.querySelectorAll(TYPED)).filter((field) => field.value !== field.defaultValue).map((field) => [fieldKey(field), field.value]));
+  return new Map(typingIn(root).filter((field) => field.value !== field.defaultValue).map((field) => [fieldKey(field), field.value]));
 }
+/** @param {ParentNode} root @param {Map<string, string>} typed */
 function retype(root, typed) {
-  root.querySelectorAll(TYPED).forEach((field) => {
-    if (typed.has(fieldKey(field))) { field.value = typed.get(fieldKey(field)); field.form.setAttribute("data-dirty", ""); }
+  typingIn(root).forEach((field) => {
+    const value = typed.get(fieldKey(field));
+    if (value !== undefined) { field.value = value; formOf(field).setAttribute("data-dirty", ""); }
   });
 }
 /* Typing, or reading a question or refusal: the page is not redrawn under the player. */
-const busy = () => (document.activeElement && /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName)) ||
+const busy = () => (!!document.activeElement && /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName)) ||
   document.querySelector("form[data-dirty], main .js-error, main .conflict, main .ask, main [data-versus]") !== null;
 
 /* A change drawn here that the server would refuse is refused here, in the server's words, and
    not kept: an empty save, a card the deck does not hold, a pressure past the most a hand takes.
    Once on the page: beside the field, or under the row of buttons the tapped one is in. */
 document.addEventListener("submit", (event) => {
-  const form = event.target;
+  const form = /** @type {HTMLFormElement} */ (event.target);
   if (!held || !form.closest("main[data-offline]") || !form.hasAttribute("data-outbox")) { return; }
-  const item = { id: "trial", url: new URL(form.getAttribute("action"), location.href).href, body: new URLSearchParams(new FormData(form)).toString() };
+  /** @type {Item} */
+  const item = { id: "trial", url: new URL(form.getAttribute("action") || "", location.href).href, body: formFields(form).toString() };
   const refused = fold(held, base, queuedFor(base).concat([item])).refusedItems.find((found) => found.item === item);
   document.querySelectorAll("main [data-refused-here]").forEach((node) => node.remove());
   if (!refused) { return; }
@@ -533,6 +606,7 @@ document.addEventListener("submit", (event) => {
 }, true);
 
 /* After a change is kept on this phone: the page the server would have gone on to. */
+/** @param {Item} item @returns {Route | null} */
 function after(item) {
   const game = table();
   if (!game) { return null; }
@@ -548,6 +622,7 @@ function after(item) {
 }
 
 let known = new Set(queuedFor(base).map((item) => item.id));
+/** @type {Item | null} */
 let kept = null;  /* the change this page last put in the outbox, until its sending is tried */
 
 /* A new change is drawn at once while the server is known to be away (the page the server would
@@ -559,14 +634,15 @@ document.addEventListener("scorekeeper:outbox", (event) => {
   known = new Set(mine.map((item) => item.id));
   if (added.length) { notice = { item: added[added.length - 1].id, fresh: true }; }
   if (added.length && !offline) { kept = added[added.length - 1]; return; }
-  if (offline && shown) { draw(added.length ? after(added[added.length - 1]) : shown, false); }
+  /* after() has a route for a change of a game whose copy is held, as it is once one was drawn */
+  if (offline && shown) { draw(added.length ? /** @type {Route} */ (after(added[added.length - 1])) : shown, false); }
 });
 
 /* Offline (the stream and the poll both failed, or a change could not be sent; follow.js decides):
    the page is drawn from the copy, headed Offline as the header is. Live again: the server's page
    is swapped in for the phone's, in place (follow.js, once it hears the version), never reloaded. */
 document.addEventListener("scorekeeper:connection", (event) => {
-  const state = event.detail;
+  const state = /** @type {CustomEvent<string>} */ (event).detail;
   if (state === "offline") {
     const route = kept ? after(kept) : routeHere();
     const redraw = kept !== null || (!offline && !busy());
@@ -584,9 +660,15 @@ document.addEventListener("scorekeeper:connection", (event) => {
 /* The game's own links: opened from the copy while the server cannot be reached (the live
    stream and the poll find that out within a few seconds of losing it); the site's other
    links open a page saying they need the server, instead of the browser's error page. */
+/** @type {(event: MouseEvent) => boolean} */
 const plainClick = (event) => event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+/** @type {(event: Event) => HTMLAnchorElement | null} the link a click is on */
+const linkOf = (event) => {
+  const target = /** @type {Element} */ (event.target);
+  return target.closest && target.closest("a[href]");
+};
 document.addEventListener("click", (event) => {
-  const link = event.target.closest && event.target.closest("a[href]");
+  const link = linkOf(event);
   if (!offline || !link || !held || event.defaultPrevented || !plainClick(event)) { return; }
   const route = routeOf(link.href) || awayRoute(link);
   if (!route) { return; }
@@ -605,8 +687,10 @@ document.addEventListener("click", (event) => {
    is not watched. Heard after the page's own handlers (the pad's tabs switch players in place). */
 const FRESH_MS = LIMIT_MS;
 const ARRIVE_MS = 2 * LIMIT_MS;
+/** @type {{timer: ReturnType<typeof setTimeout> | null} | null} */
 let opening = null;  /* {timer}: a link on its way */
 
+/** @param {Route} route */
 function openOffline(route) {
   opening = null;
   setConnection("offline");
@@ -614,7 +698,9 @@ function openOffline(route) {
 }
 
 /* The browser is on its way to a link of the game: watched. */
+/** @param {Route} route */
 function watch(route) {
+  /** @type {{timer: ReturnType<typeof setTimeout> | null}} */
   const going = { timer: null };
   opening = going;
   going.timer = setTimeout(() => {
@@ -625,7 +711,7 @@ function watch(route) {
 }
 
 document.addEventListener("click", (event) => {
-  const link = event.target.closest && event.target.closest("a[href]");
+  const link = linkOf(event);
   if (offline || !link || !held || event.defaultPrevented || !plainClick(event) || link.target) { return; }
   const route = routeOf(link.href) || awayRoute(link);
   const ping = body.getAttribute("data-version-url");
@@ -658,10 +744,13 @@ window.addEventListener("popstate", () => {
   if (offline && route && held) { draw(route, false); } else { showAddressedPage(); }
 });
 
+/** @type {(event: Event) => HTMLElement} the <main> swapped in */
+const content = (event) => /** @type {CustomEvent<HTMLElement>} */ (event).detail;
 document.addEventListener("scorekeeper:content", (event) => {
-  const token = event.detail.querySelector("input[name=csrf_token]");
+  /** @type {HTMLInputElement | null} */
+  const token = content(event).querySelector("input[name=csrf_token]");
   if (token && token.value) { csrf = token.value; }
-  if (!event.detail.hasAttribute("data-offline")) { shown = null; refresh(); }
+  if (!content(event).hasAttribute("data-offline")) { shown = null; refresh(); }
 });
 document.addEventListener("scorekeeper:delivered", () => { refresh(); });
 
@@ -669,7 +758,7 @@ document.addEventListener("scorekeeper:delivered", () => { refresh(); });
 scoreHere((tokens) => {
   if (!held) { return null; }
   try {
-    const scored = checkLeftovers(held.book, { hand: tokens.map(parseCard) }).hand;
+    const scored = checkLeftovers(/** @type {Copy} */ (held).book, { hand: tokens.map(parseCard) }).hand;
     return { total: scored.total, covering: scored.covers };
   } catch (error) {
     if (error instanceof Refused) { return { error: error.message }; }
@@ -678,23 +767,26 @@ scoreHere((tokens) => {
 });
 
 /* Save this game: the record of what this phone holds, unsent changes included, as a file. */
+/** @param {ParentNode} root */
 function offerSaving(root) {
-  root.querySelectorAll("[data-save-game]").forEach((button) => {
+  /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-save-game]")).forEach((button) => {
     button.hidden = !held;
     if (button.hasAttribute("data-bound")) { return; }
     button.setAttribute("data-bound", "");
     button.addEventListener("click", () => {
-      const saved = record(fold(held, base, queuedFor(base)));
+      const copy = /** @type {Copy} */ (held);  /* the button shows only once a copy is held */
+      const saved = record(fold(copy, base, queuedFor(base)));
       const link = h("a", { href: URL.createObjectURL(new Blob([JSON.stringify(saved, null, 1)], { type: "application/json" })),
-        download: held.file_name || "game-" + new Date().toISOString().slice(0, 10) + ".json" });
+        download: copy.file_name || "game-" + new Date().toISOString().slice(0, 10) + ".json" });
       document.body.append(link);
       link.click();
       link.remove();
     });
   });
 }
-document.addEventListener("scorekeeper:content", (event) => offerSaving(event.detail));
+document.addEventListener("scorekeeper:content", (event) => offerSaving(content(event)));
 
+/** @type {HTMLInputElement | null} */
 const first = document.querySelector("input[name=csrf_token]");
 csrf = first ? first.value : "";
 refresh();

@@ -1,3 +1,4 @@
+// @ts-check
 /* The outbox: every change this phone makes waits in its storage until the server has it, sent in
    order (after a reload too), each with its idempotency key so a retry counts once. A refusal (4xx)
    leaves the queue for the refused list, or is shown beside the form that just sent it; a server
@@ -10,9 +11,55 @@
      scorekeeper:delivered   detail: {item, result}; the server accepted an item
      scorekeeper:connection  detail: "live" | "reconnecting" | "offline" | "failing"; when it changes */
 
-import { fetchWithin, timedOut } from "./net.js";
-import { refusedLeftovers } from "./pad_seats.js";
+import { fetchWithin, formFields, timedOut } from "./net.js";
 import { local } from "./storage.js";
+
+/**
+ * A change waiting to be sent, as kept in the phone's storage.
+ * @typedef {object} Item
+ * @property {string} id its idempotency key
+ * @property {string} url the address it is posted to
+ * @property {string} body its form, urlencoded
+ * @property {string} [from] the page it was made on
+ * @property {string | null} [label] what the outbox's list says of it
+ * @property {boolean} [replace] it replaces a change to the same address that is not on its way
+ * @property {number} [at] when it was made (Date.now())
+ * @property {number} [tries] how many times the server failed it (5xx)
+ * @property {string | null} [settles] the refused change it re-applies
+ */
+
+/** @typedef {{seat: number | string | null, player: string | null, entry?: number | null, cards: string[] | null}} Conflict a seat whose entry met another phone's: what stands now (entry and cards null: undone) */
+
+/**
+ * The server's answer to a change (JSON), or the outbox's own word for one it failed to save.
+ * @typedef {object} Answer
+ * @property {boolean} [ok]
+ * @property {number} [status] the HTTP status of a refusal
+ * @property {string} [error] the refusal, in words a player reads
+ * @property {string} [field] the field it belongs beside
+ * @property {string} [ask] a question: a second one, or the same?
+ * @property {boolean} [locked] the director locked the game
+ * @property {boolean} [csrf] the form's token was refused
+ * @property {string} [redirect] the page to go on to, once saved
+ * @property {number} [entry] the entry saved
+ * @property {{entry: number, cards: string[]}} [current] what stands now for the one seat sent
+ * @property {Conflict[]} [conflicts] each seat of a whole hand's save that met another phone's
+ * @property {number | string} [seat] the seat the refusal is about
+ */
+
+/**
+ * A change the server refused, listed as not saved.
+ * @typedef {object} RefusedItem
+ * @property {string} id
+ * @property {string | null | undefined} label
+ * @property {string | undefined} error
+ * @property {Item | null} again the change to send again, when the answer asked
+ * @property {string | null | undefined} [reapply] the address that brings the change back
+ * @property {{player: string | null, recorded: string, yours: string}[] | null | undefined} [conflicts]
+ */
+/** @typedef {{reapply: string, conflicts: {player: string | null, recorded: string, yours: string}[]}} Read what a reader of refusals adds to one (onRefusal) */
+/** @typedef {"live" | "reconnecting" | "offline" | "failing"} Connection */
+/** @typedef {{delivered: number, leaving: boolean, locked?: boolean}} Round what a round of sending did */
 
 const OUTBOX = "scorekeeper:outbox";
 const REFUSED = "scorekeeper:refused";
@@ -20,25 +67,37 @@ const MAX_TRIES = 4;
 
 let flushing = false;
 let navigating = false;
+/** @type {string | null} */
 let inFlight = null;
+/** @type {Connection | null} */
 let state = null;
+/** @type {((round: Round) => void)[]} */
 const roundListeners = [];
+/** @type {Map<number, ((item: Item, result: Answer) => Read | null)[]>} */
+const refusalReaders = new Map();
 
+/** @type {(name: string, detail: unknown) => void} */
 const tell = (name, detail) => document.dispatchEvent(new CustomEvent(name, { detail }));
 const changed = () => tell("scorekeeper:outbox", queued());
+/** @type {(box: Item[]) => void} */
 const save = (box) => local.write(OUTBOX, box);
+/** @type {(id: string) => void} */
 const remove = (id) => save(queued().filter((item) => item.id !== id));
+/** @type {(item: Item) => void} */
 const update = (item) => save(queued().map((other) => (other.id === item.id ? item : other)));
+/** @type {(url: string) => string} */
 const path = (url) => new URL(url, location.href).pathname;
 
 /* Every change waiting to be sent, oldest first. */
 /* What waits, as kept: only well-formed changes for this site (storage edited by hand, or
    left by another version, must not stop the outbox). */
+/** @returns {Item[]} */
 export const queued = () => {
-  const box = local.read(OUTBOX, []);
+  const box = local.read(OUTBOX, /** @type {unknown} */ ([]));
   return Array.isArray(box) ? box.filter(wellFormed) : [];
 };
 
+/** @param {any} item as kept, of any shape @returns {item is Item} */
 function wellFormed(item) {
   if (!item || typeof item !== "object" || typeof item.id !== "string" || typeof item.url !== "string") { return false; }
   try { return new URL(item.url, location.href).origin === location.origin; } catch { return false; }
@@ -49,12 +108,15 @@ function wellFormed(item) {
 export const waitingCount = () => queued().length;
 
 /* The changes waiting for one game: those whose address starts with its prefix ("/t/<token>/"). */
+/** @type {(gameUrlPrefix: string) => Item[]} */
 export const pending = (gameUrlPrefix) => queued().filter((item) => path(item.url).startsWith(path(gameUrlPrefix)));
 
 /* Changes the server refused, to be shown as not saved: {id, label, error, reapply, conflicts, again}
    (conflicts: the players whose entries met another phone's, {player, recorded, yours}). */
-export const refused = () => local.read(REFUSED, []);
+/** @returns {RefusedItem[]} */
+export const refused = () => local.read(REFUSED, /** @type {RefusedItem[]} */ ([]));
 
+/** @param {number} index */
 export function dismissRefused(index) {
   const all = refused();
   all.splice(index, 1);
@@ -63,6 +125,7 @@ export function dismissRefused(index) {
 }
 
 /* A refused change is settled (re-applied and saved, or what is recorded kept): it is not shown any more. */
+/** @param {string | null | undefined} id */
 export function settleRefused(id) {
   const all = refused();
   if (!id || !all.some((item) => item.id === id)) { return; }
@@ -73,6 +136,7 @@ export function settleRefused(id) {
 /* The connection as last seen: "live", "reconnecting", "offline", "failing" (null before any news). */
 export const connection = () => state;
 
+/** @param {Connection} news */
 export function setConnection(news) {
   if (news === state) { return; }
   state = news;
@@ -83,13 +147,24 @@ export function setConnection(news) {
 export const leaving = () => navigating;
 export const sending = () => flushing;
 
+/** @param {string} url */
 export function leave(url) {
   navigating = true;
   location.assign(url);
 }
 
 /* Called with {delivered, leaving} whenever a round of sending ends. */
+/** @param {(round: Round) => void} listener */
 export function afterRound(listener) { roundListeners.push(listener); }
+
+/* A page's part that knows some refusals reads them for the refused list: reader(item, result) for
+   each refusal of that status (409: something changed meanwhile) gives {reapply, conflicts} (the
+   address that brings the change back, each player's two entries), or null when it is not one it
+   knows. The pad reads its leftovers' conflicts so (pad_seats.js). */
+/** @param {number} status @param {(item: Item, result: Answer) => Read | null} reader */
+export function onRefusal(status, reader) {
+  refusalReaders.set(status, [...(refusalReaders.get(status) || []), reader]);
+}
 
 /* A fresh idempotency key: the one way a change gets its key, here or on a page drawn offline. */
 export function newKey() {
@@ -100,10 +175,12 @@ export function newKey() {
 /* A form's change, queued with the key its form carries; the form gets a new key for the next one.
    A change marked data-outbox-replace replaces a queued one to the same address (not on its way);
    one marked data-settles re-applies a refused change, which is settled once it is saved. */
+/** @param {HTMLFormElement} form @returns {Item} */
 export function enqueue(form) {
-  const data = new URLSearchParams(new FormData(form));
+  const data = formFields(form);
+  /** @type {Item} */
   const item = {
-    id: data.get("idem"), url: form.action, body: data.toString(), from: location.pathname,
+    id: /** @type {string} */ (data.get("idem")), url: form.action, body: data.toString(), from: location.pathname,
     label: form.getAttribute("data-outbox"), replace: form.hasAttribute("data-outbox-replace"), at: Date.now(),
   };
   if (form.hasAttribute("data-settles")) { item.settles = form.getAttribute("data-settles"); }
@@ -115,13 +192,14 @@ export function enqueue(form) {
     box.push(item);
     save(box);
   }
-  const idem = form.querySelector("input[name=idem]");
+  const idem = /** @type {HTMLInputElement | null} */ (form.querySelector("input[name=idem]"));
   if (idem) { idem.value = newKey(); }
   changed();
   return item;
 }
 
 /* Take a change back before it is sent: false when it is already on its way (or gone). */
+/** @param {string} id @returns {boolean} */
 export function withdraw(id) {
   if (id === inFlight || !queued().some((item) => item.id === id)) { return false; }
   remove(id);
@@ -130,6 +208,7 @@ export function withdraw(id) {
 }
 
 /* The player said it was a second one: the same change again, marked as confirmed. */
+/** @param {Item} item */
 export function sendAgain(item) {
   const params = new URLSearchParams(item.body);
   item.id = newKey();
@@ -142,8 +221,9 @@ export function sendAgain(item) {
   flush();
 }
 
+/** @returns {Promise<string>} */
 async function freshCsrf() {
-  const response = await fetchWithin(document.body.getAttribute("data-csrf-url"), { credentials: "same-origin", cache: "no-store" });
+  const response = await fetchWithin(document.body.getAttribute("data-csrf-url") || "", { credentials: "same-origin", cache: "no-store" });
   return (await response.json()).token;
 }
 
@@ -151,11 +231,15 @@ async function freshCsrf() {
    "timeout" (no answer within the time limit: a server that hangs is as gone as one that is down).
    Every change says how long it waited here, so the server stamps it with the time it was made.
    One that timed out may still be saved when the server wakes: its key makes the retry count once. */
+/** @param {Item} item @param {boolean} [retried] @returns {Promise<Answer | "later" | "offline" | "timeout">} */
 async function send(item, retried = false) {
   const params = new URLSearchParams(item.body);
   params.set("waited", String(Math.max(0, Date.now() - (item.at || 0))));
   item.body = params.toString();
-  let response, data;
+  /** @type {Response} */
+  let response;
+  /** @type {Answer} */
+  let data;
   try {
     response = await fetchWithin(item.url, {
       method: "POST",
@@ -186,26 +270,37 @@ async function send(item, retried = false) {
 }
 
 /* The game an item changes (its link's token): one game's failing change never holds up another's. */
+/** @param {Item} item @returns {string} */
 function gameOf(item) {
   const match = /\/t\/[^/]+\//.exec(item.url);
   return match ? match[0] : item.url;
 }
 
-/* Listed as not saved. Leftovers that met another phone's entries are listed with each player's
-   two entries and an address that brings every one of this phone's back (pad_seats.js). */
+/* Listed as not saved, with what a reader of its refusal adds (onRefusal): leftovers that met
+   another phone's entries are listed with each player's two entries and an address that brings
+   every one of this phone's back. */
+/** @param {Item} item @param {Answer} result */
 function refuse(item, result) {
-  const leftovers = refusedLeftovers(item, result, item.id);
+  /** @type {Read | null} */
+  let read = null;
+  for (const reader of (result.status !== undefined && refusalReaders.get(result.status)) || []) {
+    read = reader(item, result);
+    if (read) { break; }
+  }
   local.write(REFUSED, [...refused(), {
     id: item.id, label: item.label, error: result.error, again: result.ask ? item : null,
-    reapply: leftovers && leftovers.reapply, conflicts: leftovers && leftovers.conflicts,
+    reapply: read && read.reapply, conflicts: read && read.conflicts,
   }]);
 }
 
 /* One round: what waits, oldest first, until the queue is through or the server cannot be reached. */
+/** @param {Item | null} justSent @param {((result: Answer) => boolean) | null} refusedHere
+    @returns {Promise<{delivered: number, serverError: boolean, unreachable: boolean, locked: boolean}>} */
 async function round(justSent, refusedHere) {
   const held = new Set();
   const outcome = { delivered: 0, serverError: false, unreachable: false, locked: false };
   for (;;) {
+    /** @type {Item | undefined} */
     const item = queued().find((waiting) => !held.has(gameOf(waiting)));
     if (!item) { return outcome; }
     inFlight = item.id;
@@ -242,7 +337,7 @@ async function round(justSent, refusedHere) {
     if (!result.ok && result.locked) { outcome.locked = true; }
     changed();
     if (result.ok && mine) {
-      leave(result.redirect);
+      leave(/** @type {string} */ (result.redirect));
       return outcome;
     }
   }
@@ -253,6 +348,7 @@ async function round(justSent, refusedHere) {
    (offline) stops the round until the next try. The page's own change (justSent), once stored,
    takes the page to its next page; refused, it goes to refusedHere(result) instead of the list
    (unless that answers false: its form is gone from the page, redrawn meanwhile). */
+/** @param {Item | null} [justSent] @param {((result: Answer) => boolean) | null} [refusedHere] */
 export function flush(justSent = null, refusedHere = null) {
   if (flushing) { return; }
   flushing = true;

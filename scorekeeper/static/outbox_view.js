@@ -1,20 +1,26 @@
+// @ts-check
 /* The outbox as the page shows it: "N changes waiting to be sent" ([data-outbox-list]), the changes
    the server refused ([data-refused], with Dismiss, and Yes or Open it where one can act on it),
    and the connection in the header ([data-live-status]). Drawn again whenever outbox.js says. */
 
 import { dismissRefused, queued, refused, sendAgain, waitingCount } from "./outbox.js";
 
+/** @import { Connection } from "./outbox.js" */
+
 const SHOW_AFTER_MS = 1200;
 /* Past this many, the list folds into its count (one line, opened on a tap), so that a hand of many
    pressures taken offline keeps its PRESSURE buttons on the first screen. */
 const LISTED = 2;
 let listOpen = false;
+/** @type {Record<Connection, string>} */
 const STATUS = {
   live: "● Live", reconnecting: "Reconnecting…", offline: "Offline: changes kept on this phone",
   failing: "Server error: a change is waiting (kept on this phone)",
 };
-let drawLater = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let drawLater;
 
+/** @param {string} className @param {string} text */
 function button(className, text) {
   const node = document.createElement("button");
   node.type = "button";
@@ -23,6 +29,7 @@ function button(className, text) {
   return node;
 }
 
+/** @param {HTMLElement} list */
 function drawWaiting(list) {
   let box = queued();
   /* A change being sent at once while online is not news: the box shows what is still waiting
@@ -43,7 +50,7 @@ function drawWaiting(list) {
   const ul = document.createElement("ul");
   box.forEach((item) => {
     const li = document.createElement("li");
-    li.textContent = item.label;
+    li.textContent = item.label ?? null;
     ul.appendChild(li);
   });
   if (count <= LISTED) {
@@ -60,6 +67,7 @@ function drawWaiting(list) {
   list.appendChild(details);
 }
 
+/** @param {HTMLElement} where */
 function drawRefused(where) {
   /* A refusal being re-applied on this page is shown there (the pad's two entries), not twice. */
   const here = document.querySelector("form[data-settles]");
@@ -83,7 +91,8 @@ function drawRefused(where) {
     }
     if (item.again) {
       const yes = button("small", "Yes, record it");
-      yes.addEventListener("click", () => { dismissRefused(index); sendAgain(item.again); });
+      const again = item.again;
+      yes.addEventListener("click", () => { dismissRefused(index); sendAgain(again); });
       actions.append(yes, " ");
     }
     if (item.reapply) {
@@ -99,13 +108,17 @@ function drawRefused(where) {
 }
 
 export function drawOutbox() {
+  /** @type {HTMLElement | null} */
   const list = document.querySelector("[data-outbox-list]");
   if (list) { drawWaiting(list); }
+  /** @type {HTMLElement | null} */
   const where = document.querySelector("[data-refused]");
   if (where) { drawRefused(where); }
 }
 
+/** @param {Connection} state */
 function drawConnection(state) {
+  /** @type {HTMLElement | null} */
   const status = document.querySelector("[data-live-status]");
   if (!status) { return; }
   status.hidden = false;
@@ -114,4 +127,4 @@ function drawConnection(state) {
 }
 
 document.addEventListener("scorekeeper:outbox", drawOutbox);
-document.addEventListener("scorekeeper:connection", (event) => drawConnection(event.detail));
+document.addEventListener("scorekeeper:connection", (event) => drawConnection(/** @type {CustomEvent<Connection>} */ (event).detail));

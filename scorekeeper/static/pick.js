@@ -1,3 +1,4 @@
+// @ts-check
 /* Players picked from the club's list, on the director's forms. New event: Add puts the line
    chosen in the search ("Ann Smith, North, 101") at the end of the Players list at once, with no
    round trip, and empties the search for the next one. Late player: choosing a member fills in
@@ -6,19 +7,21 @@
    Listeners sit on the document, so content swapped in later is served too. */
 
 /* The Players list with a line added at its end, as the server's Add does (EventForm.add_picked). */
+/** @param {string} text @param {string} line @returns {string} */
 export function withLine(text, line) {
   const kept = text.replace(/\s+$/, "");
   return kept ? kept + "\n" + line : line;
 }
 
 /* A name as the club's list tells names apart: any case, any spaces between its words. */
-const nameKey = (name) => name.trim().split(/\s+/).join(" ").toLowerCase();
+const nameKey = (/** @type {string} */ name) => name.trim().split(/\s+/).join(" ").toLowerCase();
 
+/** @param {MouseEvent} event */
 function addPicked(event) {
-  const add = event.target.closest("[data-pick-add]");
+  const add = /** @type {Element} */ (event.target).closest("[data-pick-add]");
   const picker = add && add.closest("[data-picker]");
-  const search = picker && picker.querySelector("input[list]");
-  const players = picker && document.getElementById(picker.getAttribute("data-picker"));
+  const search = picker && /** @type {HTMLInputElement | null} */ (picker.querySelector("input[list]"));
+  const players = picker && /** @type {HTMLTextAreaElement | null} */ (document.getElementById(picker.getAttribute("data-picker") || ""));
   if (!search || !players) { return; }
   /* Enter in any field of the form clicks Add too (the form's first button): an empty search adds nothing. */
   event.preventDefault();
@@ -33,12 +36,15 @@ function addPicked(event) {
 
 /* What the script filled in for the member chosen, by name field: taken away again when another
    name is typed, unless the director has changed it since. */
+/** @type {WeakMap<HTMLInputElement, {club: string, number: string}>} */
 const filled = new WeakMap();
 
+/** @param {Event} event */
 function fillChosen(event) {
-  const input = event.target;
+  const input = /** @type {HTMLInputElement} */ (event.target);
   if (!input.matches || !input.matches("[data-pick-fill]") || !input.list) { return; }
-  const [club, number] = input.getAttribute("data-pick-fill").split(" ").map((id) => document.getElementById(id));
+  const [club, number] = (input.getAttribute("data-pick-fill") || "").split(" ")
+    .map((id) => /** @type {HTMLInputElement | null} */ (document.getElementById(id)));
   if (!club || !number) { return; }
   const chosen = [...input.list.options].filter((option) => nameKey(option.value) === nameKey(input.value));
   const before = filled.get(input);

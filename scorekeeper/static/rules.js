@@ -1,33 +1,119 @@
+// @ts-check
 /* The phone's scorer: reads a game's rule book (scoring/rulebook.py writes it from the engine)
    and scores leftovers and games as the engine does, with no rule of its own. A differential
    test runs it against the engine on random hands and games of every rule set. Scores of a
    game are BigInt (pressures double without end); a player's leftovers are plain numbers. */
 
+/** @typedef {{rank: string, suit: string | null}} Card a card: rank "A" to "K" or "JK", suit "S", "H", "D", "C" or none */
+
+/**
+ * One player's leftovers in a game's terms (RuleSet.leftover_terms, with the deck's).
+ * @typedef {object} LeftoverTerms
+ * @property {Record<string, number>} points a card's points by rank
+ * @property {Record<string, number>} special suited cards of their own value ("QS")
+ * @property {"cover" | "cancel" | null} threes
+ * @property {"deuces_and_pairs" | null} steps
+ * @property {"all" | null} suits "all" where every card needs its suit
+ * @property {number} decks
+ * @property {number} jokers_per_deck
+ * @property {boolean} one_goes_out
+ * @property {number} three_points
+ * @property {number} only_threes_points
+ */
+
+/**
+ * How a game ends (RuleSet.end_terms), one of {hands}, {target, bonus}, {loss_line, outright},
+ * {columns, target}.
+ * @typedef {object} End
+ * @property {number} [hands]
+ * @property {number} [target]
+ * @property {number} [bonus]
+ * @property {number} [loss_line]
+ * @property {number | null} [outright]
+ * @property {number} [columns]
+ */
+
+/**
+ * A game's rule book (scoring/rulebook.py): all the phone scores by.
+ * @typedef {object} Book
+ * @property {number} format
+ * @property {string} rules
+ * @property {string[]} players
+ * @property {{name: string, members: string[]}[]} sides
+ * @property {LeftoverTerms} leftovers
+ * @property {boolean} lowest_wins
+ * @property {"points" | "cards" | null} collect
+ * @property {{first: number, cap: number | null} | null} pressures
+ * @property {string[]} no_pressure the players who never take a pressure
+ * @property {Record<string, number>} starts
+ * @property {End} end
+ */
+
+/** @typedef {{total: number, covers: string, steps: string}} Scored one player's leftovers scored */
+/** @typedef {Scored & {cards: number}} Counted scored, with how many cards were left */
+/** @typedef {{leftovers: Record<string, Card[]>, pressures: string[]}} Hand a hand as played: each player's leftovers, the pressures taken */
+/** @typedef {{totals: Record<string, bigint>, winner: string | null, wonIn: number | null}} Column one of Hollywood scoring's games */
+
+/**
+ * A side's score over the game.
+ * @typedef {object} SideScore
+ * @property {string} name
+ * @property {bigint} start
+ * @property {bigint} bonus
+ * @property {bigint} total
+ * @property {bigint[]} hands each hand's points, pressures included
+ * @property {bigint[]} pressures what each hand's pressures added
+ * @property {number} taken pressures taken in the game
+ * @property {bigint} next what the next pressure costs
+ * @property {number} gamesWon
+ */
+
+/**
+ * A game scored (scoreGame).
+ * @typedef {object} GameScore
+ * @property {number} hands how many hands count
+ * @property {boolean} finished
+ * @property {SideScore[]} sides
+ * @property {string[]} outright the sides past the outright line
+ * @property {Column[]} columns
+ * @property {string[]} leader
+ * @property {{place: number, side: SideScore}[]} standings
+ */
+
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"];
 const SUITS = ["S", "H", "D", "C"];
+/** @type {Record<string, string>} */
 const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
 export class Refused extends Error {}
 
 /* "10h", "QS", "T", "a", "JK": a card {rank, suit}, or Refused. */
+/** @param {string} token @returns {Card} */
 export function parseCard(token) {
   const text = String(token).trim().toUpperCase();
+  /** @type {(t: string) => string | null} */
   const rank = (t) => (t === "T" ? "10" : t === "JOKER" ? "JK" : RANKS.includes(t) ? t : null);
-  if (rank(text)) { return { rank: rank(text), suit: null }; }
+  const whole = rank(text);
+  if (whole) { return { rank: whole, suit: null }; }
   const suit = text.slice(-1), bare = rank(text.slice(0, -1));
   if (text.length >= 2 && SUITS.includes(suit) && bare && bare !== "JK") { return { rank: bare, suit }; }
   throw new Refused("unknown card " + token);
 }
 
+/** @param {Card} card @returns {string} */
 export function label(card) {
   return card.rank === "JK" ? "Joker" : card.rank + (card.suit ? SYMBOLS[card.suit] : "");
 }
 
+/** @type {(card: Card) => number} */
 const order = (card) => RANKS.indexOf(card.rank) * 5 + (card.suit ? SUITS.indexOf(card.suit) + 1 : 0);
+/** @type {(a: Card, b: Card) => number} */
 const byOrder = (a, b) => order(a) - order(b);
+/** @type {(a: Card, b: Card) => boolean} */
 const same = (a, b) => a.rank === b.rank && a.suit === b.suit;
 
 /* A card's points by the book; threes under a threes rule are not looked up here. */
+/** @param {LeftoverTerms} terms @param {Card} card @returns {number} */
 function pointsOf(terms, card) {
   if (terms.suits === "all" && !card.suit) { throw new Refused("this game needs the suit of every card"); }
   for (const special of Object.keys(terms.special)) {
@@ -42,14 +128,17 @@ function pointsOf(terms, card) {
 }
 
 /* One player's leftovers scored: {total, covers (e.g. "3→6 3→2"), steps}. */
+/** @param {Book} book @param {Card[]} cards @returns {Scored} */
 export function scoreLeftovers(book, cards) {
   const terms = book.leftovers;
   if (terms.threes) { return threes(terms, cards); }
   let total = 0;
   for (const card of cards) { total += pointsOf(terms, card); }
+  /** @type {string[]} */
   const steps = [];
   if (terms.steps === "deuces_and_pairs") {
     for (const card of cards) { if (card.rank === "2") { total *= 2; steps.push("×2"); } }
+    /** @type {Card[]} */
     const seen = [];
     for (const card of cards) {
       if (seen.some((other) => same(other, card))) { continue; }
@@ -62,17 +151,21 @@ export function scoreLeftovers(book, cards) {
 }
 
 /* Crates' covering and Creights' cancelling (scoring/threes.py): the lowest total. */
+/** @param {LeftoverTerms} terms @param {Card[]} cards @returns {Scored} */
 function threes(terms, cards) {
   const three = cards.filter((card) => card.rank === "3").sort(byOrder);
   const others = cards.filter((card) => card.rank !== "3");
   if (!cards.length) { return { total: 0, covers: "", steps: "" }; }
   if (!others.length) { return { total: terms.only_threes_points * three.length, covers: "", steps: "" }; }
-  const points = (card) => pointsOf(terms, card);
+  const points = (/** @type {Card} */ card) => pointsOf(terms, card);
+  /** @type {(a: Card, b: Card) => number} */
   const byValue = (a, b) => points(b) - points(a) || byOrder(a, b);
   const sorted = others.slice().sort(byValue);
   const eligible = sorted.filter((card) => card.rank !== "8");
   const fixed = sorted.filter((card) => card.rank === "8");
+  /** @type {{threes: Card[], base: Card | null}[]} */
   let piles = [];
+  /** @type {number} */
   let covered;
   if (terms.threes === "cover") {
     const worth = eligible.filter((card) => points(card) > terms.three_points).length;
@@ -84,11 +177,12 @@ function threes(terms, cards) {
       piles = [{ threes: three, base: null }];
     }
   } else {
-    let best = null;
+    /** @type {[number, number, number]} saving, threes paired, threes cancelling a card: none paired to start with */
+    let best = [-Infinity, 0, 0];
     for (let paired = 0; paired <= Math.floor(three.length / 2); paired += 1) {
       const cancelled = Math.min(eligible.length, three.length - 2 * paired);
       const saving = terms.three_points * paired + eligible.slice(0, cancelled).reduce((sum, card) => sum + points(card), 0);
-      if (best === null || saving > best[0]) { best = [saving, paired, cancelled]; }
+      if (saving > best[0]) { best = [saving, paired, cancelled]; }
     }
     const paired = best[1];
     covered = best[2];
@@ -107,8 +201,10 @@ function threes(terms, cards) {
 }
 
 /* The deck's limits and who may go out, over some or all players' leftovers (by name). */
+/** @param {Book} book @param {Record<string, Card[]>} leftovers @returns {Record<string, Scored>} */
 export function checkLeftovers(book, leftovers) {
   const terms = book.leftovers, held = Object.values(leftovers).flat();
+  /** @type {Record<string, Scored>} */
   const scored = {};
   for (const [player, cards] of Object.entries(leftovers)) { scored[player] = scoreLeftovers(book, cards); }
   for (const rank of RANKS) {
@@ -129,19 +225,25 @@ export function checkLeftovers(book, leftovers) {
 }
 
 /* The value of a side's n-th pressure of the game (1 is the first). */
+/** @param {Book} book a book with pressures @param {number} n @returns {bigint} */
 export function pressureValue(book, n) {
-  const cap = book.pressures.cap === null ? null : BigInt(book.pressures.cap);
-  let value = BigInt(book.pressures.first);
+  const terms = /** @type {{first: number, cap: number | null}} */ (book.pressures);
+  const cap = terms.cap === null ? null : BigInt(terms.cap);
+  let value = BigInt(terms.first);
   for (let i = 1; i < n; i += 1) { value += cap === null || value < cap ? value : cap; }
   return value;
 }
 
-function sideOf(book, player) { return book.sides.find((side) => side.members.includes(player)); }
+/** @param {Book} book @param {string} player a player of the game @returns {{name: string, members: string[]}} */
+function sideOf(book, player) { return /** @type {{name: string, members: string[]}} */ (book.sides.find((side) => side.members.includes(player))); }
 
+/** @param {Book} book @param {Record<string, Counted>} scored @returns {Record<string, number>} */
 function handPoints(book, scored) {
+  /** @type {Record<string, number>} */
   const points = {};
   book.players.forEach((player) => { points[player] = scored[player].total; });
   if (!book.collect) { return points; }
+  /** @type {Record<string, number>} */
   const counts = {};
   book.players.forEach((player) => {
     counts[player] = book.collect === "cards" ? scored[player].cards : scored[player].total;
@@ -159,10 +261,17 @@ function handPoints(book, scored) {
 }
 
 /* Hollywood scoring: a winner's first hand counts in game 1, the second in 1 and 2, ... */
+/** @param {Book} book @param {Record<string, bigint>[]} history each hand's points by side @returns {Column[]} */
 function columns(book, history) {
-  const end = book.end, goal = BigInt(end.target);
-  const totals = [], winners = [], wins = {};
-  for (let c = 0; c < end.columns; c += 1) {
+  const end = book.end, goal = BigInt(/** @type {number} */ (end.target));
+  /** @type {Record<string, bigint>[]} */
+  const totals = [];
+  /** @type {([string, number] | null)[]} each game's winner and the hand it was won in */
+  const winners = [];
+  /** @type {Record<string, number>} */
+  const wins = {};
+  const count = /** @type {number} */ (end.columns);
+  for (let c = 0; c < count; c += 1) {
     totals.push(Object.fromEntries(book.players.map((p) => [p, 0n])));
     winners.push(null);
   }
@@ -170,7 +279,7 @@ function columns(book, history) {
     for (const [player, scored] of Object.entries(points)) {
       if (scored <= 0n) { continue; }
       wins[player] = (wins[player] || 0) + 1;
-      for (let c = 0; c < Math.min(wins[player], end.columns); c += 1) {
+      for (let c = 0; c < Math.min(wins[player], count); c += 1) {
         if (winners[c] === null) { totals[c][player] += scored; }
       }
     }
@@ -179,18 +288,23 @@ function columns(book, history) {
       if (winners[c] === null && column[leader] >= goal) { winners[c] = [leader, index + 1]; }
     });
   });
-  return totals.map((column, c) => ({ totals: column, winner: winners[c] && winners[c][0], wonIn: winners[c] && winners[c][1] }));
+  return totals.map((column, c) => {
+    const won = winners[c];
+    return { totals: column, winner: won && won[0], wonIn: won && won[1] };
+  });
 }
 
+/** @param {Book} book @param {Record<string, bigint>} totals @param {Record<string, bigint>[]} history @returns {boolean} */
 function decided(book, totals, history) {
   const end = book.end, values = Object.values(totals);
   if ("hands" in end) { return history.length === end.hands; }
   if ("columns" in end) { return columns(book, history).every((column) => column.winner !== null); }
-  if ("target" in end) { return values.some((total) => total >= BigInt(end.target)); }
-  const below = values.filter((total) => total < BigInt(end.loss_line)).length;
+  if ("target" in end) { return values.some((total) => total >= BigInt(/** @type {number} */ (end.target))); }
+  const below = values.filter((total) => total < BigInt(/** @type {number} */ (end.loss_line))).length;
   return below <= 1 || outright(book, totals).length > 0;
 }
 
+/** @param {Book} book @param {Record<string, bigint>} totals @returns {string[]} */
 function outright(book, totals) {
   const line = book.end.outright;
   if (line === undefined || line === null) { return []; }
@@ -201,10 +315,20 @@ function outright(book, totals) {
    Refused on the first broken rule, as the engine refuses it (or, untilDecided, the hands
    after the game was decided are left out). Each side has its start, each hand's points and
    what its pressures added in it, its bonus and total; the standings place the sides. */
+/** @param {Book} book @param {Hand[]} hands @param {boolean} [untilDecided] @returns {GameScore} */
 export function scoreGame(book, hands, untilDecided = false) {
-  const most = "hands" in book.end ? book.end.hands : null;
+  const most = "hands" in book.end ? /** @type {number} */ (book.end.hands) : null;
   if (most !== null && hands.length > most) { throw new Refused("the game has only " + most + " hands"); }
-  const starts = {}, totals = {}, taken = {}, sideHands = {}, sidePressures = {};
+  /** @type {Record<string, bigint>} */
+  const starts = {};
+  /** @type {Record<string, bigint>} */
+  const totals = {};
+  /** @type {Record<string, number>} */
+  const taken = {};
+  /** @type {Record<string, bigint[]>} */
+  const sideHands = {};
+  /** @type {Record<string, bigint[]>} */
+  const sidePressures = {};
   book.sides.forEach((side) => {
     starts[side.name] = side.members.reduce((sum, p) => sum + BigInt(book.starts[p]), 0n);
     totals[side.name] = starts[side.name];
@@ -212,6 +336,7 @@ export function scoreGame(book, hands, untilDecided = false) {
     sideHands[side.name] = [];
     sidePressures[side.name] = [];
   });
+  /** @type {Record<string, bigint>[]} */
   const history = [];
   let over = false;
   for (const hand of hands) {
@@ -221,6 +346,7 @@ export function scoreGame(book, hands, untilDecided = false) {
     }
     const scored = checkHand(book, hand);
     const points = handPoints(book, scored);
+    /** @type {Record<string, bigint>} */
     const pressures = {};
     book.sides.forEach((side) => { pressures[side.name] = 0n; });
     for (const player of hand.pressures) {
@@ -228,6 +354,7 @@ export function scoreGame(book, hands, untilDecided = false) {
       taken[side] += 1;
       pressures[side] += pressureValue(book, taken[side]);
     }
+    /** @type {Record<string, bigint>} */
     const row = {};
     book.sides.forEach((side) => {
       row[side.name] = side.members.reduce((sum, p) => sum + BigInt(points[p]), 0n) + pressures[side.name];
@@ -238,10 +365,11 @@ export function scoreGame(book, hands, untilDecided = false) {
     history.push(row);
     over = decided(book, totals, history);
   }
+  /** @type {Record<string, bigint>} */
   const bonus = {};
   book.sides.forEach((side) => {
     const end = book.end;
-    bonus[side.name] = over && "target" in end && end.bonus && totals[side.name] >= BigInt(end.target) ? BigInt(end.bonus) : 0n;
+    bonus[side.name] = over && "target" in end && end.bonus && totals[side.name] >= BigInt(/** @type {number} */ (end.target)) ? BigInt(end.bonus) : 0n;
   });
   const won = over ? outright(book, totals) : [];
   const games = "columns" in book.end ? columns(book, history) : [];
@@ -261,13 +389,17 @@ export function scoreGame(book, hands, untilDecided = false) {
 }
 
 /* Smaller is better (GameScore._rank): an outright win, then more games won, then the total. */
+/** @type {(book: Book, won: string[]) => (side: SideScore) => [bigint, bigint]} */
 const ranker = (book, won) => (side) => (won.includes(side.name)
   ? [-1n, 0n]
   : [BigInt(-side.gamesWon), book.lowest_wins ? side.total : -side.total]);
+/** @type {(a: [bigint, bigint], b: [bigint, bigint]) => boolean} */
 const before = (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+/** @type {(a: [bigint, bigint], b: [bigint, bigint]) => boolean} */
 const level = (a, b) => a[0] === b[0] && a[1] === b[1];
 
 /* The side(s) ahead (GameScore.leader). */
+/** @param {Book} book @param {SideScore[]} sides @param {string[]} won @returns {string[]} */
 function leaders(book, sides, won) {
   const rank = ranker(book, won);
   const best = sides.map(rank).reduce((low, r) => (before(r, low) ? r : low));
@@ -275,9 +407,11 @@ function leaders(book, sides, won) {
 }
 
 /* The sides best first, each with its place; tied sides share one (GameScore.standings: 1, 1, 3). */
+/** @param {Book} book @param {SideScore[]} sides @param {string[]} won @returns {{place: number, side: SideScore}[]} */
 function standings(book, sides, won) {
   const rank = ranker(book, won);
   const ordered = sides.slice().sort((a, b) => (before(rank(a), rank(b)) ? -1 : before(rank(b), rank(a)) ? 1 : 0));
+  /** @type {{place: number, side: SideScore}[]} */
   const places = [];
   ordered.forEach((side, index) => {
     const tied = places.length && level(rank(places[places.length - 1].side), rank(side));
@@ -286,6 +420,7 @@ function standings(book, sides, won) {
   return places;
 }
 
+/** @param {Book} book @param {Hand} hand @returns {Record<string, Counted>} */
 function checkHand(book, hand) {
   for (const player of Object.keys(hand.leftovers)) {
     if (!book.players.includes(player)) { throw new Refused(player + " is not a player of this game"); }
@@ -293,7 +428,7 @@ function checkHand(book, hand) {
   for (const player of book.players) {
     if (!(player in hand.leftovers)) { throw new Refused(player + ": no leftovers given"); }
   }
-  const scored = checkLeftovers(book, hand.leftovers);
+  const scored = /** @type {Record<string, Counted>} */ (checkLeftovers(book, hand.leftovers));
   for (const player of book.players) { scored[player].cards = hand.leftovers[player].length; }
   for (const player of hand.pressures) {
     if (!book.pressures) { throw new Refused("this game has no pressures"); }

@@ -1,3 +1,4 @@
+// @ts-check
 /* Kept typing: what the player typed and has not sent survives a swap of the page's content
    (follow.js) and a reload (kept for this page in this tab). A form sent is forgotten once the
    next page shows no refusal; a refused one keeps what was typed. And a save's confirmation in
@@ -10,64 +11,81 @@ const TYPED = "scorekeeper:typed:" + location.pathname;
 const SENT = TYPED + ":sent";
 const FIELDS = "form textarea, form input:not([type=hidden]):not([type=password]):not([type=file]), form select";
 
+/** @typedef {HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement} Field a field of a form (FIELDS) */
+/** @typedef {Record<string, string | boolean>} Typed what was typed, by "<action>|<name>": a value, or a box ticked */
+
+/** @param {ParentNode} root @returns {Field[]} */
+const fieldsIn = (root) => [.../** @type {NodeListOf<Field>} */ (root.querySelectorAll(FIELDS))];
+/** @param {Field} field @returns {HTMLFormElement} (every field of FIELDS is in one) */
+const formOf = (field) => /** @type {HTMLFormElement} */ (field.form);
+
+/** @param {Field} field */
 function changed(field) {
-  if (field.type === "checkbox") { return field.checked !== field.defaultChecked; }
-  if (field.tagName === "SELECT") {
+  if (field instanceof HTMLInputElement && field.type === "checkbox") { return field.checked !== field.defaultChecked; }
+  if (field instanceof HTMLSelectElement) {
     const first = [...field.options].find((option) => option.defaultSelected) || field.options[0];
     return field.value !== (first ? first.value : "");
   }
   return field.value !== field.defaultValue;
 }
 
-const valueOf = (field) => (field.type === "checkbox" ? field.checked : field.value);
+/** @param {Field} field @returns {string | boolean} */
+const valueOf = (field) => (field instanceof HTMLInputElement && field.type === "checkbox" ? field.checked : field.value);
 
 /* What was typed under root and not sent, by form and field: {"<action>|<name>": value}. */
+/** @param {ParentNode} root @returns {Typed} */
 export function typed(root) {
+  /** @type {Typed} */
   const kept = {};
-  root.querySelectorAll(FIELDS).forEach((field) => {
+  fieldsIn(root).forEach((field) => {
     if (field.name && changed(field) && !field.closest("[data-preview]")) {
-      kept[(field.form.getAttribute("action") || "") + "|" + field.name] = valueOf(field);
+      kept[(formOf(field).getAttribute("action") || "") + "|" + field.name] = valueOf(field);
     }
   });
   return kept;
 }
 
+/** @param {ParentNode} root @param {string} key @returns {Field | null} */
 function fieldOf(root, key) {
   const at = key.indexOf("|"), action = key.slice(0, at), name = key.slice(at + 1);
+  /** @type {Field | null} */
   let found = null;
   root.querySelectorAll("form").forEach((form) => {
     const field = (form.getAttribute("action") || "") === action && form.elements.namedItem(name);
-    if (field && field.tagName) { found = field; }
+    if (field && "tagName" in field && field.tagName) { found = /** @type {Field} */ (field); }
   });
   return found;
 }
 
 /* What typed() kept, typed again into the forms under root. */
+/** @param {ParentNode} root @param {Typed} kept */
 export function retype(root, kept) {
   Object.keys(kept).forEach((key) => {
     const field = fieldOf(root, key);
     if (!field) { return; }
-    if (field.type === "checkbox") { field.checked = kept[key]; } else { field.value = kept[key]; }
-    field.form.setAttribute("data-dirty", "");
-    if (field.closest("details")) { field.closest("details").open = true; }
+    if (field instanceof HTMLInputElement && field.type === "checkbox") { field.checked = !!kept[key]; } else { field.value = String(kept[key]); }
+    formOf(field).setAttribute("data-dirty", "");
+    const details = field.closest("details");
+    if (details) { details.open = true; }
   });
 }
 
+/** @param {Event} [event] */
 function keepTyped(event) {
-  const before = session.read(TYPED, {}), kept = typed(document);
+  const before = session.read(TYPED, /** @type {Typed} */ ({})), kept = typed(document);
   Object.keys(before).forEach((key) => {  /* restored after a refusal, still as typed */
     const field = fieldOf(document, key);
     if (!(key in kept) && field && valueOf(field) === before[key]) { kept[key] = before[key]; }
   });
   session.write(TYPED, kept);
-  if (event && event.type === "submit") { session.write(SENT, event.target.getAttribute("action") || ""); }
+  if (event && event.type === "submit") { session.write(SENT, /** @type {HTMLFormElement} */ (event.target).getAttribute("action") || ""); }
 }
 
 /* The form just sent was refused on this page: what it had typed stays kept. */
 export function sentWasRefused() { session.forget(SENT); }
 
 export function restoreTyped() {
-  const kept = session.read(TYPED, {}), sent = session.read(SENT, null);
+  const kept = session.read(TYPED, /** @type {Typed} */ ({})), sent = session.read(SENT, /** @type {string | null} */ (null));
   session.forget(SENT);
   if (sent !== null && !document.querySelector("main .has-error, main .error, main .flash.error, main .conflict")) {
     Object.keys(kept).forEach((key) => { if (key.startsWith(sent + "|")) { delete kept[key]; } });

@@ -1,3 +1,4 @@
+// @ts-check
 /* The wall screen's pages: a TV shows some twenty rows, a field of 300 is fifteen screens. At a
    TV's width (or a laptop's), the standings are cut into pages of as many rows as fit under the
    headings, each shown for the wall's seconds (body[data-page-seconds]) in turn, and the page
@@ -11,27 +12,34 @@
 
 const TV = "(min-width: 64rem)";
 let shown = 0;
+/** @type {[number, number][]} the rows of each page: [first, end) */
 let pages = [];
-let timer = 0;
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let timer;
 
 const body = document.body;
-const rowsOf = () => [...document.querySelectorAll("main .standings-grid tbody tr")];
+/** @returns {HTMLTableRowElement[]} */
+const rowsOf = () => [.../** @type {NodeListOf<HTMLTableRowElement>} */ (document.querySelectorAll("main .standings-grid tbody tr"))];
+/** @returns {HTMLElement | null} */
 const label = () => document.querySelector("main [data-wall-page]");
 
 /* The rows' ranges [first, end) that each fit the screen below the table's head, with room for
    what follows the table. */
+/** @param {HTMLTableRowElement[]} rows @returns {[number, number][]} */
 function cut(rows) {
   rows.forEach((row) => { row.hidden = false; });
   const tag = label();
   if (tag) { tag.hidden = false; tag.textContent = "Page 1 of 1 · places 1–1"; }
   window.scrollTo(0, 0);
-  const rowsBox = rows[0].parentElement.getBoundingClientRect();
+  const rowsBox = /** @type {HTMLElement} */ (rows[0].parentElement).getBoundingClientRect();
   /* What the page holds below the rows: the notes after the table, and the margins to the page's end. */
-  const main = rows[0].closest("main");
+  const main = /** @type {HTMLElement} */ (rows[0].closest("main"));
+  /** @type {(element: Element, side: "marginBottom" | "paddingBottom") => number} */
   const margin = (element, side) => parseFloat(getComputedStyle(element)[side]) || 0;
   const below = main.getBoundingClientRect().bottom - rowsBox.bottom + margin(main, "marginBottom")
     + margin(document.body, "paddingBottom") + margin(document.body, "marginBottom");
   const room = window.innerHeight - rowsBox.top - below - 2;
+  /** @type {[number, number][]} */
   const cuts = [];
   let first = 0, used = 0;
   rows.forEach((row, index) => {
@@ -43,6 +51,7 @@ function cut(rows) {
   return cuts;
 }
 
+/** @param {HTMLTableRowElement[]} rows */
 function show(rows) {
   const [first, end] = pages[shown];
   rows.forEach((row, index) => { row.hidden = index < first || index >= end; });
@@ -53,9 +62,11 @@ function show(rows) {
 }
 
 /* What a page's rows hold, in the label's words: "places 20–38", "12 without a place yet". */
+/** @param {HTMLTableRowElement[]} rows @returns {string[]} */
 function held(rows) {
   const places = rows.map((row) => parseInt(row.cells[0].textContent, 10)).filter((place) => place > 0);
   const without = rows.length - places.length;
+  /** @type {string[]} */
   const words = [];
   if (places.length) { words.push(places[0] === places.at(-1) ? `place ${places[0]}` : `places ${places[0]}–${places.at(-1)}`); }
   if (without) { words.push(`${without} without a place yet`); }
@@ -68,7 +79,8 @@ function layOut() {
   if (!rows.length || !window.matchMedia(TV).matches) {
     pages = [];
     rows.forEach((row) => { row.hidden = false; });
-    if (label()) { label().hidden = true; }
+    const tag = label();
+    if (tag) { tag.hidden = true; }
     return;
   }
   pages = cut(rows);
@@ -84,6 +96,7 @@ function turn(by = 1) {
 
 /* At a laptop: the arrow keys (or Page Up, Page Down) turn the page at once, and the next turns
    come at the usual pace from then. */
+/** @type {Record<string, number>} */
 const KEYS = { ArrowRight: 1, PageDown: 1, ArrowLeft: -1, PageUp: -1 };
 
 export function startWall() {
@@ -100,6 +113,7 @@ export function startWall() {
     every();
   });
   document.addEventListener("scorekeeper:content", layOut);
-  let resized = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let resized;
   window.addEventListener("resize", () => { clearTimeout(resized); resized = setTimeout(layOut, 150); });
 }

@@ -1,11 +1,18 @@
+// @ts-check
 // Reads {book, leftovers: [[token]], games: [{hands, untilDecided}]} on stdin and writes what the
 // phone's scorer (static/rules.js) makes of each, for tests/test_phone_scores_as_the_engine.py.
 import { parseCard, checkLeftovers, scoreGame, Refused } from "../../scorekeeper/static/rules.js";
 
+/** @import { Book } from "../../scorekeeper/static/rules.js" */
+/** @typedef {{hands: {leftovers: Record<string, string[]>, pressures: string[]}[], untilDecided: boolean}} Game */
+/** @typedef {{book: Book, leftovers: string[][], games: Game[]}} Case */
+
 const chunks = [];
 for await (const chunk of process.stdin) { chunks.push(chunk); }
+/** @type {Case[]} */
 const cases = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 
+/** @template T @param {() => T} work @returns {T | {refused: true}} */
 function attempt(work) {
   try { return work(); } catch (error) {
     if (error instanceof Refused) { return { refused: true }; }
