@@ -112,3 +112,14 @@ def _statuses_written(node: ast.AST) -> list[ast.Constant]:
         return []
     numbers = [each for candidate in candidates for each in ast.walk(candidate) if isinstance(each, ast.Constant)]
     return [each for each in numbers if type(each.value) is int and 100 <= each.value <= 599]
+
+
+def test_the_phone_asks_about_a_second_tap_within_the_rule_books_window(client):
+    """The pressure buttons carry the window (ask.js reads it from the form, offline.js writes it
+    from the rule book): no second copy of the number in the phone's scripts."""
+    table = start(client, ["Ann", "Bob"])
+    page = client.get(f"{table.base}/").get_data(as_text=True)
+    assert page.count(f'data-ask-within="{SAME_PRESSURE_SECONDS}"') == page.count("data-ask=")
+    assert page.count("data-ask=") >= 2
+    script = (PACKAGE / "static" / "ask.js").read_text()
+    assert 'getAttribute("data-ask-within")' in script and "5000" not in script

@@ -10,10 +10,9 @@ import { queued } from "./outbox.js";
 import { session } from "./storage.js";
 
 /** @import { Answer, Item } from "./outbox.js" */
-/** @typedef {{key: string, at: number, id: string, entry?: number}} Tap a change tapped here: its form's key, when, its idempotency key, the server's entry once saved */
+/** @typedef {{key: string, at: number, within: number, id: string, entry?: number}} Tap a change tapped here: its form's key, when, how long a second tap is asked about (ms), its idempotency key, the server's entry once saved */
 
 const TAPS = "scorekeeper:taps";
-const SAME_TAP_MS = 5000;
 
 /** @param {string} tag @param {string} className @param {string} text @returns {HTMLElement} */
 function el(tag, className, text) {
@@ -30,7 +29,7 @@ function el(tag, className, text) {
 /** @param {number} now @returns {Tap[]} */
 function recentTaps(now) {
   const taps = session.read(TAPS, /** @type {unknown} */ ([]));
-  return Array.isArray(taps) ? taps.filter((tap) => tap && typeof tap.key === "string" && now - tap.at <= SAME_TAP_MS) : [];
+  return Array.isArray(taps) ? taps.filter((tap) => tap && typeof tap.key === "string" && now - tap.at <= tap.within) : [];
 }
 
 /** @param {HTMLFormElement} form @returns {string} */
@@ -60,7 +59,11 @@ export function noteChange(form, item) {
   let taps = recentTaps(now);
   const target = /\/undo$/.test(new URL(form.action, location.href).pathname) && new FormData(form).get("target");
   if (target) { taps = taps.filter((tap) => String(tap.entry) !== String(target)); }
-  if (form.hasAttribute("data-ask")) { taps.push({ key: keyOf(form), at: now, id: item.id }); }
+  if (form.hasAttribute("data-ask")) {
+    // The rule book's window (scoring/rulebook.py's SAME_PRESSURE_SECONDS), written on the form.
+    const within = 1000 * Number(form.getAttribute("data-ask-within"));
+    taps.push({ key: keyOf(form), at: now, within, id: item.id });
+  }
   session.write(TAPS, taps);
 }
 

@@ -63,7 +63,7 @@ import { Refused, checkLeftovers, parseCard, pressureValue, scoreGame } from "./
 
 /** @typedef {{entry: Entry, side: string, cost: bigint}} Pending a pressure of the hand in play, and what it costs */
 /**
- * What stands now (Table.state).
+ * What stands now (GameState.state).
  * @typedef {object} Worked
  * @property {number} complete the hands scored
  * @property {number | null} current the hand in play; null once the game is decided
@@ -134,9 +134,9 @@ export function changesOf(copy, base, item) {
 }
 
 /* The game's log folded: the server's entries, then the outbox's items in order. */
-/** @param {Copy} copy @param {string} [base] @param {Item[]} [items] @returns {Table} */
+/** @param {Copy} copy @param {string} [base] @param {Item[]} [items] @returns {GameState} */
 export function fold(copy, base = "", items = []) {
-  const table = new Table(copy);
+  const table = new GameState(copy);
   for (const entry of copy.entries) { table.apply(entry); }
   let seq = copy.entries.length;
   for (const item of items) {
@@ -163,11 +163,11 @@ export function fold(copy, base = "", items = []) {
 const key = (hand, player) => hand + "|" + player;
 
 /**
- * What a table's entries leave standing, kept to go back to (Table.snapshot).
- * @typedef {Pick<Table, "entries" | "voided" | "byId" | "leftovers" | "stacks" | "pressures" | "notes" | "confirmations" | "owes" | "oweStacks" | "setAside">} Kept
+ * What a table's entries leave standing, kept to go back to (GameState.snapshot).
+ * @typedef {Pick<GameState, "entries" | "voided" | "byId" | "leftovers" | "stacks" | "pressures" | "notes" | "confirmations" | "owes" | "oweStacks" | "setAside">} Kept
  */
 
-export class Table {
+export class GameState {
   /** @param {Copy} copy */
   constructor(copy) {
     this.copy = copy;
@@ -450,7 +450,7 @@ export class Table {
 
 /* The game record (scorekeeper-game/1, as export.json writes it) of what this phone holds,
    its unsent changes included: "Save this game", for when the server is gone for good. */
-/** @param {Table} table @returns {Record<string, unknown>} */
+/** @param {GameState} table @returns {Record<string, unknown>} */
 export function record(table) {
   const { complete, current } = table.state;
   const notes = (/** @type {number} */ number) => (table.notes.get(number) || []).map((entry) => entry.data.text);

@@ -15,7 +15,7 @@ import { scoreHere } from "./pad.js";
 import { said, undone } from "./said.js";
 import { local } from "./storage.js";
 
-/** @import { Copy, Entry, Leftovers, Since, Table } from "./copy.js" */
+/** @import { Copy, Entry, Leftovers, Since, GameState } from "./copy.js" */
 /** @import { Item } from "./outbox.js" */
 /**
  * A page of the game this phone draws: the hand, the leftovers pad of a seat, scores, history, a
@@ -133,10 +133,10 @@ function keys() {
 /**
  * @param {string} route @param {string} outbox its label in the outbox @param {Record<string, unknown>} fields
  * @param {Child} content
- * @param {{ask?: string, formClass?: string, class?: string, label?: string, pressed?: boolean}} [options]
+ * @param {{ask?: string, within?: number, formClass?: string, class?: string, label?: string, pressed?: boolean}} [options]
  */
 function changeButton(route, outbox, fields, content, options = {}) {
-  return h("form", { method: "post", action: base + route, "data-outbox": outbox, "data-ask": options.ask, class: options.formClass },
+  return h("form", { method: "post", action: base + route, "data-outbox": outbox, "data-ask": options.ask, "data-ask-within": options.within, class: options.formClass },
     keys(),
     Object.entries(fields).map(([name, value]) => h("input", { type: "hidden", name, value })),
     h("button", { type: "submit", class: options.class || "secondary", "aria-label": options.label,
@@ -165,7 +165,7 @@ const words = (name) => name.split(" ").flatMap((word, i) => (i ? [" ", h("span"
 /** @type {(entry: Leftovers) => string} */
 const cardsText = (entry) => entry.data.cards.map((t) => label(parseCard(t))).join(" ") || "went out";
 
-/** @param {Table} table */
+/** @param {GameState} table */
 function banner(table) {
   const waiting = waitingCount();  /* the count the outbox's list says */
   return h("p", { class: "offline-banner", role: "status" },
@@ -174,7 +174,7 @@ function banner(table) {
 }
 
 /* The totals, and the game columns of a session (the totals macro of _partials.html). */
-/** @param {Table} table @returns {Child[]} */
+/** @param {GameState} table @returns {Child[]} */
 function totals(table) {
   const { score, finished } = table.state;
   const begun = score.hands > 0 || score.sides.some((side) => side.start !== 0n);
@@ -190,7 +190,7 @@ function totals(table) {
 }
 
 /* Hollywood scoring's games, each column's totals and who won it (the games_table macro). */
-/** @param {Table} table @returns {Child} */
+/** @param {GameState} table @returns {Child} */
 function gamesTable(table) {
   const columns = table.state.score.columns;
   if (!columns.length) { return null; }
@@ -205,7 +205,7 @@ function gamesTable(table) {
   h("p", { class: "muted small" }, "A player's 1st winning hand counts in game 1, the 2nd in games 1–2, later ones in every open game; a game closes when someone reaches the target in it.")];
 }
 
-/** @param {Table} table @returns {Child[]} */
+/** @param {GameState} table @returns {Child[]} */
 function handPage(table) {
   const copy = table.copy, book = table.book, { last, pending, next } = table.state;
   const number = last, deal = copy.deals[number - 1] || {};
@@ -233,11 +233,11 @@ function handPage(table) {
         if (taker === member) {
           return changeButton("pressure", "Pressure: " + member + ", hand " + number, fields,
             ["PRESSURE", h("br"), h("span", { class: "who" }, words(member)), h("span", { class: "cost" }, "+" + cost)],
-            { class: "pressure", label: "Pressure on " + member + ", plus " + cost, ask: "Another pressure on " + member + "?" });
+            { class: "pressure", label: "Pressure on " + member + ", plus " + cost, ask: "Another pressure on " + member + "?", within: book.same_pressure_seconds });
         }
         return changeButton("pressure", "Pressure on " + member + " to " + taker + ", hand " + number, fields,
           ["PRESSURE", h("br"), h("span", { class: "who" }, words(member), " ", h("span", {}, "→"), " ", words(taker)), h("span", { class: "cost" }, "+" + cost)],
-          { class: "pressure passed", label: "Pressure on " + member + ", recorded on " + taker + ", plus " + cost, ask: "Another pressure on " + taker + "?" });
+          { class: "pressure passed", label: "Pressure on " + member + ", recorded on " + taker + ", plus " + cost, ask: "Another pressure on " + taker + "?", within: book.same_pressure_seconds });
       })),
       side.members.filter((member) => copy.takers[member] !== member).map((member) => h("p", { class: "muted small" },
         member + " never takes a pressure: one on " + member + " goes to the next player to play, " + copy.takers[member] + "."))));
@@ -275,7 +275,7 @@ function handPage(table) {
 }
 
 /* Both piles empty: a pressure that ends the hand at once, and on to the leftovers. */
-/** @param {Table} table @param {number} number */
+/** @param {GameState} table @param {number} number */
 function shufflePanel(table, number) {
   const { book, copy } = table;
   return h("details", { class: "panel" }, h("summary", {}, "Both piles empty? (shuffle pressure ends the hand)"),
@@ -283,18 +283,18 @@ function shufflePanel(table, number) {
     h("div", { class: "pressure-row" }, book.players.map((player) => {
       const taker = copy.takers[player];
       return changeButton("pressure", "Pressure (hand ends): " + taker, { hand: number, player: taker, ends_hand: "y", again: "", waited: "0" },
-        [player + ": pressure", taker !== player ? " (to " + taker + ")" : "", ", end hand"], { ask: "Another pressure on " + taker + "?" });
+        [player + ": pressure", taker !== player ? " (to " + taker + ")" : "", ", end hand"], { ask: "Another pressure on " + taker + "?", within: book.same_pressure_seconds });
     })));
 }
 
 /* What each card does, for this many players. */
-/** @param {Table} table */
+/** @param {GameState} table */
 function actionsPanel(table) {
   return h("details", { class: "panel" }, h("summary", {}, "Card actions (" + table.book.players.length + " players)"),
     h("table", { class: "actions-table" }, (table.copy.actions || []).map(([card, action]) => h("tr", {}, h("th", { scope: "row" }, card), h("td", {}, action)))));
 }
 
-/** @param {Table} table @param {number} number */
+/** @param {GameState} table @param {number} number */
 function notesPanel(table, number) {
   const notes = table.notes.get(number) || [];
   return h("details", { class: "panel" }, h("summary", {}, "Ruling note" + (notes.length ? " (" + notes.length + ")" : "")),
@@ -305,7 +305,7 @@ function notesPanel(table, number) {
       h("button", { class: "secondary", type: "submit" }, "Save note")));
 }
 
-/** @param {Table} table @param {number} number @param {number} seat @returns {Child[]} */
+/** @param {GameState} table @param {number} number @param {number} seat @returns {Child[]} */
 function padPage(table, number, seat) {
   const book = table.book, copy = table.copy, player = book.players[seat];
   const entered = table.handLeftovers(number), existing = entered[player];
@@ -356,7 +356,7 @@ function padPage(table, number, seat) {
 
 /* The Scores page (templates/game/scores.html): the final standings once the game is decided,
    every hand's points with what its pressures added (P), the bonus, the running totals. */
-/** @param {Table} table @returns {Child[]} */
+/** @param {GameState} table @returns {Child[]} */
 function scoresPage(table) {
   const book = table.book, copy = table.copy, { score, finished } = table.state;
   const sides = score.sides, crowded = sides.length > 3;
@@ -397,7 +397,7 @@ function scoresPage(table) {
 }
 
 /* The hand in play's pressures: in no hand's row yet, already in what the next one costs. */
-/** @param {Table} table */
+/** @param {GameState} table */
 function inPlay(table) {
   const { current, pending } = table.state;
   if (current === null || !pending.length) { return null; }
@@ -408,7 +408,7 @@ function inPlay(table) {
 
 /* A hand's row opened up (templates/play/hand_detail.html): each player's cards and covering,
    the hand's score, its pressures, its notes; corrections. */
-/** @param {Table} table @param {number} number @returns {Child[]} */
+/** @param {GameState} table @param {number} number @returns {Child[]} */
 function detailPage(table, number) {
   const book = table.book, copy = table.copy, deal = copy.deals[number - 1] || {}, entered = table.handLeftovers(number);
   const { score } = table.state;
@@ -456,7 +456,7 @@ function detailPage(table, number) {
 }
 
 /* A page this phone cannot draw: the game is here all the same, and a way back to it. */
-/** @param {Table} table @param {string} href @returns {Child[]} */
+/** @param {GameState} table @param {string} href @returns {Child[]} */
 function awayPage(table, href) {
   return [banner(table), h("h1", {}, "This page needs the server"),
     h("p", {}, "This page is made by the server, which cannot be reached. The game is kept on this phone: its hand, scores and history open without the server, and what is recorded here is sent when it is back."),
@@ -465,7 +465,7 @@ function awayPage(table, href) {
 }
 
 /* The server's confirmation of this phone's last change (base.html's saved box, or its flash). */
-/** @param {Table} table @param {Notice} notice */
+/** @param {GameState} table @param {Notice} notice */
 function noticeBox(table, notice) {
   if (notice.flash) { return h("p", { class: "flash ok", role: "status" }, notice.text); }
   const undo = h("button", { type: "button", class: "secondary" }, "Undo");
@@ -477,12 +477,12 @@ function noticeBox(table, notice) {
 /* A change still on this phone is taken out of the outbox: undone, as the page then says. */
 /** @param {string} item the outbox item's id @param {Entry} entry one of its entries */
 function takeOut(item, entry) {
-  const game = /** @type {Table} */ (table());
+  const game = /** @type {GameState} */ (table());
   notice = { flash: true, text: undone(entry, game), fresh: true };
   withdraw(item);
 }
 
-/** @param {Table} table @returns {Child[]} */
+/** @param {GameState} table @returns {Child[]} */
 function historyPage(table) {
   /** @type {(entry: Entry) => [string, string]} */
   const what = (entry) => {
@@ -510,14 +510,14 @@ function historyPage(table) {
 
 /* --- showing a page from the copy --------------------------------------------------------- */
 
-/** @returns {Table | null} */
+/** @returns {GameState | null} */
 function table() { return held ? fold(held, base, queuedFor(base)) : null; }
 
 const title = () => (held && held.record && held.record.title) || "";
 const gameTitle = () => title() || "Scorekeeper";
 
 /* The page of a route, with the title the server's page has. */
-/** @type {Record<Route["page"], (game: Table, route: any) => [Child, string]>} each page's route is its own (Route) */
+/** @type {Record<Route["page"], (game: GameState, route: any) => [Child, string]>} each page's route is its own (Route) */
 const PAGES = {
   hand: (game) => [handPage(game), "Hand " + game.state.last + " · " + gameTitle()],
   pad: (game, route) => [padPage(game, route.hand, route.seat), "Leftovers · hand " + route.hand + " · " + game.book.players[route.seat]],

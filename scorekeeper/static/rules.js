@@ -45,6 +45,7 @@
  * @property {"points" | "cards" | null} collect
  * @property {{first: number, cap: number | null} | null} pressures
  * @property {string[]} no_pressure the players who never take a pressure
+ * @property {number} same_pressure_seconds two pressures on one player this close are asked about (ask.js)
  * @property {Record<string, number>} starts
  * @property {End} end
  */

@@ -6,16 +6,16 @@
 
 import { label, parseCard, scoreLeftovers } from "./rules.js";
 
-/** @import { Entry, Leftovers, Table } from "./copy.js" */
+/** @import { Entry, Leftovers, GameState } from "./copy.js" */
 /** @import { Item } from "./outbox.js" */
 
 /** @type {(entry: Leftovers) => string} */
 const cardsText = (entry) => entry.data.cards.map((t) => label(parseCard(t))).join(" ") || "went out";
-/** @type {(table: Table, entry: Entry) => number} */
+/** @type {(table: GameState, entry: Entry) => number} */
 const points = (table, entry) => scoreLeftovers(table.book, /** @type {Leftovers} */ (entry).data.cards.map(parseCard)).total;
 
 /* A line of the log as the history reads it (history.describe): [what, old value, new value]. */
-/** @param {Entry} entry @param {Table} table @returns {[string, string, string]} */
+/** @param {Entry} entry @param {GameState} table @returns {[string, string, string]} */
 export function describe(entry, table) {
   const hand = entry.hand ? "Hand " + entry.hand : "Game";
   if (entry.kind === "leftovers") {
@@ -35,7 +35,7 @@ export function describe(entry, table) {
 }
 
 /* What the page says once ``entry`` is undone (views/play.undo's message). */
-/** @param {Entry} entry @param {Table} table @returns {string} */
+/** @param {Entry} entry @param {GameState} table @returns {string} */
 export function undone(entry, table) {
   const [what, , value] = describe(entry, table);
   return "Undone: " + what + (value ? " (" + value + ")" : "") + ".";
@@ -44,7 +44,7 @@ export function undone(entry, table) {
 /* The confirmation of an outbox item folded into ``table``: {text, undo} (undo: whether it
    comes with an Undo, as a save's does, or stands alone, as an undo's does); null if the item
    was refused. */
-/** @param {Table} table @param {{id: string | null, url?: string}} item @returns {{text: string, undo: boolean} | null} */
+/** @param {GameState} table @param {{id: string | null, url?: string}} item @returns {{text: string, undo: boolean} | null} */
 export function said(table, item) {
   const entries = table.entries.filter((entry) => entry.queued === item.id);
   if (!entries.length) { return null; }
@@ -65,7 +65,7 @@ export function said(table, item) {
 }
 
 /* views/play_leftovers._after_leftovers (one player's pad) and _after_hand_leftovers (a whole hand's save). */
-/** @param {Table} table @param {Item} item @param {Entry[]} entries @returns {string} */
+/** @param {GameState} table @param {Item} item @param {Entry[]} entries @returns {string} */
 function leftoversSaved(table, item, entries) {
   const last = entries[entries.length - 1], number = /** @type {number} */ (last.hand);
   const wholeHand = /\/leftovers$/.test(new URL(item.url, "http://phone.invalid/").pathname);

@@ -13,6 +13,7 @@ from flask import Flask
 from flask_wtf import CSRFProtect
 from werkzeug.routing import IntegerConverter
 
+from ..scoring.rulebook import SAME_PRESSURE_SECONDS
 from ..storage.files import ensure_secret_key
 from .form_text import StrictRequest
 
@@ -124,6 +125,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
             app.register_blueprint(module.bp)
     app.jinja_env.add_extension("jinja2.ext.do")
     app.jinja_env.globals["new_idem_key"] = new_idem_key
+    app.jinja_env.globals["same_pressure_seconds"] = SAME_PRESSURE_SECONDS
     app.context_processor(_saved_message)
     app.context_processor(table_notice_context)
     return app
