@@ -14,8 +14,8 @@ from scorekeeper.gamelog import (
     Entry,
     GameState,
     StaleEdit,
-    check,
 )
+from scorekeeper.gamelog.checks import check_change
 from scorekeeper.scoring import Game, configure
 
 PLAYERS = ("Ann", "Bob", "Cy")
@@ -43,12 +43,12 @@ CORRECTED = (
 
 def refusal(state: GameState, change: Change) -> ChangeRefusal:
     with pytest.raises(ChangeRefusal) as raised:
-        check(state, change)
+        check_change(state, change)
     return raised.value
 
 
 def test_a_correction_of_the_leftovers_that_stand_is_allowed():
-    check(played(*CORRECTED), leftovers(1, "Ann", "J", target=2))
+    check_change(played(*CORRECTED), leftovers(1, "Ann", "J", target=2))
 
 
 def test_a_correction_aimed_at_another_games_entry_is_refused_not_as_a_conflict():
@@ -80,7 +80,7 @@ def test_leftovers_entered_when_the_form_saw_none_are_a_conflict_too():
 
 def test_a_note_of_exactly_the_longest_length_is_taken_and_one_more_character_is_refused():
     state = played()
-    check(state, Change(NOTE, 1, None, {"text": "a" * NOTE_MAX_LENGTH}))
+    check_change(state, Change(NOTE, 1, None, {"text": "a" * NOTE_MAX_LENGTH}))
     refused = refusal(state, Change(NOTE, 1, None, {"text": "a" * (NOTE_MAX_LENGTH + 1)}))
     assert refused.field == "text" and f"at most {NOTE_MAX_LENGTH} characters" in str(refused)
 
