@@ -4,7 +4,7 @@ A phone that has never seen the app asks for the page (``Accept-Encoding: gzip, 
 for every style sheet, script and icon the page links, then for every module those scripts import,
 found through the page's import map as the browser finds it. Counted: each response's status line,
 headers and body as sent (compressed where the server compressed it). Used by `make bench` and by
-``tests/test_page_weight.py`` (the budget: 100 KB).
+``tests/web/test_page_weight.py`` (the budget: 100 KB).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Scorekeeper: scoring and refereeing Crates and the Eights family at a real card table.
 
-The parts, each a package with a rule about what it may import (``tests/test_architecture.py``):
+The parts, each a package with a rule about what it may import (``tests/project/test_architecture.py``):
 ``scoring`` (the rules, pure), ``tournament`` (seating and standings, pure), ``storage``
 (SQLite and the game log), ``reports`` (sheets, charts, PDF, text), ``web`` (the Flask app),
 and on top ``cli`` and ``serve``.

@@ -28,8 +28,8 @@ def client(app):
 
 @pytest.fixture
 def db(tmp_path):
-    """A club's database, migrated, for tests through storage (tests/club.py plays its evenings)."""
-    from .club import club_db
+    """A club's database, migrated, for tests through storage (tests/support/club.py plays its evenings)."""
+    from tests.support.club import club_db
 
     database = club_db(tmp_path)
     yield database
@@ -42,8 +42,7 @@ def director(client, app):
     set up the club's evenings through storage and look at them through the pages (a module
     that needs less defines its own)."""
     from scorekeeper.storage.database import connect
-
-    from .test_events import set_up_director
+    from tests.web.test_events import set_up_director
 
     set_up_director(client)
     database = connect(app.config["DATABASE"])

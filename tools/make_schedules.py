@@ -1,5 +1,5 @@
 """Write the constructed schedules in ``scorekeeper/tournament/designs/`` (run once; the
-files are committed, and ``tests/test_event_plan.py`` checks each, so none is trusted):
+files are committed, and ``tests/tournament/test_event_plan.py`` checks each, so none is trusted):
 
 - ``affine-16.json``: the affine plane of order 4 (points GF(4)^2, its 5 parallel classes of
   lines are the rounds): 16 players, 5 rounds, no two players at a table twice.

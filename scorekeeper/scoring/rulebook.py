@@ -5,7 +5,7 @@ writes for its game: card values, the threes' rule, the deck, who collects, the 
 ladder, the start, the end. It runs no rule written by hand in JavaScript. Each rule set says
 its part in the vocabulary of ``RuleSet.leftover_terms``, ``pressure_terms``,
 ``collect_terms`` and ``end_terms``; the rest is read off the engine's own hooks (who starts
-with what, who may not take a pressure). ``tests/test_phone_scores_as_the_engine.py`` runs
+with what, who may not take a pressure). ``tests/phone/test_phone_scores_as_the_engine.py`` runs
 the phone's scorer against the engine on random hands and games of every rule set.
 """
 

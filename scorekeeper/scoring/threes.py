@@ -15,12 +15,12 @@ of its own adds a pile (+3) and removes ``v``; stacking that three on a pile add
 nothing. So every card worth more than 3 is covered, highest first, while threes
 last; spare threes go on an existing pile; and with no card worth more than 3, one
 pile is made anyway (paid by the first three whatever it does), on the best card
-there is. ``tests/test_threes_optimal.py`` checks this against an exhaustive search
+there is. ``tests/scoring/test_threes_optimal.py`` checks this against an exhaustive search
 of every legal sequence of pairings.
 
 Creights (002), ``nullify_with_threes``: each three scores 3 and cancels one other card
 that is not an eight; a three may cancel another three, and a cancelled card (a three
-too) cancels nothing. ``tests/test_creights.py`` checks it against an exhaustive search.
+too) cancels nothing. ``tests/scoring/test_creights.py`` checks it against an exhaustive search.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Each file holds a schedule of numbered players (``0 .. n-1``), where it comes from, and its
 kind: ``tables`` (no two players at a table twice, or every pair exactly once) or ``whist``
 (tables of four with partners opposite, seats 1 and 3 against 2 and 4; over ``n - 1`` rounds
-every pair partners once and opposes twice). None is trusted: ``tests/test_event_plan.py``
+every pair partners once and opposes twice). None is trusted: ``tests/tournament/test_event_plan.py``
 checks every file against its kind. ``tools/make_schedules.py`` writes the constructed ones.
 """
 

@@ -13,7 +13,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from .conftest import PHONE, assert_fits, enter_hand, running_server, submit
+from tests.browser.conftest import PHONE, assert_fits, enter_hand, running_server, submit
 
 LAPTOP = {"viewport": {"width": 1280, "height": 800}, "is_mobile": False, "has_touch": False, "device_scale_factor": 1}
 SIZES = {"phone": PHONE, "laptop": LAPTOP}

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from ..published import club_instance, publish
-from .conftest import running_server
-from .test_accessibility import WCAG_AA, axe_violations, log_in
+from tests.browser.conftest import running_server
+from tests.browser.test_accessibility import WCAG_AA, axe_violations, log_in
+from tests.support.published import club_instance, publish
 
 SIZES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
 

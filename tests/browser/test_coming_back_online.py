@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .conftest import start_game, submit
+from tests.browser.conftest import start_game, submit
 
 # The page's own requests for a leftovers page (follow.js's) answered 1.5 s late, as on a slow Wi-Fi.
 SLOW_PAD = """() => {

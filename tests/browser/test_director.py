@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from .conftest import as_director, enter_hand
+from tests.browser.conftest import as_director, enter_hand
 
 LAPTOP = {"viewport": {"width": 1280, "height": 800}, "is_mobile": False, "has_touch": False, "device_scale_factor": 1}
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]

@@ -6,7 +6,7 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from .conftest import start_game, submit
+from tests.browser.conftest import start_game, submit
 
 
 def recorded_pressures(record_url: str) -> list[str]:

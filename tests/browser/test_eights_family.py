@@ -4,7 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import as_director, assert_fits, start_game, submit
+from tests.browser.conftest import as_director, assert_fits, start_game, submit
 
 
 def start(page, server, rules: str, players: list[str]) -> str:

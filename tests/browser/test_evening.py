@@ -6,8 +6,8 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import one_table_round
-from .test_director import LAPTOP
+from tests.browser.conftest import one_table_round
+from tests.browser.test_director import LAPTOP
 
 SMALL_PHONE = {"viewport": {"width": 360, "height": 740}}
 

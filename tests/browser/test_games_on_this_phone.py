@@ -9,8 +9,8 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ARGS, CHROMIUM, PHONE, free_port, running_server, start_game
-from .test_accessibility import axe_violations
+from tests.browser.conftest import ARGS, CHROMIUM, PHONE, free_port, running_server, start_game
+from tests.browser.test_accessibility import axe_violations
 
 NOTICE = "Offline: games on this phone still open; new games need the server."
 HOST = "table.test"

@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import assert_fits, start_game, submit
+from tests.browser.conftest import assert_fits, start_game, submit
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 SMALL = {"viewport": {"width": 360, "height": 740}}

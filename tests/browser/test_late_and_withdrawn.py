@@ -3,9 +3,9 @@ director's pages and the wall screen as they read then on a phone (360 and 390 p
 
 from playwright.sync_api import expect
 
-from .conftest import as_director, assert_fits, enter_hand
-from .test_accessibility import axe_violations
-from .test_director import LAPTOP
+from tests.browser.conftest import as_director, assert_fits, enter_hand
+from tests.browser.test_accessibility import axe_violations
+from tests.browser.test_director import LAPTOP
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 

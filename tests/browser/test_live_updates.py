@@ -7,7 +7,7 @@ import time
 
 from playwright.sync_api import expect
 
-from .conftest import start_game, submit
+from tests.browser.conftest import start_game, submit
 
 SMALL = {"viewport": {"width": 360, "height": 740}}
 HOLDS_A_COPY = "() => Object.keys(localStorage).some((key) => key.startsWith('scorekeeper:copy:'))"

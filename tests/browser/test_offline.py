@@ -8,8 +8,8 @@ from itertools import pairwise
 
 from playwright.sync_api import expect
 
-from .conftest import start_game, submit
-from .test_accessibility import axe_violations
+from tests.browser.conftest import start_game, submit
+from tests.browser.test_accessibility import axe_violations
 
 OUTBOX_EMPTY = "() => JSON.parse(localStorage.getItem('scorekeeper:outbox') || '[]').length === 0"
 

@@ -4,7 +4,7 @@ then drops what is not a change for this site, and the table plays on."""
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import start_game
+from tests.browser.conftest import start_game
 
 DAMAGED = ['{"not": "an array"}', '[null, 5, {"id": 1}]', '[{"id": "x", "url": "http://elsewhere.test/t/x/pressure"}]']
 

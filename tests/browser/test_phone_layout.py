@@ -6,10 +6,9 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.tournament.seating import NAME_MAX_LENGTH
-
-from .conftest import MIN_TAP, SHOTS, as_director, assert_fits, enter_hand, running_server, submit
-from .conftest import start_game as start_any_game
-from .pages import EVENT_PLAYERS, LONG_NAME, LONG_WORD, main_pages, sideways
+from tests.browser.conftest import MIN_TAP, SHOTS, as_director, assert_fits, enter_hand, running_server, submit
+from tests.browser.conftest import start_game as start_any_game
+from tests.browser.pages import EVENT_PLAYERS, LONG_NAME, LONG_WORD, main_pages, sideways
 
 
 def start_game(page, server) -> tuple[str, str]:

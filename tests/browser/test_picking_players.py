@@ -9,9 +9,9 @@ with the same input event ("insertReplacementText"), after checking that the par
 
 from playwright.sync_api import expect
 
-from .conftest import as_director, assert_fits
-from .test_accessibility import axe_violations
-from .test_director import LAPTOP
+from tests.browser.conftest import as_director, assert_fits
+from tests.browser.test_accessibility import axe_violations
+from tests.browser.test_director import LAPTOP
 
 
 def offered(page, field: str) -> list[str]:

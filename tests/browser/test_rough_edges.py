@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from .conftest import enter_hand, start_game, submit
+from tests.browser.conftest import enter_hand, start_game, submit
 
 SMALL = {"viewport": {"width": 360, "height": 740}}
 

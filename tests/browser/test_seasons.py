@@ -8,9 +8,8 @@ from playwright.sync_api import expect
 from scorekeeper.storage import seasons as season_store
 from scorekeeper.storage.database import DATABASE_FILE, connect
 from scorekeeper.storage.events import event_tables
-
-from ..club import new_event, play, seat
-from .conftest import as_director, assert_fits, running_server
+from tests.browser.conftest import as_director, assert_fits, running_server
+from tests.support.club import new_event, play, seat
 
 NARROW = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 TV = {"viewport": {"width": 1920, "height": 1080}, "is_mobile": False, "has_touch": False, "device_scale_factor": 1}

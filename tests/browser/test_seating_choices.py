@@ -4,7 +4,7 @@ event starts), and a round proposed by the standings."""
 
 from playwright.sync_api import expect
 
-from .conftest import as_director, assert_fits, enter_hand
+from tests.browser.conftest import as_director, assert_fits, enter_hand
 
 THIRTEEN = [f"Player {n:02}" for n in range(1, 14)]
 

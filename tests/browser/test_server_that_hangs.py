@@ -18,8 +18,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from .conftest import free_port, running_server, start_game
-from .test_table_without_server import HOST, insecure_phone  # noqa: F401 (a fixture)
+from tests.browser.conftest import free_port, running_server, start_game
+from tests.browser.test_table_without_server import HOST, insecure_phone  # noqa: F401 (a fixture)
 
 LIVE = "● Live"
 

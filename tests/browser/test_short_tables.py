@@ -4,7 +4,7 @@ beside the field with the choice kept; the standings then say how the number was
 
 from playwright.sync_api import expect
 
-from .conftest import as_director, assert_fits, enter_hand
+from tests.browser.conftest import as_director, assert_fits, enter_hand
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 

@@ -7,8 +7,7 @@ import urllib.request
 from playwright.sync_api import expect
 
 from scorekeeper.scoring import parse_record
-
-from .conftest import enter_hand, submit
+from tests.browser.conftest import enter_hand, submit
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 

@@ -14,8 +14,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from scorekeeper.scoring import configure, parse_cards
-
-from .conftest import free_port, running_server, start_game
+from tests.browser.conftest import free_port, running_server, start_game
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 #: Three hands played offline: each player's leftovers ("" went out), and the pressures taken.

@@ -19,9 +19,8 @@ from scorekeeper.gamelog.checks import accept
 from scorekeeper.gamelog.entries import MAX_PRESSURES_IN_A_HAND
 from scorekeeper.scoring import configure, parse_cards
 from scorekeeper.storage.exchange import import_changes
-
-from .conftest import ARGS, CHROMIUM, PHONE, free_port, running_server, start_game, submit
-from .test_accessibility import axe_violations
+from tests.browser.conftest import ARGS, CHROMIUM, PHONE, free_port, running_server, start_game, submit
+from tests.browser.test_accessibility import axe_violations
 
 HOST = "table.test"
 

@@ -7,9 +7,8 @@ import time
 from playwright.sync_api import expect
 
 from scorekeeper.storage.database import DATABASE_FILE
-
-from .conftest import enter_hand, one_table_round, running_server
-from .test_director import LAPTOP
+from tests.browser.conftest import enter_hand, one_table_round, running_server
+from tests.browser.test_director import LAPTOP
 
 SMALL_PHONE = {"viewport": {"width": 360, "height": 740}}
 

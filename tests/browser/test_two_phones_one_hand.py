@@ -9,8 +9,8 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from .conftest import free_port, running_server, start_game
-from .test_accessibility import axe_violations
+from tests.browser.conftest import free_port, running_server, start_game
+from tests.browser.test_accessibility import axe_violations
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 SMALL = {"viewport": {"width": 360, "height": 740}}

@@ -3,7 +3,7 @@ and long names stay readable on the buttons."""
 
 from playwright.sync_api import expect
 
-from .conftest import assert_fits, start_game
+from tests.browser.conftest import assert_fits, start_game
 
 LONG_NAMES = [
     "Bartholomew Okonkwo-Smith",

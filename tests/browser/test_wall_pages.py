@@ -16,9 +16,8 @@ from scorekeeper.storage import events as event_store
 from scorekeeper.storage.database import DATABASE_FILE, connect, migrate
 from scorekeeper.storage.events import EventPlayer
 from scorekeeper.storage.games import append
-
-from ..club import play, seat
-from .conftest import running_server
+from tests.browser.conftest import running_server
+from tests.support.club import play, seat
 
 FIRST = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou", "Max", "Nell", "Ozzie"]
 LAST = [

@@ -1,6 +1,6 @@
 // @ts-check
 // Reads {book, leftovers: [[token]], games: [{hands, untilDecided}]} on stdin and writes what the
-// phone's scorer (static/rules.js) makes of each, for tests/test_phone_scores_as_the_engine.py.
+// phone's scorer (static/rules.js) makes of each, for tests/phone/test_phone_scores_as_the_engine.py.
 import { parseCard, checkLeftovers, scoreGame, Refused } from "../../scorekeeper/static/rules.js";
 
 /** @import { Book } from "../../scorekeeper/static/rules.js" */

@@ -1,6 +1,6 @@
 // @ts-check
 // Reads [{copy, base, items}] on stdin and writes what the phone's copy of each game
-// (static/copy.js) makes of it, for tests/test_phone_folds_as_the_table.py.
+// (static/copy.js) makes of it, for tests/phone/test_phone_folds_as_the_table.py.
 import { fold, record } from "../../scorekeeper/static/copy.js";
 
 /** @import { Copy } from "../../scorekeeper/static/copy.js" */

@@ -14,8 +14,8 @@ import subprocess
 
 import pytest
 
-from ..conftest import SHOTS
-from .phone import COMMAND_TIMEOUT, Phone
+from tests.browser.conftest import SHOTS
+from tests.browser.webkit.phone import COMMAND_TIMEOUT, Phone
 
 DRIVER = "/usr/bin/WebKitWebDriver"
 MINIBROWSER = next(

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 import time
 
-from ..conftest import one_table_round
-from ..test_director import LAPTOP
+from tests.browser.conftest import one_table_round
+from tests.browser.test_director import LAPTOP
 
 
 def test_a_webkit_phone_counts_the_round_down_and_hears_of_the_lock(server, phone, webkit):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from selenium.webdriver.common.action_chains import ActionChains
 
-from ..conftest import running_server
+from tests.browser.conftest import running_server
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..conftest import DIRECTOR_PASSWORD, running_server
-from ..pages import EVENT_PLAYERS, LONG_NAME, LONG_WORD, main_pages, sideways
-from ..test_phone_layout import BROKEN_WORDS, FIRST_SCREEN_GAMES
-from .test_webkit_game import save_leftovers, start_game
+from tests.browser.conftest import DIRECTOR_PASSWORD, running_server
+from tests.browser.pages import EVENT_PLAYERS, LONG_NAME, LONG_WORD, main_pages, sideways
+from tests.browser.test_phone_layout import BROKEN_WORDS, FIRST_SCREEN_GAMES
+from tests.browser.webkit.test_webkit_game import save_leftovers, start_game
 
 
 def director(phone, server: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from .test_webkit_game import start_game
+from tests.browser.webkit.test_webkit_game import start_game
 
 
 def test_a_pressure_reaches_the_other_webkit_phone_through_the_stream(server, webkit):

@@ -5,9 +5,8 @@ the pages it opened for a reload."""
 from __future__ import annotations
 
 from scorekeeper.scoring import configure, parse_cards
-
-from ..conftest import running_server
-from .test_webkit_game import record_of, start_game, tap
+from tests.browser.conftest import running_server
+from tests.browser.webkit.test_webkit_game import record_of, start_game, tap
 
 
 def test_webkit_plays_on_and_reloads_while_the_server_is_down(webkit, tmp_path):

@@ -5,8 +5,8 @@ Seen at a table: Cy, Undo, Cy again within five seconds asked "Another pressure 
 
 from __future__ import annotations
 
-from ..conftest import running_server
-from .test_webkit_game import record_of, start_game
+from tests.browser.conftest import running_server
+from tests.browser.webkit.test_webkit_game import record_of, start_game
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import time
 
-from ..conftest import free_port, running_server
-from ..test_server_that_hangs import frozen
-from .test_webkit_game import record_of, start_game
+from tests.browser.conftest import free_port, running_server
+from tests.browser.test_server_that_hangs import frozen
+from tests.browser.webkit.test_webkit_game import record_of, start_game
 
 LIVE = "● Live"
 

@@ -1,0 +1,196 @@
+"""One rule book: the phone's scorer (``static/rules.js``, reading ``scoring/rulebook.py``'s data)
+scores as the engine does. Run in Node against the engine on 10,000 random leftovers per rule set
+(jokers, two decks, suits, house definitions, hands heavy in threes, cards the game refuses) and on
+random games (hands with pressures, to their end and past it): the same totals, covering and
+steps, the same running totals, next pressure and leader, each hand's pressures, the bonus and the
+standings, the same refusals. 0 differences.
+
+Every rule set of the registry is played, so a new one reaches this test with no line written here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorekeeper.scoring import RULE_SETS, Game, Hand, ScoringError, configure, parse_cards, score_game
+from scorekeeper.scoring.rulebook import rule_book
+from scorekeeper.scoring.rulesets import SINGLE_HAND
+
+#: Seconds of work (a slow part of the suite): `make check` leaves it out.
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SCRIPT = ROOT / "tests" / "phone" / "differential.mjs"
+HANDS_PER_RULE_SET = 10_000
+GAMES_PER_SETUP = 300
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+SUITS = ["s", "h", "d", "c"]
+
+#: Options beyond each rule set's defaults, so that every option that changes scoring is played.
+VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "crates": [{}, {"jokers": True}, {"decks": 2, "jokers": True}, {"pressure_increase_cap": 20}],
+    "creights": [{}, {"jokers": True}],
+    "crazy-eights": [{}, {"decks": 2}, {"target": 40}],
+    "two-fifty": [{}, {"five_hundred": True}],
+    "house": [
+        {},
+        {
+            "name": "Kitchen",
+            "values": {"8": 50, "A": 15},
+            "joker": 25,
+            "special": {"QS": 40},
+            "scoring": "winner",
+            "end": "target",
+            "deal": [7],
+            "limit": 150,
+        },
+        {"name": "Loss", "special": {"KH": 0, "2C": 30}, "decks": 2, "end": "loss_line", "deal": [5], "limit": 120},
+        {"name": "Ladder", "deal": [5, 4, 3, 2, 3], "pressures": True, "pressure_cap": 10, "joker": 0},
+    ],
+}
+SEATINGS = [
+    (("Ann", "Bob", "Cy", "Di"), (("Ann", "Cy"), ("Bob", "Di"))),
+    (("Ann", "Bob", "Cy"), ()),
+    (("Ann", "Bob"), ()),
+    (("Ann", "Figgy", "Bob"), ()),
+    (("Ann", "Bob", "Cy", "Di", "Ed"), ()),
+]
+
+
+def setups() -> list[Game]:
+    games = []
+    for rule_set in RULE_SETS:
+        for options in VARIANTS.get(rule_set, [{}]):
+            rules = configure(rule_set, options)
+            seated = []
+            for players, partnerships in SEATINGS:
+                try:
+                    seated.append(Game(rules, players, partnerships))
+                except ScoringError:
+                    continue
+            assert seated, f"no seating plays {rule_set}"
+            games += seated[:2]
+    return games
+
+
+def _deck(game: Game, rng: random.Random) -> list[str]:
+    rules = game.rules
+    suited = rules.needs_suits or rng.random() < 0.5
+    cards = [rank + (suit if suited else "") for rank in RANKS for suit in SUITS]
+    cards += ["JK"] * 2 if rules.uses_jokers() or rng.random() < 0.05 else []
+    deck = cards * rules.decks_in_play()
+    rng.shuffle(deck)
+    return deck
+
+
+def leftovers(game: Game, rng: random.Random) -> list[str]:
+    """One player's cards: dealt from a real deck, often heavy in threes, now and then a card too many."""
+    deck = _deck(game, rng)
+    hand = deck[: rng.choice([0, 1, 2, 3, 4, 5, 6, 8])]
+    if rng.random() < 0.3:
+        hand += rng.choice([["3"], ["3", "3"], ["3h", "3s", "3"]]) if not game.rules.needs_suits else ["3h", "3s"]
+    if rng.random() < 0.05:
+        hand += rng.choice([["8", "8", "8", "8", "8"], ["JK"], ["Qs", "Qs", "Qs"], ["K"]])
+    rng.shuffle(hand)
+    return hand
+
+
+def random_game(game: Game, rng: random.Random) -> list[dict[str, Any]]:
+    """Hands dealt from one deck a hand, pressures on anyone; long enough to end most games."""
+    hands = []
+    for _ in range(rng.randint(1, 18)):
+        deck = _deck(game, rng)
+        dealt: dict[str, list[str]] = {}
+        for player in game.players:
+            count = rng.choice([0, 1, 2, 3, 4, 6]) if rng.random() < 0.9 else 9
+            dealt[player], deck = deck[:count], deck[count:]
+        pressures = [rng.choice(game.players) for _ in range(rng.choice([0, 0, 1, 2, 5]))]
+        hands.append(
+            {"leftovers": dealt, "pressures": pressures if game.rules.has_pressures or rng.random() < 0.02 else []}
+        )
+    return hands
+
+
+def engine_leftovers(game: Game, tokens: list[str]) -> dict[str, Any]:
+    try:
+        scored = game.rules.check_and_score({SINGLE_HAND: parse_cards(tokens)})[SINGLE_HAND]
+    except ScoringError:
+        return {"refused": True}
+    return {"total": scored.total, "covers": scored.compact, "steps": scored.steps_compact}
+
+
+def engine_game(game: Game, hands: list[dict[str, Any]], until_decided: bool) -> dict[str, Any]:
+    try:
+        played = [
+            Hand({p: parse_cards(cards) for p, cards in hand["leftovers"].items()}, tuple(hand["pressures"]))
+            for hand in hands
+        ]
+        score = score_game(game, played, until_decided)
+    except ScoringError:
+        return {"refused": True}
+    return {
+        "hands": len(score.hands),
+        "finished": score.finished,
+        "totals": {side.side.name: str(side.total) for side in score.sides},
+        "next": {side.side.name: str(side.next_pressure) for side in score.sides},
+        "leader": list(score.leader),
+        "pressures": {side.side.name: [str(points) for points in side.pressures] for side in score.sides},
+        "bonus": {side.side.name: str(side.bonus) for side in score.sides},
+        "standings": [[place, side.side.name] for place, side in score.standings()],
+    }
+
+
+def node() -> str:
+    found = shutil.which("node")
+    if found is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("Node.js is missing: the phone's scorer cannot be checked (make system-deps installs it)")
+        pytest.skip("Node.js is not installed")
+    return found
+
+
+def test_the_phone_scores_every_rule_set_as_the_engine_does():
+    rng = random.Random(20261125)
+    games = setups()
+    cases, expected = [], []
+    for game in games:
+        count = HANDS_PER_RULE_SET // sum(1 for other in games if other.rules.id == game.rules.id)
+        hands = [leftovers(game, rng) for _ in range(count)]
+        played = [(random_game(game, rng), rng.random() < 0.5) for _ in range(GAMES_PER_SETUP)]
+        cases.append(
+            {
+                "book": rule_book(game),
+                "leftovers": hands,
+                "games": [{"hands": h, "untilDecided": until} for h, until in played],
+            }
+        )
+        expected.append(
+            {
+                "leftovers": [engine_leftovers(game, tokens) for tokens in hands],
+                "games": [engine_game(game, h, until) for h, until in played],
+            }
+        )
+    answer = subprocess.run(
+        [node(), str(SCRIPT)], input=json.dumps(cases), capture_output=True, text=True, timeout=600, check=False
+    )
+    assert answer.returncode == 0, answer.stderr[-3000:]
+    phone = json.loads(answer.stdout)
+    differences = []
+    for game, case, mine, theirs in zip(games, cases, expected, phone, strict=True):
+        for kind in ("leftovers", "games"):
+            for index, (engine, browser) in enumerate(zip(mine[kind], theirs[kind], strict=True)):
+                if engine != browser:
+                    differences.append((game.rules.id, kind, case[kind][index], engine, browser))
+    scored = sum(1 for case in expected for result in case["leftovers"] if "total" in result)
+    finished = sum(1 for case in expected for result in case["games"] if result.get("finished"))
+    assert scored > len(RULE_SETS) * HANDS_PER_RULE_SET // 2, "too few hands were valid to prove anything"
+    assert finished > len(games) * 10, "too few games reached their end to prove anything"
+    assert not differences, f"{len(differences)} differences, the first: {differences[:3]}"

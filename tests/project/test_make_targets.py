@@ -1,0 +1,48 @@
+"""`make run` installs what serving needs, not the test tools; `make test` installs them too.
+
+Checked with `make -n` (what make would run, nothing run) into a venv folder that does not exist,
+so that every install step is listed."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def planned(target: str, tmp_path: Path) -> str:
+    result = subprocess.run(
+        ["make", "-n", target, f"VENV={tmp_path / 'venv'}"], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return result.stdout
+
+
+def test_make_run_installs_the_app_without_the_test_tools(tmp_path):
+    plan = planned("run", tmp_path)
+    assert "pip install --quiet -e ." in plan
+    assert "[test]" not in plan
+    assert "scorekeeper serve" in plan
+
+
+def test_make_test_installs_the_test_tools_then_runs_the_suite(tmp_path):
+    plan = planned("test", tmp_path)
+    assert "-e '.[test]'" in plan
+    assert plan.index("-e '.[test]'") < plan.index("-m pytest")
+
+
+def test_make_lint_type_checks_the_phones_scripts_with_the_pinned_typescript(tmp_path):
+    """TypeScript comes from the npm registry at the version package-lock.json pins (npm ci, again
+    when the lock changes), then checks the page's scripts, the service worker and the Node tests."""
+    result = subprocess.run(
+        ["make", "-n", "lint", f"VENV={tmp_path / 'venv'}", f"NODE_STAMP={tmp_path / 'node-installed'}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    plan = result.stdout
+    assert "npm ci" in plan
+    for project in ("tsconfig.json", "tsconfig.sw.json", "tests/phone/tsconfig.json"):
+        assert (ROOT / project).is_file()
+        assert plan.index("npm ci") < plan.index(f"node_modules/.bin/tsc --noEmit -p {project}")

@@ -1,0 +1,233 @@
+"""The Eights family where the hand's winner collects (002 "Eights", Crazy Aces, Crazy Jacks; 001)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.scoring import FORMAT, InvalidOptions, RefereeError, configure, parse_record
+from tests.support.helpers import cards
+from tests.support.web import csrf_token, start
+
+
+def record(rules, players, hands, **options):
+    return {
+        "format": FORMAT,
+        "rules": rules,
+        "options": options,
+        "players": players,
+        "hands": [{"leftovers": leftovers} for leftovers in hands],
+    }
+
+
+def replay(data):
+    return parse_record(data).score().to_json()
+
+
+def totals(output):
+    return {side["name"]: side["total"] for side in output["sides"]}
+
+
+@pytest.mark.parametrize(
+    "text, expected", [("8", 50), ("K", 10), ("Q", 10), ("J", 10), ("9", 9), ("3", 3), ("A", 1), ("10", 10)]
+)
+def test_crazy_eights_card_values(text, expected):
+    # 002: "Royalty Card (King, Queen, Jack) 10; Eight (8) 50; All other numbered cards Face Value"
+    assert configure("crazy-eights").score_leftovers(cards(text)).total == expected
+
+
+def test_the_winner_collects_the_points_left_in_the_other_hands():
+    output = replay(record("crazy-eights", ["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": ["8", "K"], "Cy": ["3", "4"]}]))
+    assert [side["hands"] for side in output["sides"]] == [[67], [0], [0]]
+    assert output["leader"] == ["Ann"] and not output["finished"]
+
+
+def test_reaching_100_at_the_end_of_a_hand_wins_with_a_100_point_bonus():
+    # 002: "played until one player, at the end of a hand reaches or exceeds 100 points ... awarded an additional 100"
+    hands = [{"Ann": [], "Bob": ["8", "K"]}, {"Ann": ["K"], "Bob": []}, {"Ann": [], "Bob": ["8"]}]
+    assert not replay(record("crazy-eights", ["Ann", "Bob"], hands[:2]))["finished"]  # Ann 60, Bob 10
+    output = replay(record("crazy-eights", ["Ann", "Bob"], hands))
+    assert output["finished"] and output["bonuses"] == {"Ann": 100}
+    assert totals(output) == {"Ann": 60 + 50 + 100, "Bob": 10}
+    assert output["leader"] == ["Ann"]
+
+
+def test_hands_after_the_game_was_decided_are_refused():
+    hands = [{"Ann": [], "Bob": ["8", "8"]}, {"Ann": ["K"], "Bob": []}]  # Ann reaches 100 in hand 1
+    with pytest.raises(RefereeError, match="Hand 2: the game was already decided after hand 1"):
+        replay(record("crazy-eights", ["Ann", "Bob"], hands))
+
+
+def test_a_blocked_hand_goes_to_the_lowest_count_who_collects_the_differences():
+    # 002: "the player with the lowest point total is declared the winner of the hand. They receive a point
+    # value from each other player consisting of the difference between the counts of their hand and that player"
+    output = replay(record("crazy-eights", ["Ann", "Bob", "Cy"], [{"Ann": ["5"], "Bob": ["Q", "2"], "Cy": ["K", "J"]}]))
+    assert [side["hands"][0] for side in output["sides"]] == [(12 - 5) + (20 - 5), 0, 0]
+
+
+def test_only_one_player_can_go_out():
+    with pytest.raises(RefereeError, match="only one player can go out"):
+        replay(record("crazy-eights", ["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": [], "Cy": ["K"]}]))
+
+
+def test_there_are_no_pressures_in_crazy_eights():
+    data = record("crazy-eights", ["Ann", "Bob"], [{"Ann": [], "Bob": ["K"]}])
+    data["hands"][0]["pressures"] = ["Bob"]
+    with pytest.raises(RefereeError, match="Crazy Eights has no pressures"):
+        replay(data)
+
+
+@pytest.mark.parametrize("players, target", [(2, 100), (3, 150), (4, 200), (6, 300)])
+def test_the_target_is_100_200_or_300_by_players(players, target):
+    # 001: "with two players the winning amount is 100 points ... four players ... 200 points, and 300 ... six"
+    assert configure("crazy-eights-target").goal(players) == target
+
+
+def test_a_two_player_target_game_ends_at_100_without_a_bonus():
+    hands = [{"Ann": [], "Bob": ["8", "K", "K", "K", "K", "9"]}, {"Ann": [], "Bob": ["A"]}]  # 99, then 1
+    assert not replay(record("crazy-eights-target", ["Ann", "Bob"], hands[:1]))["finished"]
+    output = replay(record("crazy-eights-target", ["Ann", "Bob"], hands))
+    assert output["finished"] and totals(output) == {"Ann": 100, "Bob": 0} and "bonuses" not in output
+
+
+def test_an_agreed_target_replaces_the_default():
+    output = replay(record("crazy-eights-target", ["Ann", "Bob"], [{"Ann": [], "Bob": ["K"]}], target=10))
+    assert output["finished"] and "bonuses" not in output
+
+
+def test_crazy_aces_and_crazy_jacks_card_values():
+    aces = configure("crazy-aces")
+    assert [aces.score_leftovers(cards(t)).total for t in ("A", "JK", "8", "K")] == [25, 50, 8, 10]
+    jacks = configure("crazy-jacks")
+    assert [jacks.score_leftovers(cards(t)).total for t in ("J", "8", "Q")] == [50, 8, 10]
+    with pytest.raises(RefereeError, match="no jokers"):
+        configure("crazy-eights").score_leftovers(cards("JK"))
+
+
+def test_crazy_pairs_is_won_at_300_without_a_bonus():
+    hands = [{"Ann": [], "Bob": ["8"] * 4}] * 1 + [{"Ann": [], "Bob": ["8"] * 2}]
+    output = replay(record("crazy-pairs", ["Ann", "Bob"], hands))
+    assert output["finished"] and totals(output) == {"Ann": 300, "Bob": 0} and "bonuses" not in output
+
+
+def test_zodiac_scores_a_point_a_card_to_55():
+    output = replay(record("zodiac", ["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": ["8", "K", "2"], "Cy": ["A"]}]))
+    assert totals(output)["Ann"] == 4
+
+
+def test_a_blocked_zodiac_hand_is_counted_in_cards_not_points():
+    # 001 scores Zodiac a point a card: one card against two, Ann collects the difference of 1
+    output = replay(record("zodiac", ["Ann", "Bob"], [{"Ann": ["8"], "Bob": ["2", "3"]}]))
+    assert [side["hands"] for side in output["sides"]] == [[1], [0]]
+
+
+def test_blocked_zodiac_hands_do_not_end_the_game_to_55_early():
+    hands = [{"Ann": ["8"], "Bob": ["2", "3"]}] * 3 + [{"Ann": [], "Bob": ["K"] * 4}]
+    output = replay(record("zodiac", ["Ann", "Bob"], hands))
+    assert totals(output) == {"Ann": 3 + 4, "Bob": 0} and not output["finished"]
+
+
+EIGHTS_FAMILY = [
+    "crazy-eights",
+    "crazy-eights-target",
+    "crazy-pairs",
+    "zodiac",
+    "hollywood-eights",
+    "crazy-aces",
+    "crazy-jacks",
+]
+
+
+@pytest.mark.parametrize("rules", EIGHTS_FAMILY)
+def test_one_deck_holds_each_suited_card_once(rules):
+    one_deck = record(rules, ["Ann", "Bob"], [{"Ann": ["KH"], "Bob": ["Kh"]}])
+    with pytest.raises(RefereeError, match="Hand 1: 2 × K♥ in the leftovers, but one deck has only 1"):
+        replay(one_deck)
+    replay({**one_deck, "options": {"decks": 2}})
+
+
+@pytest.mark.parametrize("rules", EIGHTS_FAMILY)
+def test_two_players_out_in_one_hand_are_refused(rules):
+    with pytest.raises(RefereeError, match="only one player can go out, but Ann and Bob have no cards"):
+        replay(record(rules, ["Ann", "Bob"], [{"Ann": [], "Bob": []}]))
+
+
+def test_a_joker_in_a_game_without_jokers_is_refused_before_scoring_with_the_scoring_message():
+    rules = configure("crazy-eights")
+    with pytest.raises(RefereeError, match=r"^Bob's cards: Crazy Eights has no jokers\.$"):
+        rules.check_leftovers({"Ann": (), "Bob": cards("JK")})
+    with pytest.raises(RefereeError, match=r"^Crazy Eights has no jokers\.$"):
+        rules.check_leftovers({"hand": cards("JK")})
+
+
+def test_a_record_may_name_the_jokers_a_game_always_has_or_never_has():
+    aces = record("crazy-aces", ["Ann", "Bob"], [{"Ann": [], "Bob": ["JK"]}], jokers=True)
+    assert totals(replay(aces)) == {"Ann": 50, "Bob": 0}
+    assert "jokers" not in parse_record(aces).to_dict()["options"]
+    replay(record("crazy-eights", ["Ann", "Bob"], [], jokers=False))
+
+
+@pytest.mark.parametrize(
+    "rules, options, message",
+    [
+        ("crazy-aces", {"jokers": False}, "Crazy Aces always has jokers, two a deck: option 'jokers' cannot be false"),
+        ("crazy-eights", {"jokers": True}, "Crazy Eights has no jokers: option 'jokers' cannot be true"),
+        ("zodiac", {"jokers": 0}, "Zodiac has no jokers: option 'jokers' cannot be 0"),
+    ],
+)
+def test_a_record_contradicting_what_a_game_always_has_is_refused(rules, options, message):
+    with pytest.raises(InvalidOptions, match=f"^{message}\\.$"):
+        parse_record(record(rules, ["Ann", "Bob"], [], **options))
+
+
+def test_replay_from_the_command_line_lists_the_bonus(tmp_path):
+    path = tmp_path / "eights.json"
+    path.write_text(json.dumps(record("crazy-eights", ["Ann", "Bob"], [{"Ann": [], "Bob": ["8", "8"]}])))
+    script = Path(sys.executable).parent / "scorekeeper"
+    output = json.loads(
+        subprocess.run([str(script), "replay", "--json", str(path)], capture_output=True, text=True).stdout
+    )
+    assert output["bonuses"] == {"Ann": 100} and output["leader"] == ["Ann"]
+    text = subprocess.run([str(script), "replay", str(path)], capture_output=True, text=True).stdout
+    assert "Bonus" in text and "Winner: Ann on 200" in text
+    scored = subprocess.run(
+        [str(script), "score", "--rules", "crazy-eights", "--json", "8", "K"], capture_output=True, text=True
+    )
+    assert json.loads(scored.stdout)["total"] == 60
+
+
+def test_a_crazy_eights_game_is_played_at_the_table_to_its_end(client):
+    table = start(client, ["Ann", "Bob"], rules="crazy-eights")
+    page = table.page("/")
+    assert "Hand 1</h1>" not in page and "<h1>Hand 1 · 7 cards each</h1>" in page
+    assert "PRESSURE" not in page and "The count" not in page and "One card" not in page
+    table.leftovers(1, 0, went_out=True)
+    table.leftovers(1, 1, "8 K")
+    assert "Hand 2 · 7 cards each" in table.page("/")
+    table.leftovers(2, 0, went_out=True)
+    table.leftovers(2, 1, "8")
+    response = client.get(f"{table.base}/")
+    assert response.status_code == 302 and response.headers["Location"].endswith("/scores")
+    scores = table.page("/scores")
+    assert "Final standings" in scores and "highest total wins" in scores
+    assert '<span class="place">1</span> <span class="name">Ann</span> <span class="num big">210</span>' in scores
+    record_ = client.get(f"{table.base}/export.json").get_json()
+    assert parse_record(record_).score().to_json()["bonuses"] == {"Ann": 100}
+    assert client.get(f"{table.base}/sheet.pdf").mimetype == "application/pdf"
+
+
+def test_an_eights_record_imports_as_a_game(client):
+    token = csrf_token(client, "/import")
+    data = record("crazy-aces", ["Ann", "Bob"], [{"Ann": [], "Bob": ["JK"]}])
+    response = client.post("/import", data={"csrf_token": token, "text": json.dumps(data)})
+    assert response.status_code == 302
+    assert "crazy-eights" in client.get("/new").get_data(as_text=True)
+
+
+def test_the_pad_offers_a_joker_where_the_game_has_jokers(client):
+    aces = start(client, ["Ann", "Bob"], rules="crazy-aces")
+    assert 'data-card="JK"' in aces.page("/hand/1/seat/0")
+    eights = start(client, ["Ann", "Bob"], rules="crazy-eights")
+    assert 'data-card="JK"' not in eights.page("/hand/1/seat/0")

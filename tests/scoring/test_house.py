@@ -1,0 +1,205 @@
+"""House rules: a game the table defines, carried whole in the record's options."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scorekeeper.scoring import FORMAT, InvalidOptions, InvalidSeating, RefereeError, configure, parse_record
+from tests.support.helpers import cards
+
+FACE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10, "J": 10, "Q": 10, "K": 10}
+
+
+def house(**definition):
+    return configure("house", {"name": "Kitchen", **definition})
+
+
+def play(definition, players, hands, partnerships=None):
+    data = {
+        "format": FORMAT,
+        "rules": "house",
+        "options": {"name": "Kitchen", **definition},
+        "players": players,
+        "hands": [
+            {"leftovers": leftovers, "pressures": list(pressures)}
+            for leftovers, pressures in (hand if isinstance(hand, tuple) else (hand, ()) for hand in hands)
+        ],
+    }
+    if partnerships:
+        data["partnerships"] = partnerships
+    return parse_record(data).score()
+
+
+def test_cards_score_the_values_the_table_gives_them():
+    rules = house(values={"8": 50, "A": 15}, joker=25)
+    assert rules.score_leftovers(cards("8 A K 3 JK")).total == 50 + 15 + 10 + 3 + 25
+    assert house().score_leftovers(cards("A 7 Q")).total == 1 + 7 + 10  # face value, pictures 10
+
+
+def test_without_a_joker_value_there_are_no_jokers():
+    with pytest.raises(RefereeError, match="Kitchen has no jokers"):
+        house().score_leftovers(cards("JK"))
+
+
+def test_a_special_card_scores_its_own_value_and_makes_its_rank_need_a_suit():
+    rules = house(special={"QS": 40})
+    assert rules.score_leftovers(cards("Qs Qh")).total == 40 + 10
+    with pytest.raises(RefereeError, match="Q♠ is a special card in Kitchen: give the suit of each Q"):
+        rules.score_leftovers(cards("Q"))
+    assert rules.needs_suits and not house().needs_suits
+
+
+def test_own_scoring_over_fixed_hands_lowest_total_wins():
+    score = play({"deal": [3, 2, 1]}, ["Ann", "Bob"], [{"Ann": ["K"], "Bob": []}, {"Ann": [], "Bob": ["5", "6"]}])
+    assert not score.finished and [side.total for side in score.sides] == [10, 11]
+    assert score.leader == ("Ann",)
+    assert score.game.cards_dealt(2) == 2 and score.game.rules.max_hands() == 3
+    finished = play({"deal": [3, 2, 1]}, ["Ann", "Bob"], [{"Ann": ["K"], "Bob": []}] * 3)
+    assert finished.finished and finished.leader == ("Bob",)
+
+
+def test_the_winner_collects_to_a_target_and_the_highest_total_wins():
+    definition = {"scoring": "winner", "end": "target", "limit": 30, "deal": 5}
+    score = play(definition, ["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": ["K", "9"], "Cy": ["3"]}])
+    assert [side.hands for side in score.sides] == [(22,), (0,), (0,)] and not score.finished
+    score = play(definition, ["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": ["K", "9"], "Cy": ["3"]}] * 2)
+    assert score.finished and score.leader == ("Ann",)
+
+
+def test_a_blocked_hand_goes_to_the_lowest_count_when_the_winner_collects():
+    definition = {"scoring": "winner", "end": "target", "limit": 100, "deal": 5}
+    score = play(definition, ["Ann", "Bob"], [{"Ann": ["2"], "Bob": ["K"]}])
+    assert [side.total for side in score.sides] == [8, 0]
+
+
+def test_a_loss_line_ends_the_game_when_one_player_is_left_below_it():
+    definition = {"end": "loss_line", "limit": 20, "deal": 5}
+    hands = [{"Ann": [], "Bob": ["K", "K"], "Cy": ["5"]}]
+    assert not play(definition, ["Ann", "Bob", "Cy"], hands).finished
+    score = play(definition, ["Ann", "Bob", "Cy"], hands + [{"Ann": ["2"], "Bob": [], "Cy": ["K", "5"]}])
+    assert score.finished and score.leader == ("Ann",)
+
+
+def test_pressures_follow_crates_ladder_when_on_and_are_refused_when_off():
+    definition = {"deal": [4, 4], "pressures": True, "pressure_cap": 20}
+    score = play(definition, ["Ann", "Bob"], [({"Ann": ["K"], "Bob": []}, ("Bob", "Bob", "Bob", "Bob"))])
+    assert [p.value for p in score.hands[0].pressures] == [5, 10, 20, 40]
+    assert score.side("Bob").total == 75
+    with pytest.raises(RefereeError, match="Kitchen has no pressures"):
+        play({"deal": [4]}, ["Ann", "Bob"], [({"Ann": ["K"], "Bob": []}, ("Bob",))])
+
+
+def test_partners_share_a_side_when_each_scores_their_own():
+    score = play(
+        {"deal": [5]},
+        ["Ann", "Bob", "Cy", "Di"],
+        [{"Ann": ["K"], "Bob": [], "Cy": ["2"], "Di": ["5"]}],
+        partnerships=[["Ann", "Cy"], ["Bob", "Di"]],
+    )
+    assert {side.side.name: side.total for side in score.sides} == {"Ann & Cy": 12, "Bob & Di": 5}
+    with pytest.raises(InvalidSeating, match="everyone plays alone"):
+        play(
+            {"deal": 5, "scoring": "winner", "end": "target", "limit": 100},
+            ["Ann", "Bob", "Cy", "Di"],
+            [],
+            partnerships=[["Ann", "Cy"], ["Bob", "Di"]],
+        )
+
+
+def test_the_decks_limit_the_cards_left():
+    with pytest.raises(RefereeError, match="5 × K in the leftovers, but one deck has only 4"):
+        play({"deal": [5]}, ["Ann", "Bob"], [{"Ann": ["K", "K", "K"], "Bob": ["K", "K"]}])
+    with pytest.raises(RefereeError, match="2 × Q♠ in the leftovers, but one deck has only 1"):
+        play({"deal": [5], "special": {"QS": 40}}, ["Ann", "Bob"], [{"Ann": ["Qs"], "Bob": ["Qs"]}])
+
+
+def test_the_check_refuses_what_the_scoring_would_with_its_message():
+    special = house(special={"QS": 40})
+    needs = r"Q♠ is a special card in Kitchen: give the suit of each Q \(e.g. Qs\)"
+    with pytest.raises(RefereeError, match=f"^Bob's cards: {needs}\\.$"):
+        special.check_leftovers({"Ann": cards("Qs"), "Bob": cards("Q")})
+    with pytest.raises(RefereeError, match=f"^{needs}\\.$"):
+        special.check_leftovers({"hand": cards("Q")})
+    with pytest.raises(RefereeError, match=r"^Ann's cards: Kitchen has no jokers\.$"):
+        house().check_leftovers({"Ann": cards("JK")})
+
+
+@pytest.mark.parametrize("definition", [{"deal": [5]}, {"scoring": "winner", "end": "target", "limit": 50, "deal": 5}])
+def test_only_one_player_can_go_out(definition):
+    with pytest.raises(RefereeError, match="Hand 1: only one player can go out, but Ann and Bob have no cards"):
+        play(definition, ["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": [], "Cy": ["K"]}])
+
+
+@pytest.mark.parametrize(
+    "definition, message",
+    [
+        ({"values": {"Z": 3}}, "unknown rank 'Z'"),
+        ({"values": {"K": "ten"}}, "points must be a whole number"),
+        ({"values": {"Kh": 3}}, "is a card, not a rank"),
+        ({"special": {"Q": 40}}, "a special card needs its suit"),
+        ({"deal": []}, "need the cards dealt in each hand"),
+        ({"deal": [0]}, "deal 1 to 26 cards"),
+        ({"end": "target", "deal": 7}, "need the target.s points"),
+        ({"end": "target", "deal": [7, 6], "limit": 100}, "deal one number of cards"),
+        ({"end": "loss_line", "scoring": "winner", "deal": 7, "limit": 100}, "a loss line needs each player"),
+        ({"scoring": "everyone"}, "option 'scoring' must be own or winner"),
+        ({"pressure_cap": 20}, "needs pressures on"),
+        ({"colour": "red"}, "house rules have no field 'colour'"),
+    ],
+)
+def test_a_definition_that_cannot_be_played_is_refused_with_its_field(definition, message):
+    with pytest.raises(InvalidOptions, match=message):
+        house(**definition)
+
+
+@pytest.mark.parametrize(
+    "definition, key",
+    [
+        ({"name": ""}, "name"),
+        ({"values": {"Z": 3}}, "values"),
+        ({"special": {"Q": 40}}, "special"),
+        ({"special": {"QS": 4000}}, "special"),
+        ({"deal": [0]}, "deal"),
+        ({"end": "target", "deal": 7}, "limit"),
+        ({"end": "loss_line", "scoring": "winner", "deal": 7, "limit": 100}, "scoring"),
+        ({"pressure_cap": 20}, "pressure_cap"),
+        ({"decks": 3}, "decks"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
+def test_a_refusal_names_the_definition_key_it_is_about(definition, key):
+    with pytest.raises(InvalidOptions) as refused:
+        house(**definition)
+    assert refused.value.field == key
+
+
+definitions = st.fixed_dictionaries(
+    {
+        "name": st.text(alphabet="abcdefgh ", min_size=1, max_size=12).map(str.strip).filter(bool),
+        "values": st.dictionaries(st.sampled_from(list(FACE)), st.integers(-1000, 1000)),
+        "joker": st.none() | st.integers(0, 100),
+        "special": st.dictionaries(st.sampled_from(["QS", "AH", "2C", "10D"]), st.integers(0, 100)),
+        "decks": st.sampled_from([1, 2]),
+        "pressures": st.booleans(),
+    }
+).flatmap(
+    lambda base: st.one_of(
+        st.builds(
+            lambda deal: {**base, "end": "hands", "deal": deal}, st.lists(st.integers(1, 26), min_size=1, max_size=20)
+        ),
+        st.builds(
+            lambda scoring, deal, limit: {**base, "end": "target", "scoring": scoring, "deal": [deal], "limit": limit},
+            st.sampled_from(["own", "winner"]),
+            st.integers(1, 26),
+            st.integers(1, 1000),
+        ),
+    )
+)
+
+
+@given(definitions)
+def test_a_definition_survives_the_record_unchanged(definition):
+    rules = configure("house", definition)
+    again = configure("house", rules.options())
+    assert again == rules and again.options() == rules.options()
+    assert again.name == definition["name"] and again.lowest_wins == (definition.get("scoring", "own") == "own")

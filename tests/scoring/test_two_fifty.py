@@ -1,0 +1,121 @@
+"""001's double-deck game with the 250 line, rule by rule."""
+
+import pytest
+
+from scorekeeper.scoring import FORMAT, InvalidOptions, InvalidSeating, RefereeError, configure, parse_record
+from tests.support.helpers import cards
+
+RULES = configure("two-fifty")
+
+
+def total(text):
+    return RULES.score_leftovers(cards(text)).total
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [("Ah", 22), ("Jh", 20), ("8h", 16), ("5h", 10), ("Qh", 10), ("Kh", 10), ("9h", 9), ("3h", 3), ("10h", 10)],
+)
+def test_special_cards_count_twice_their_face_value(text, expected):
+    # 001: "aces count 22, jacks count 20, eights count 16 and fives count 10" ... "queens and kings count 10"
+    assert total(text) == expected
+
+
+def test_each_deuce_doubles_the_hand():
+    # 001: "Deuces double the score of the entire hand. If there is more than one deuce ... each deuce doubles"
+    assert total("2h 9s") == (2 + 9) * 2
+    assert total("2h 2s 9s") == (2 + 2 + 9) * 4
+
+
+def test_each_set_of_identical_cards_halves_the_hand():
+    # 001: "If there are two identical cards in the hand the score is halved. More than one set ... halves ... for each set"
+    assert total("Kh Kh 9s") == (10 + 10 + 9) // 2
+    assert total("Kh Kh 9s 9s") == (10 + 10 + 9 + 9) // 4
+    assert total("Kh Ks") == 20  # same rank, different suits: not identical
+
+
+def test_cards_need_suits_and_two_decks_hold_two_of_each():
+    with pytest.raises(RefereeError, match="needs suits"):
+        total("K")
+    with pytest.raises(RefereeError, match="3 × K♥"):
+        RULES.check_leftovers({"Ann": cards("Kh Kh"), "Bob": cards("Kh")})
+
+
+def test_the_check_refuses_a_card_without_its_suit_with_the_scoring_message():
+    needs = "the 250 game needs suits, to find identical cards: write Kh, Ks, …"
+    with pytest.raises(RefereeError, match=f"^Bob's cards: {needs}$"):
+        RULES.check_leftovers({"Ann": cards("Kh"), "Bob": cards("K")})
+    with pytest.raises(RefereeError, match=f"^{needs}$"):
+        RULES.check_leftovers({"hand": cards("K")})
+
+
+def test_only_one_player_can_go_out():
+    with pytest.raises(RefereeError, match="Hand 1: only one player can go out, but Ann and Bob have no cards"):
+        game(["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": [], "Cy": ["Kh"]}])
+
+
+def test_a_record_may_say_the_game_is_double_deck_but_not_single_deck():
+    assert game(["Ann", "Bob"], [{"Ann": [], "Bob": ["Kh", "Kh"]}], decks=2, jokers=False).side("Bob").total == 10
+    with pytest.raises(InvalidOptions, match=r"is always played with two decks: option 'decks' cannot be 1\.$"):
+        game(["Ann", "Bob"], [], decks=1)
+    with pytest.raises(InvalidOptions, match=r"has no jokers: option 'jokers' cannot be true\.$"):
+        game(["Ann", "Bob"], [], jokers=True)
+
+
+def game(players, hands, **options):
+    data = {
+        "format": FORMAT,
+        "rules": "two-fifty",
+        "options": options,
+        "players": players,
+        "hands": [{"leftovers": leftovers} for leftovers in hands],
+    }
+    return parse_record(data).score()
+
+
+def test_250_or_more_loses_and_ends_a_two_player_game():
+    big = ["Ah", "As", "Jh", "Js", "2h"]  # (22 + 22 + 20 + 20 + 2) x 2 = 172
+    first = game(["Ann", "Bob"], [{"Ann": [], "Bob": big}])
+    assert not first.finished and first.side("Bob").total == 172
+    second = game(["Ann", "Bob"], [{"Ann": [], "Bob": big}, {"Ann": ["Kh"], "Bob": big[:4]}])
+    assert second.finished and second.side("Bob").total == 172 + 84
+    assert second.leader == ("Ann",)
+
+
+def test_with_three_players_the_last_one_below_the_line_wins():
+    over = ["Ah", "As", "Jh", "Js", "2h", "2s"]  # 88 x 4 = 352
+    after_one = game(["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": over, "Cy": ["3h"]}])
+    assert not after_one.finished
+    after_two = game(
+        ["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": over, "Cy": ["3h"]}, {"Ann": ["4h"], "Bob": [], "Cy": over}]
+    )
+    assert after_two.finished and after_two.leader == ("Ann",)
+
+
+OVER = ["Ah", "As", "Jh", "Js", "2h", "2s"]  # 88 x 4 = 352
+TO_500 = ["Ah", "As", "Jh", "Js", "2h"]  # 86 x 2 = 172: 352 + 172 = 524
+
+
+def test_with_the_500_rule_a_player_past_250_wins_by_reaching_500_first():
+    # 001: "it is optional to allow a player whose score has exceeded 250 to win by reaching 500
+    # before all but one player exceeds the 250 score line."
+    hands = [{"Ann": [], "Bob": OVER, "Cy": ["3h"]}, {"Ann": ["4h"], "Bob": TO_500, "Cy": []}]
+    without = game(["Ann", "Bob", "Cy"], hands)
+    assert not without.finished  # Ann and Cy are still below 250
+    score = game(["Ann", "Bob", "Cy"], hands, five_hundred=True)
+    assert score.side("Bob").total == 524
+    assert score.finished and score.leader == ("Bob",)
+    assert [(place, side.side.name) for place, side in score.standings()] == [(1, "Bob"), (2, "Cy"), (3, "Ann")]
+    assert score.to_json()["outright"] == ["Bob"]
+
+
+def test_with_the_500_rule_the_last_below_the_line_still_wins_if_nobody_reached_500():
+    hands = [{"Ann": [], "Bob": OVER, "Cy": ["3h"]}, {"Ann": ["4h"], "Bob": [], "Cy": OVER}]
+    score = game(["Ann", "Bob", "Cy"], hands, five_hundred=True)
+    assert score.finished and score.leader == ("Ann",) and "outright" not in score.to_json()
+
+
+def test_the_500_rule_is_for_three_or_more_players():
+    # 001: "For three or more players it is optional ..."
+    with pytest.raises(InvalidSeating, match="the 500 rule is for three or more players"):
+        game(["Ann", "Bob"], [], five_hundred=True)

@@ -1,0 +1,241 @@
+"""Results a director can defend: short tables, withdrawals and penalties in the standings (pure).
+
+Seen at a club evening (17 players, Crates, 5 rounds): round 3, table 1 was locked after 6 of
+15 hands, its partial totals counted as a full result, and its players took places 1–4 of the
+round; a player withdrawn after two good rounds ranked 19th with a total that beat 13 others.
+"""
+
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+
+from scorekeeper.scoring import Game, configure, score_game
+from scorekeeper.tournament.standings import (
+    ADJUSTED,
+    AVERAGE_MINUS,
+    AVERAGE_PLUS,
+    BELOW,
+    MISSED,
+    Penalty,
+    TableResult,
+    prorated,
+    round_half_away,
+    standings,
+)
+from tests.support.helpers import hand
+
+SHORT = ["Ann", "Bob", "Cy", "Di"]
+FULL = [["Eve", "Fay", "Gus", "Hal"], ["Ivy", "Jo", "Kim", "Lu"]]
+EVERYONE = SHORT + FULL[0] + FULL[1]
+
+
+def table(round_, number, players, leftovers, hands, closed=False, finished=False, **lock):
+    """A table where every hand goes the same; ``finished``: standing as a whole game."""
+    game = Game(configure("crates"), tuple(players))
+    score = score_game(game, [hand(**dict(zip(players, leftovers, strict=True)))] * hands)
+    return TableResult(round_, number, replace(score, finished=True) if finished else score, closed=closed, **lock)
+
+
+def round_three(**lock):
+    """A short table (6 of 15 hands, 40 points a hand each: 240) against two full tables where every
+    player has 30 a hand (450): by the cards, the short table played worse."""
+    return [
+        table(3, 1, SHORT, ["K 5"] * 4, 6, closed=True, **lock),
+        table(3, 2, FULL[0], ["5"] * 4, 15),
+        table(3, 3, FULL[1], ["5"] * 4, 15),
+    ]
+
+
+def test_crates_cards_dealt_are_71_a_player_33_after_six_hands():
+    rules = configure("crates")
+    assert (
+        sum(rules.cards_dealt(n, 4) for n in range(1, 16)) == 8 + 7 + 6 + 5 + 4 + 3 + 2 + 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8
+    )
+    assert sum(rules.cards_dealt(n, 4) for n in range(1, 7)) == 33
+
+
+def test_a_table_locked_after_6_of_15_does_not_take_places_1_to_4_by_default():
+    rows = standings(round_three(), EVERYONE, "total", round_=3)
+    places = {row.name: row.place for row in rows}
+    assert all(places[name] > 8 for name in SHORT), places
+    ann = next(row for row in rows if row.name == "Ann")
+    # 240 points over 33 of the game's 71 cards: 240 × 71 ÷ 33 = 516.36… → 516.
+    assert ann.total == 516 == round_half_away(Fraction(240 * 71, 33))
+    assert "round 3: locked after hand 6 of 15, prorated: 240 × 71 ÷ 33 cards = 516" in ann.notes
+
+
+def test_prorating_keeps_the_starting_score_apart_and_rounds_halves_away_from_zero():
+    assert round_half_away(Fraction(5, 2)) == 3 and round_half_away(Fraction(-5, 2)) == -3
+    assert round_half_away(Fraction(7, 3)) == 2
+    score = score_game(Game(configure("crates"), ("Ann", "Bob")), [hand(Ann="K", Bob="")] * 6)
+    scaled = prorated(score)
+    assert scaled is not None and scaled["Ann"][0] == round_half_away(Fraction(60 * 71, 33)) == 129
+    assert scaled["Bob"] == (0, "0 × 71 ÷ 33 cards = 0")
+
+
+def test_a_short_table_counted_as_missed_gives_its_players_the_missed_round_rule():
+    earlier = [table(1, 1, SHORT[:2], ["K", "5"], 15), table(1, 2, SHORT[2:], ["5", "K"], 15)]
+    rows = {row.name: row for row in standings(earlier + round_three(treatment=MISSED), EVERYONE, "total")}
+    assert rows["Ann"].missed == 1 and rows["Ann"].tables == 1
+    assert rows["Ann"].total == 2 * 150, "the average rule: her one round counted twice"
+    assert "round 3: locked after hand 6 of 15, counted as missed" in rows["Ann"].notes
+
+
+@pytest.mark.parametrize(
+    "level, factor, share",
+    [(AVERAGE_PLUS, Fraction(9, 10), 0.6 * 3), ("average", 1, 1.5), (AVERAGE_MINUS, Fraction(11, 10), 0.4 * 3)],
+)
+def test_an_adjusted_table_gets_the_rounds_average_plus_or_minus_with_the_reason(level, factor, share):
+    results = round_three(treatment=ADJUSTED, level=level, reason="the room closed")
+    rows = {row.name: row for row in standings(results, EVERYONE, "total", round_=3)}
+    assert rows["Bob"].total == round_half_away(450 * Fraction(factor)) and rows["Bob"].placement == pytest.approx(
+        share
+    )
+    assert any("adjusted (" + level in note and note.endswith(": the room closed") for note in rows["Bob"].notes)
+
+
+def withdrawal_event():
+    """Four complete rounds; Ann plays rounds 1 and 2 well (10 a round), then withdraws."""
+    others = ["Bob", "Cy", "Di", "Eve"]
+    results = [
+        table(1, 1, ["Ann", "Bob"], ["K", "5 5"], 1, finished=True),
+        table(1, 2, ["Cy", "Di"], ["5 5", "5 5"], 1, finished=True),
+    ]
+    results += [
+        table(2, 1, ["Ann", "Cy"], ["K", "5 5"], 1, finished=True),
+        table(2, 2, ["Bob", "Eve"], ["5 5", "5 5"], 1, finished=True),
+    ]
+    for round_ in (3, 4):
+        results += [
+            table(round_, 1, ["Bob", "Cy"], ["5 5", "5 5"], 1, finished=True),
+            table(round_, 2, ["Di", "Eve"], ["5 5", "5 5"], 1, finished=True),
+        ]
+    return results, ["Ann", *others]
+
+
+def test_a_withdrawn_players_missed_rounds_count_by_the_rule_and_they_rank_with_the_rest_by_default():
+    results, players = withdrawal_event()
+    rows = standings(results, players, "total", withdrawn={"Ann": 3})
+    ann = next(row for row in rows if row.name == "Ann")
+    assert ann.missed == 2 and ann.total == 4 * 10, "average: her two rounds' 20 counted for four"
+    assert ann.place == 1 and ann.withdrew_after == "withdrew after round 2"
+    zero = next(
+        row for row in standings(results, players, "total", sit_out="zero", withdrawn={"Ann": 3}) if row.name == "Ann"
+    )
+    assert zero.missed == 2 and zero.total == 20
+
+
+def test_an_event_may_rank_withdrawn_players_below_the_rest():
+    results, players = withdrawal_event()
+    rows = standings(results, players, "total", withdrawn={"Ann": 3}, withdrawn_ranked=BELOW)
+    assert rows[-1].name == "Ann" and rows[-1].place == len(players)
+    # Seen at an evening: the best total stood last, and nothing anywhere said why.
+    assert rows[-1].total < min(row.total for row in rows[:-1])
+    assert rows[-1].notes[0] == ("withdrawn: this event places withdrawn players after the rest, whatever their total")
+    assert rows[-1].placed_after == "withdrawn: placed after the rest, as the event ranks them"
+    assert not any(row.placed_after or any("withdrawn" in note for note in row.notes) for row in rows[:-1])
+
+
+def test_a_penalty_is_added_to_the_players_total_once_its_round_is_complete_with_its_reason():
+    results, players = withdrawal_event()
+    revoke = Penalty(4, "Bob", 25, "a revoke", table=1)
+    later = Penalty(5, "Cy", 10, "slow play")
+    plain = {row.name: row for row in standings(results, players, "total")}
+    rows = {row.name: row for row in standings(results, players, "total", penalties=[revoke, later])}
+    assert rows["Bob"].total == plain["Bob"].total + 25 and rows["Bob"].penalties == 25
+    assert "penalty +25 in round 4, table 1: a revoke" in rows["Bob"].notes
+    assert rows["Cy"].total == plain["Cy"].total, "round 5 is not complete: its penalty waits"
+
+
+def one_round_where_the_total_and_the_placements_disagree():
+    """The tables' placements (each table's own winner) and the totals rank the four otherwise."""
+    return [
+        table(1, 1, ["Ann", "Cy"], ["5", "8"], 1, finished=True),
+        table(1, 2, ["Bob", "Di"], ["A", ""], 1, finished=True),
+    ], ["Ann", "Bob", "Cy", "Di"]
+
+
+def test_where_the_highest_total_wins_the_total_ranks_first_and_placements_only_break_ties():
+    results, players = one_round_where_the_total_and_the_placements_disagree()
+    rows = standings(results, players, "total", lowest_wins=False)
+    totals = {row.name: row.total for row in rows}
+    assert totals["Cy"] > totals["Ann"] > totals["Bob"] > totals["Di"]
+    assert [row.name for row in rows] == ["Cy", "Ann", "Bob", "Di"]
+    by_placement = standings(results, players, "placement", lowest_wins=False)
+    assert [row.name for row in by_placement] != [row.name for row in rows], "the placements rank otherwise"
+
+
+def test_a_missed_round_adds_the_players_own_average_placement_points_too():
+    results, players = withdrawal_event()
+    rows = {row.name: row for row in standings(results, players, "placement", withdrawn={"Ann": 3})}
+    ann = rows["Ann"]
+    own = {row.name: row for row in standings(results[:4], ["Ann"], "placement")}["Ann"].placement
+    assert ann.missed == 2 and ann.tables == 2
+    assert ann.placement == own + own * 2 / 2, "her two rounds' placement points counted for four"
+    assert ann.placement > own
+
+
+@pytest.mark.parametrize(
+    "option, value, words",
+    [
+        ("mode", "fastest", "scoring must be one of"),
+        ("sit_out", "skip", "a sit-out counts as one of"),
+        ("withdrawn_ranked", "first", "withdrawn players rank one of"),
+    ],
+)
+def test_an_unknown_rule_of_the_event_is_refused_by_name(option, value, words):
+    results, players = withdrawal_event()
+    chosen = {"mode": "total", option: value}
+    with pytest.raises(ValueError, match=words):
+        standings(results, players, **chosen)
+
+
+def five_rounds_one_played_brilliantly():
+    """Ann plays round 1 alone brilliantly (5 a table) and withdraws; the rest play all five at 10."""
+    others = ["Bob", "Cy", "Di", "Eve"]
+    results = [
+        table(1, 1, ["Ann", "Bob"], ["5", "5 5"], 1, finished=True),
+        table(1, 2, ["Cy", "Di"], ["5 5"] * 2, 1, finished=True),
+    ]
+    for round_ in range(2, 6):
+        results += [
+            table(round_, 1, ["Bob", "Cy"], ["5 5", "5 5"], 1, finished=True),
+            table(round_, 2, ["Di", "Eve"], ["5 5", "5 5"], 1, finished=True),
+        ]
+    return results, ["Ann", *others]
+
+
+@pytest.mark.parametrize("sit_out", ["average", "zero"])
+def test_one_round_of_five_then_a_withdrawal_never_wins_whatever_the_missed_round_rule(sit_out):
+    results, players = five_rounds_one_played_brilliantly()
+    rows = standings(results, players, "total", sit_out=sit_out, withdrawn={"Ann": 2})
+    ann = next(row for row in rows if row.name == "Ann")
+    assert rows[-1] is ann and ann.place == len(players) and ann.below
+    assert "played 1 of 5 rounds: fewer than half, placed after those who played half or more" in ann.notes
+    others = [row for row in rows if row is not ann]
+    assert all(row.total > ann.total for row in others), "her total alone would have won"
+
+
+def test_half_the_rounds_played_keeps_a_place_among_the_rest_and_a_late_arrival_is_held_to_the_same():
+    results, players = five_rounds_one_played_brilliantly()
+    # Eve arrived for round 2: four of five rounds played, placed with the rest.
+    rows = {row.name: row for row in standings(results, players, "total")}
+    assert not rows["Eve"].below and rows["Eve"].tables == 4
+    # Three rounds complete: Ann's one of three is fewer than half; after two, one of two is half.
+    assert standings(results[:6], players, "total")[-1].name == "Ann"
+    assert not {row.name: row for row in standings(results[:4], players, "total")}["Ann"].below
+
+
+def test_a_missed_round_at_the_average_rounds_halves_away_from_zero_and_says_how():
+    """Ann keeps two aces and then three (an ace counts 1) and misses round 3: her average 2.5
+    counts 3, as every number the app rounds (Python's round() would make it 2), and the
+    standings say how it was reached."""
+    results = [
+        table(1, 1, ["Ann", "Bob"], ["A A", "5 5"], 1, finished=True),
+        table(2, 1, ["Ann", "Bob"], ["A A A", "5 5"], 1, finished=True),
+        table(3, 1, ["Bob", "Cy"], ["5 5", "5 5"], 1, finished=True),
+    ]
+    ann = next(row for row in standings(results, ["Ann", "Bob", "Cy"], "total") if row.name == "Ann")
+    assert ann.missed == 1 and ann.total == 5 + 3
+    assert "1 missed round at the average of the 2 played: 5 × 1 ÷ 2 = 3 (2.5, halves away from zero)" in ann.notes
