@@ -83,8 +83,9 @@ system-deps:
 
 # The tests that hold a server to a time limit run last, one at a time, with the cores to
 # themselves: beside another worker's browser they measure the machine, not the server.
+# The twenty slowest tests are listed at the end of the first run.
 test: install-test lint system-deps
-	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal -m "not timed"
+	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal -m "not timed" --durations=20
 	$(BIN)/python -m pytest -m timed
 
 # A developer's quick loop: everything but the tests marked slow (browsers, servers killed, the
