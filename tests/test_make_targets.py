@@ -29,3 +29,18 @@ def test_make_test_installs_the_test_tools_then_runs_the_suite(tmp_path):
     plan = planned("test", tmp_path)
     assert "-e '.[test]'" in plan
     assert plan.index("-e '.[test]'") < plan.index("-m pytest")
+
+
+def test_make_mutation_runs_the_mutation_tool_apart_from_make_test(tmp_path):
+    assert "tools/mutation.py" in planned("mutation", tmp_path)
+    assert (
+        "tools/mutation.py --module scorekeeper/scoring/pressures.py"
+        in subprocess.run(
+            ["make", "-n", "mutation", f"VENV={tmp_path / 'venv'}", "MODULE=scorekeeper/scoring/pressures.py"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+    assert "tools/mutation.py" not in planned("test", tmp_path)
