@@ -240,3 +240,15 @@ def test_a_missed_round_at_the_average_rounds_halves_away_from_zero_and_says_how
     ann = next(row for row in standings(results, ["Ann", "Bob", "Cy"], "total") if row.name == "Ann")
     assert ann.missed == 1 and ann.total == 5 + 3
     assert "1 missed round at the average of the 2 played: 5 × 1 ÷ 2 = 3 (2.5, halves away from zero)" in ann.notes
+
+
+def test_the_settings_are_stored_and_posted_by_these_words():
+    # An event's settings are kept in the database and sent by the forms by these words: a new
+    # word would leave every stored event unreadable.
+    from scorekeeper.tournament import standings as module
+
+    assert module.SCORING_MODES == ("total", "placement")
+    assert module.SIT_OUT_RULES == ("average", "zero")
+    assert module.SHORT_TREATMENTS == ("prorated", "missed", "adjusted")
+    assert tuple(module.ADJUSTMENTS) == ("average-plus", "average", "average-minus")
+    assert module.WITHDRAWN_RANKINGS == ("with-the-rest", "below")
