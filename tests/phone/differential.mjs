@@ -8,7 +8,7 @@ const cases = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 
 function attempt(work) {
   try { return work(); } catch (error) {
-    if (error instanceof Refused) { return { refused: true }; }
+    if (error instanceof Refused) { return { refused: error.message }; }
     throw error;
   }
 }
