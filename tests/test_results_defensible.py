@@ -5,7 +5,7 @@ Seen at a club evening (17 players, Crates, 5 rounds): round 3, table 1 was lock
 round; a player withdrawn after two good rounds ranked 19th with a total that beat 13 others.
 """
 
-from dataclasses import replace
+from dataclasses import FrozenInstanceError, replace
 from fractions import Fraction
 
 import pytest
@@ -22,6 +22,7 @@ from scorekeeper.tournament.standings import (
     prorated,
     round_half_away,
     standings,
+    tie_breaks,
 )
 
 from .helpers import hand
@@ -94,6 +95,15 @@ def test_an_adjusted_table_gets_the_rounds_average_plus_or_minus_with_the_reason
         share
     )
     assert any("adjusted (" + level in note and note.endswith(": the room closed") for note in rows["Bob"].notes)
+
+
+@pytest.mark.parametrize(
+    "level, factor", [(AVERAGE_PLUS, Fraction(11, 10)), ("average", Fraction(1)), (AVERAGE_MINUS, Fraction(9, 10))]
+)
+def test_where_the_highest_total_wins_average_plus_is_a_tenth_more_and_average_minus_a_tenth_less(level, factor):
+    results = round_three(treatment=ADJUSTED, level=level)
+    rows = {row.name: row for row in standings(results, EVERYONE, "total", round_=3, lowest_wins=False)}
+    assert rows["Bob"].total == round_half_away(450 * factor)
 
 
 def withdrawal_event():
@@ -252,3 +262,47 @@ def test_the_settings_are_stored_and_posted_by_these_words():
     assert module.SHORT_TREATMENTS == ("prorated", "missed", "adjusted")
     assert tuple(module.ADJUSTMENTS) == ("average-plus", "average", "average-minus")
     assert module.WITHDRAWN_RANKINGS == ("with-the-rest", "below")
+
+
+@pytest.mark.parametrize(
+    "mode, lowest_wins, words",
+    [
+        ("total", True, "lowest total; ties: more placement points, then more table wins"),
+        ("total", False, "highest total; ties: more placement points, then more table wins"),
+        ("placement", True, "most placement points; ties: lowest total, then more table wins"),
+        ("placement", False, "most placement points; ties: highest total, then more table wins"),
+    ],
+)
+def test_how_the_standings_rank_in_words(mode, lowest_wins, words):
+    assert tie_breaks(mode, lowest_wins) == words
+    if lowest_wins:
+        assert tie_breaks(mode) == words, "Crates: the lowest total wins unless the event says otherwise"
+
+
+def test_a_table_result_is_a_table_still_playing_unless_said_otherwise():
+    # Given its round, number and game alone: not closed, and its game plays on.
+    playing = TableResult(1, 1, score_game(Game(configure("crates"), ("Ann", "Bob")), [hand(Ann="K", Bob="")]))
+    assert not playing.closed and not playing.final and (playing.treatment, playing.level) == ("prorated", "average")
+    rows = {row.name: row for row in standings([playing], ["Ann", "Bob"], "total")}
+    assert rows["Ann"].playing == "round 1, table 1: hand 2 of 15, 10 so far" and rows["Ann"].place == 0
+    with pytest.raises(FrozenInstanceError):
+        playing.closed = True  # a result is read from its game, never changed by hand
+
+
+def test_a_short_table_locked_without_a_reason_says_none():
+    short = table(1, 1, SHORT, ["K 5"] * 4, 6, closed=True, treatment=ADJUSTED)
+    full = table(1, 2, FULL[0], ["5"] * 4, 15)
+    rows = {row.name: row for row in standings([short, full], SHORT + FULL[0], "total")}
+    assert rows["Ann"].notes == [
+        "round 1: locked after hand 6 of 15, adjusted (average: the round's average 450 → 450)"
+    ]
+
+
+def test_an_adjusted_table_with_no_finished_table_to_average_counts_as_missed_and_says_so():
+    short = table(1, 1, SHORT, ["K 5"] * 4, 6, closed=True, treatment=ADJUSTED, level=AVERAGE_PLUS, reason="x")
+    rows = standings([short], SHORT, "total")
+    assert [row.notes for row in rows] == [
+        [
+            "round 1: locked after hand 6 of 15, adjusted (average-plus) — no finished table to average: counted as missed"
+        ]
+    ] * 4
