@@ -18,10 +18,14 @@ from scorekeeper.tournament.standings import (
     BELOW,
     MISSED,
     Penalty,
+    PlayerStanding,
     TableResult,
+    cards_share,
+    penalty_kind,
     prorated,
     round_half_away,
     standings,
+    tenths,
     tie_breaks,
 )
 
@@ -306,3 +310,133 @@ def test_an_adjusted_table_with_no_finished_table_to_average_counts_as_missed_an
             "round 1: locked after hand 6 of 15, adjusted (average-plus) — no finished table to average: counted as missed"
         ]
     ] * 4
+
+
+def eights_locked_after(hands: int) -> TableResult:
+    """Crazy Eights to a score (no fixed length), locked after ``hands`` hands of 5 points each."""
+    game = Game(configure("crazy-eights"), ("Ann", "Bob"))
+    return TableResult(1, 1, score_game(game, [hand(Ann="", Bob="5")] * hands), closed=True)
+
+
+NO_LENGTH = "prorated — a game with no fixed length has nothing to scale to: counted as missed"
+NOTHING = "adjusted (average-plus) — no finished table to average: counted as missed"
+
+
+@pytest.mark.parametrize(
+    "result, averaged, counts_as, lock_words, short",
+    [
+        (table(1, 1, SHORT, ["K 5"] * 4, 6), True, "", "", False),
+        (table(1, 1, SHORT, ["5"] * 4, 15, closed=True, finished=True), True, "", "", False),
+        (
+            table(1, 1, SHORT, ["5"] * 4, 0, closed=True),
+            True,
+            "counted as missed",
+            "locked before hand 1: counted as missed",
+            False,
+        ),
+        (
+            table(1, 1, SHORT, ["5"] * 4, 6, closed=True, treatment=MISSED),
+            True,
+            "counted as missed",
+            "locked after hand 6 of 15, counted as missed",
+            True,
+        ),
+        (
+            table(1, 1, SHORT, ["5"] * 4, 6, closed=True, treatment=ADJUSTED, level=AVERAGE_PLUS),
+            True,
+            "adjusted (average-plus)",
+            "locked after hand 6 of 15, adjusted (average-plus)",
+            True,
+        ),
+        (
+            table(1, 1, SHORT, ["5"] * 4, 6, closed=True, treatment=ADJUSTED, level=AVERAGE_PLUS),
+            False,
+            NOTHING,
+            f"locked after hand 6 of 15, {NOTHING}",
+            True,
+        ),
+        (table(1, 1, SHORT, ["5"] * 4, 6, closed=True), True, "prorated", "locked after hand 6 of 15, prorated", True),
+        (eights_locked_after(2), True, NO_LENGTH, f"locked after hand 2, {NO_LENGTH}", True),
+    ],
+    ids=[
+        "playing",
+        "finished",
+        "before hand 1",
+        "missed",
+        "adjusted",
+        "nothing to average",
+        "prorated",
+        "no fixed length",
+    ],
+)
+def test_how_a_table_locked_unfinished_counts_in_every_outputs_words(result, averaged, counts_as, lock_words, short):
+    assert result.counts_as(averaged) == counts_as and result.lock_words(averaged) == lock_words
+    assert result.short is short
+    if averaged:
+        assert (result.counts_as(), result.lock_words()) == (counts_as, lock_words), "averaged unless said otherwise"
+
+
+@pytest.mark.parametrize(
+    "points, lowest_wins, kind",
+    [
+        (25, True, "penalty"),
+        (-10, True, "adjustment"),
+        (0, True, "adjustment"),
+        (-25, False, "penalty"),
+        (10, False, "adjustment"),
+    ],
+)
+def test_points_against_the_player_are_a_penalty_and_for_them_an_adjustment(points, lowest_wins, kind):
+    assert penalty_kind(points, lowest_wins) == kind
+    assert Penalty(2, "Ann", points, "a revoke").words(lowest_wins) == f"{kind} {points:+d} in round 2: a revoke"
+
+
+def test_a_penalty_says_its_table_where_it_was_given_at_one():
+    assert Penalty(2, "Ann", 25, "a revoke", table=3).words() == "penalty +25 in round 2, table 3: a revoke"
+    assert Penalty(2, "Ann", 25, "a revoke").words() == "penalty +25 in round 2: a revoke"
+    with pytest.raises(FrozenInstanceError):
+        Penalty(2, "Ann", 25, "a revoke").points = 0
+
+
+@pytest.mark.parametrize(
+    "value, whole",
+    [(Fraction(1, 2), 1), (Fraction(1, 3), 0), (Fraction(-1, 2), -1), (Fraction(0), 0), (Fraction(3, 2), 2)],
+)
+def test_halves_round_away_from_zero(value, whole):
+    assert round_half_away(value) == whole
+
+
+@pytest.mark.parametrize("value, shown", [(25 / 3, 8.3), (2.25, 2.3), (-2.25, -2.3), (6.0, 6.0), (0.04, 0.0)])
+def test_placement_points_are_shown_to_a_tenth_halves_away_from_zero(value, shown):
+    assert tenths(value) == shown
+
+
+def test_a_game_with_no_complete_hand_has_nothing_to_prorate():
+    score = score_game(Game(configure("crates"), ("Ann", "Bob")), [])
+    assert cards_share(score) is None and prorated(score) is None
+
+
+def test_prorating_scales_the_points_and_keeps_the_dummys_start_apart():
+    # The World Series: 4 hands of 2, 1, 1, 2 cards; Figgy starts at -50. After two hands (3 of
+    # the game's 6 cards) Figgy's 2 points × 6 ÷ 3 = 4, on top of the -50 start.
+    game = Game(configure("crates-world-series"), ("Ann", "Figgy", "Bob"))
+    score = score_game(game, [hand(Ann="", Figgy="2", Bob="K")] * 2)
+    scaled = prorated(score)
+    assert scaled is not None and scaled["Figgy"][0] == -50 + round_half_away(Fraction(40 * 6, 3))
+    assert scaled["Figgy"][1] == f"-50 + 40 × 6 ÷ 3 cards = {scaled['Figgy'][0]}"
+
+
+def test_a_players_line_counts_the_hands_played_and_says_when_they_withdrew():
+    rows = {row.name: row for row in standings(round_three(), EVERYONE, "total", withdrawn={"Eve": 1, "Ivy": 3})}
+    assert rows["Ann"].hands == 6 and rows["Eve"].hands == 15 and not rows["Ann"].provisional
+    assert (rows["Eve"].withdrew_after, rows["Ivy"].withdrew_after, rows["Ann"].withdrew_after) == (
+        "withdrew before round 1",
+        "withdrew after round 2",
+        "",
+    )
+    assert PlayerStanding("Zed").hands == 0
+
+
+@pytest.mark.parametrize("points, shown", [(25 / 3, "8.3"), (6.0, "6"), (2.5, "2.5")])
+def test_placement_points_are_shown_with_one_decimal_and_no_trailing_zero(points, shown):
+    assert PlayerStanding("Ann", placement=points).placement_shown == shown
