@@ -385,3 +385,9 @@ def test_leftovers_standing_in_the_hand_in_play_that_the_engine_refuses_are_refu
     refused = problem(state)
     assert refused is not None and refused.field == "cards"
     assert str(refused) == "Hand 1: 5 × K in the leftovers, but one deck has only 4. Check Ann's and Bob's cards."
+
+
+def test_a_pressure_in_the_hand_in_play_stands():
+    state = played(entry(1, LEFTOVERS, 1, "Ann", cards=["K"]))
+    after = accept(state, Change(PRESSURE, 1, "Bob"), entry(2, PRESSURE, 1, "Bob"))
+    assert after.version == 2 and problem(after) is None

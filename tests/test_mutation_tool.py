@@ -108,3 +108,9 @@ def test_a_mutant_listed_as_equivalent_is_not_counted(checkout, capsys):
     assert "survived:" not in out
     row = next(line for line in out.splitlines() if line.startswith("tiny/calc.py") and line.endswith("%"))
     assert row.split()[1:] == ["2", "0", "1", "0", "100.0%"]
+
+
+def test_two_changes_starting_at_the_same_place_have_two_names():
+    # In ``a - b - c`` the inner ``a - b`` starts where the whole does: it is named by where it ends too.
+    names = sorted(mutant.ident for mutant in tool().python_mutants("m.py", "x = a - b - c\n"))
+    assert names == ["m.py:1:4:Sub:Add", "m.py:1:4:Sub:Add@1.9"]

@@ -20,6 +20,7 @@ from scorekeeper.tournament.standings import (
     Penalty,
     PlayerStanding,
     TableResult,
+    adjusted,
     cards_share,
     penalty_kind,
     prorated,
@@ -429,6 +430,7 @@ def test_prorating_scales_the_points_and_keeps_the_dummys_start_apart():
 def test_a_players_line_counts_the_hands_played_and_says_when_they_withdrew():
     rows = {row.name: row for row in standings(round_three(), EVERYONE, "total", withdrawn={"Eve": 1, "Ivy": 3})}
     assert rows["Ann"].hands == 6 and rows["Eve"].hands == 15 and not rows["Ann"].provisional
+    assert rows["Eve"].by_round == {3: 450} and rows["Ann"].by_round == {3: 516}
     assert (rows["Eve"].withdrew_after, rows["Ivy"].withdrew_after, rows["Ann"].withdrew_after) == (
         "withdrew before round 1",
         "withdrew after round 2",
@@ -440,3 +442,77 @@ def test_a_players_line_counts_the_hands_played_and_says_when_they_withdrew():
 @pytest.mark.parametrize("points, shown", [(25 / 3, "8.3"), (6.0, "6"), (2.5, "2.5")])
 def test_placement_points_are_shown_with_one_decimal_and_no_trailing_zero(points, shown):
     assert PlayerStanding("Ann", placement=points).placement_shown == shown
+
+
+@pytest.mark.parametrize("lowest_wins, first, last", [(True, "Cy", "Di"), (False, "Di", "Cy")])
+def test_a_prorated_short_table_gives_placement_points_and_a_win_by_its_prorated_totals(lowest_wins, first, last):
+    # 6 of 15 hands at 10, 10, 1 and 30 points a hand: 129, 129, 13 and 387 once prorated.
+    short = table(1, 1, SHORT, ["K", "Q", "A", "5"], 6, closed=True)
+    rows = {row.name: row for row in standings([short], SHORT, "placement", lowest_wins=lowest_wins)}
+    assert [(rows[name].total, rows[name].placement, rows[name].wins) for name in (first, "Ann", "Bob", last)] == [
+        (rows[first].total, 3, 1),
+        (129, 1.5, 0),
+        (129, 1.5, 0),
+        (rows[last].total, 0, 0),
+    ]
+    assert {rows[first].total, rows[last].total} == {13, 387}
+
+
+def test_an_adjusted_table_wins_nobody_a_table_and_shows_the_average_to_a_tenth():
+    rows = {row.name: row for row in standings(round_three(treatment=ADJUSTED), EVERYONE, "total", round_=3)}
+    assert rows["Ann"].wins == 0
+    short = table(3, 1, SHORT, ["K 5"] * 4, 6, closed=True, treatment=ADJUSTED, reason="a fire alarm")
+    total, how = adjusted(short, Fraction(11047, 30), lowest_wins=True)
+    assert (total, how) == (
+        368,
+        "locked after hand 6 of 15, adjusted (average: the round's average 368.2 → 368): a fire alarm",
+    )
+
+
+def test_while_a_round_plays_on_a_locked_table_says_what_it_counts_and_a_game_to_a_score_its_hand():
+    eights = Game(configure("crazy-eights"), ("Eve", "Fay"))
+    playing = TableResult(1, 2, score_game(eights, [hand(Eve="", Fay="5")] * 2))
+    rows = {
+        row.name: row
+        for row in standings(
+            [table(1, 1, SHORT, ["K 5"] * 4, 6, closed=True), playing], SHORT + ["Eve", "Fay"], "total"
+        )
+    }
+    assert rows["Ann"].playing == "round 1, table 1: locked after hand 6 of 15, counts 516"
+    assert rows["Eve"].playing == "round 1, table 2: hand 3, 10 so far"
+
+
+def test_by_total_a_tie_goes_to_more_placement_points():
+    # Ann and Bob both total 11; Bob drew his second table (half a point), Ann lost hers.
+    results = [
+        table(1, 1, ["Ann", "Cy"], ["A", "K"], 1, finished=True),
+        table(1, 2, ["Bob", "Di"], ["A", "2"], 1, finished=True),
+        table(2, 1, ["Ann", "Di"], ["K", "A"], 1, finished=True),
+        table(2, 2, ["Bob", "Cy"], ["K", "Q"], 1, finished=True),
+    ]
+    rows = standings(results, ["Ann", "Bob", "Cy", "Di"], "total")
+    assert [(row.name, row.total, row.placement) for row in rows][:2] == [("Bob", 11, 1.5), ("Ann", 11, 1)]
+
+
+def test_by_placement_points_a_tie_on_points_and_total_goes_to_more_table_wins():
+    # Ann and Bob: 1 point and 11 each; Ann won a table outright, Bob shared both of his.
+    results = [
+        table(1, 1, ["Ann", "Cy"], ["A", "K"], 1, finished=True),
+        table(1, 2, ["Bob", "Di"], ["A", "A"], 1, finished=True),
+        table(2, 1, ["Ann", "Di"], ["K", "A"], 1, finished=True),
+        table(2, 2, ["Bob", "Cy"], ["K", "K"], 1, finished=True),
+    ]
+    rows = standings(results, ["Ann", "Bob", "Cy", "Di"], "placement")
+    assert [(row.name, row.placement, row.total, row.wins, row.place) for row in rows][1:3] == [
+        ("Ann", 1, 11, 1, 2),
+        ("Bob", 1, 11, 0, 3),
+    ]
+
+
+def test_a_player_placed_below_still_stands_before_those_without_a_complete_round():
+    results = [
+        table(1, 1, ["Ann", "Bob"], ["A", "8"], 1, finished=True),  # Bob 50, and withdrawn: below
+        table(2, 1, ["Ann", "Eve"], ["A", "A"], 1),  # Eve, late, still playing round 2
+    ]
+    rows = standings(results, ["Ann", "Bob", "Eve"], "total", withdrawn={"Bob": 2}, withdrawn_ranked=BELOW)
+    assert [(row.name, row.place) for row in rows] == [("Ann", 1), ("Bob", 2), ("Eve", 0)]

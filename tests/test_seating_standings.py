@@ -7,7 +7,7 @@ import pytest
 
 from scorekeeper.scoring import Game, configure, score_game
 from scorekeeper.tournament.seating import SeatingError, meetings, parse_tables, seat_round, table_sizes
-from scorekeeper.tournament.standings import TableResult, standings
+from scorekeeper.tournament.standings import TableResult, complete_rounds, standings
 
 from .helpers import hand
 
@@ -321,3 +321,27 @@ def test_a_setting_the_standings_do_not_know_is_refused(setting, why):
     arguments = {"mode": "total", **setting}
     with pytest.raises(ValueError, match=why):
         standings([result(1, 1, ["Ann", "Bob"], ["A", "K"])], ["Ann", "Bob"], **arguments)
+
+
+def test_missed_rounds_counted_at_the_average_say_how_in_words():
+    results = [
+        result(1, 1, ["Ann", "Bob"], ["K", "A"]),  # Ann 10
+        result(2, 1, ["Bob", "Cy"], ["A", "K"]),
+        result(3, 1, ["Bob", "Cy"], ["A", "K"]),
+        result(1, 2, ["Cy", "Di"], ["A", "A"]),
+        result(2, 2, ["Di", "Ann"], ["A", "A"]),  # Ann 1
+        result(3, 2, ["Di", "Ed"], ["A", "A"]),
+    ]
+    rows = {row.name: row for row in standings(results, ["Ann", "Bob", "Cy", "Di", "Ed"], "total")}
+    assert (
+        "1 missed round at the average of the 2 played: 11 × 1 ÷ 2 = 6 (5.5, halves away from zero)"
+        in rows["Ann"].notes
+    )
+    assert rows["Ann"].total == 11 + 6
+    assert "2 missed rounds at the average of the 1 played: 1 × 2 ÷ 1 = 2" in rows["Ed"].notes
+
+
+def test_a_rounds_completeness_is_its_own_tables_alone():
+    results = [result(1, 1, ["Ann", "Bob"], ["K", "A"]), result(2, 1, ["Ann", "Bob"], ["K", "A"], closed=False)]
+    assert complete_rounds(results) == [1]
+    assert complete_rounds(results, 1) == [1] and complete_rounds(results, 2) == []

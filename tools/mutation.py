@@ -27,10 +27,12 @@ import dataclasses
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -179,6 +181,7 @@ def python_mutants(relative: str, text: str) -> Iterator[Mutant]:
     original = ast.unparse(tree)
     skipped = _skipped_nodes(tree)
     nodes = list(ast.walk(tree))
+    named: set[str] = set()
     for index, node in enumerate(nodes):
         if id(node) in skipped or not isinstance(node, ast.expr | ast.stmt):
             continue
@@ -191,8 +194,12 @@ def python_mutants(relative: str, text: str) -> Iterator[Mutant]:
             else:
                 apply(target)
             source = ast.unparse(ast.fix_missing_locations(mutated))
+            ident = f"{where}:{operator}:{replacement}"
+            if ident in named:  # ``a - b - c``: the inner ``a - b`` starts where the whole does
+                ident += f"@{node.end_lineno}.{node.end_col_offset}"
+            named.add(ident)
             if source != original:
-                yield Mutant(f"{where}:{operator}:{replacement}", source)
+                yield Mutant(ident, source)
 
 
 def _replace_statement(tree: ast.AST, old: ast.AST, new: ast.stmt) -> None:
@@ -329,9 +336,11 @@ def _run_tests(copy_root: Path, tests: list[str], limit: float) -> tuple[str, fl
     try:
         code = process.wait(timeout=limit)
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, 9)
-        process.wait()
         return "timeout", time.monotonic() - started
+    finally:
+        if process.poll() is None:  # out of time, or the run itself stopped: its tests go with it
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
     return ("passed" if code == 0 else "failed"), time.monotonic() - started
 
 
@@ -351,10 +360,15 @@ def run_module(
     equivalents: dict[str, str],
     say: Callable[[str], None] = print,
     only: set[str] | None = None,
+    sample: int = 1,
 ) -> Outcome:
     """Run every mutant of ``module`` (those named in ``only``, if given) against ``tests``, in a copy of ``root``."""
     outcome = Outcome(module)
-    mutants = [mutant for mutant in mutants_of(root, module) if only is None or mutant.ident in only]
+    mutants = [
+        mutant
+        for mutant in mutants_of(root, module)
+        if (only is None or mutant.ident in only) and zlib.crc32(mutant.ident.encode()) % sample == 0
+    ]
     with tempfile.TemporaryDirectory(prefix="mutation-") as folder:
         copy_root = Path(folder)
         _copy_checkout(root, copy_root, module)
@@ -413,6 +427,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threshold", type=float, default=95.0, help="the least share killed, in percent")
     parser.add_argument("--list", action="store_true", help="print the mutants' names and run nothing")
     parser.add_argument(
+        "--sample",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run one mutant in N, the same ones every run (chosen by a hash of the name)",
+    )
+    parser.add_argument(
         "--only",
         type=Path,
         help="a file of mutants' names, one a line (e.g. an earlier run's survivors): run those alone",
@@ -436,7 +457,9 @@ def main(argv: list[str] | None = None) -> int:
     only = None
     if args.only:
         only = {line.split()[-1] for line in args.only.read_text(encoding="utf-8").splitlines() if line.strip()}
-    outcomes = [run_module(args.root, module, modules[module], equivalents, only=only) for module in chosen]
+    outcomes = [
+        run_module(args.root, module, modules[module], equivalents, only=only, sample=args.sample) for module in chosen
+    ]
     known = {mutant.ident for module in chosen for mutant in mutants_of(args.root, module)}
     stale = [ident for ident in equivalents if ident.split(":")[0] in chosen and ident not in known]
     text, passed = report(outcomes, args.threshold, stale)
@@ -445,4 +468,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    # Stopped (kill, Ctrl-C): the copy of the checkout is removed and the tests running are ended.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     sys.exit(main())
