@@ -381,6 +381,7 @@ def test_how_a_table_locked_unfinished_counts_in_every_outputs_words(result, ave
     "points, lowest_wins, kind",
     [
         (25, True, "penalty"),
+        (1, True, "penalty"),
         (-10, True, "adjustment"),
         (0, True, "adjustment"),
         (-25, False, "penalty"),
@@ -389,6 +390,8 @@ def test_how_a_table_locked_unfinished_counts_in_every_outputs_words(result, ave
 )
 def test_points_against_the_player_are_a_penalty_and_for_them_an_adjustment(points, lowest_wins, kind):
     assert penalty_kind(points, lowest_wins) == kind
+    if lowest_wins:
+        assert penalty_kind(points) == kind, "the lowest total wins unless said otherwise"
     assert Penalty(2, "Ann", points, "a revoke").words(lowest_wins) == f"{kind} {points:+d} in round 2: a revoke"
 
 
@@ -437,6 +440,7 @@ def test_a_players_line_counts_the_hands_played_and_says_when_they_withdrew():
         "",
     )
     assert PlayerStanding("Zed").hands == 0
+    assert PlayerStanding("Zed", withdrawn_from=2).withdrew_after == "withdrew after round 1"
 
 
 @pytest.mark.parametrize("points, shown", [(25 / 3, "8.3"), (6.0, "6"), (2.5, "2.5")])
@@ -494,7 +498,7 @@ def test_by_total_a_tie_goes_to_more_placement_points():
     assert [(row.name, row.total, row.placement) for row in rows][:2] == [("Bob", 11, 1.5), ("Ann", 11, 1)]
 
 
-def test_by_placement_points_a_tie_on_points_and_total_goes_to_more_table_wins():
+def test_a_tie_on_points_and_total_goes_to_more_table_wins():
     # Ann and Bob: 1 point and 11 each; Ann won a table outright, Bob shared both of his.
     results = [
         table(1, 1, ["Ann", "Cy"], ["A", "K"], 1, finished=True),
@@ -507,6 +511,11 @@ def test_by_placement_points_a_tie_on_points_and_total_goes_to_more_table_wins()
         ("Ann", 1, 11, 1, 2),
         ("Bob", 1, 11, 0, 3),
     ]
+    by_total = standings(results, ["Ann", "Bob", "Cy", "Di"], "total")
+    assert [(row.name, row.total, row.placement, row.wins) for row in by_total][1:3] == [
+        ("Ann", 11, 1, 1),
+        ("Bob", 11, 1, 0),
+    ]
 
 
 def test_a_player_placed_below_still_stands_before_those_without_a_complete_round():
@@ -516,3 +525,23 @@ def test_a_player_placed_below_still_stands_before_those_without_a_complete_roun
     ]
     rows = standings(results, ["Ann", "Bob", "Eve"], "total", withdrawn={"Bob": 2}, withdrawn_ranked=BELOW)
     assert [(row.name, row.place) for row in rows] == [("Ann", 1), ("Bob", 2), ("Eve", 0)]
+
+
+def test_three_missed_rounds_at_the_average_of_two_say_the_exact_half():
+    results = [
+        result
+        for number in range(1, 6)
+        for result in (
+            table(number, 1, ["Bob", "Cy"], ["A", "K"], 1, finished=True),
+            table(
+                number,
+                2,
+                ["Ann", "Di"] if number <= 2 else ["Di", "Ed"],
+                ["A" if number == 1 else "A A A A", "K"] if number <= 2 else ["A", "K"],
+                1,
+                finished=True,
+            ),
+        )
+    ]
+    ann = next(row for row in standings(results, ["Ann", "Bob", "Cy", "Di", "Ed"], "total") if row.name == "Ann")
+    assert "3 missed rounds at the average of the 2 played: 5 × 3 ÷ 2 = 8 (7.5, halves away from zero)" in ann.notes
