@@ -362,6 +362,9 @@ def test_where_no_one_entry_repairs_a_stored_log_the_newest_is_set_aside_first()
     nine_kings = [entry(n, LEFTOVERS, 1, name, cards=["K"] * 3) for n, name in enumerate(PLAYERS, start=1)]
     state = replay(Game(configure("crates"), PLAYERS), nine_kings)
     assert sorted(state.set_aside) == [1, 3]
+    # A note (or an undo) never breaks a game: it is never the one set aside.
+    noted = replay(Game(configure("crates"), PLAYERS), [*nine_kings, entry(4, NOTE, 1, text="nine kings?")])
+    assert sorted(noted.set_aside) == [1, 3]
     assert problem(state) is None
 
 
@@ -391,3 +394,46 @@ def test_a_pressure_in_the_hand_in_play_stands():
     state = played(entry(1, LEFTOVERS, 1, "Ann", cards=["K"]))
     after = accept(state, Change(PRESSURE, 1, "Bob"), entry(2, PRESSURE, 1, "Bob"))
     assert after.version == 2 and problem(after) is None
+
+
+def test_a_stored_pressure_on_nobody_is_set_aside_saying_so():
+    state = replay(Game(configure("crates"), PLAYERS), [entry(1, PRESSURE, 1, None)])
+    assert state.set_aside == {1: "Hand 1: pressure to '', who is not a player of this game."}
+
+
+def test_a_correction_of_leftovers_undone_meanwhile_is_a_conflict_beside_the_cards():
+    state = played(entry(1, LEFTOVERS, 1, "Ann", cards=["K"]), entry(2, VOID, target=1))
+    refused = refusal(state, leftovers(1, "Ann", "Q", target=1))
+    assert isinstance(refused, StaleEdit) and refused.current is None
+    assert (str(refused), refused.field, refused.player) == (
+        "Ann's leftovers for hand 1 were undone meanwhile.",
+        "cards",
+        "Ann",
+    )
+
+
+def test_leftovers_more_than_the_deck_holds_are_refused_beside_the_cards():
+    refused = refusal(played(entry(1, LEFTOVERS, 1, "Ann", cards=["K"] * 3)), leftovers(1, "Bob", "K K"))
+    assert refused.field == "cards"
+    assert str(refused) == "Hand 1: 5 × K in the leftovers, but one deck has only 4. Check Ann's and Bob's cards."
+
+
+def test_a_note_without_its_text_is_refused_and_one_of_several_lines_is_taken():
+    assert refusal(played(), Change(NOTE, 1, None, {})).field == "text"
+    check(played(), Change(NOTE, 1, None, {"text": "Bob revoked.\nCy dealt again."}))
+
+
+def test_a_confirmation_of_a_hand_in_play_is_refused_beside_the_hand():
+    assert refusal(played(*HAND_ONE), confirm(2)).field == "hand"
+
+
+def test_a_confirmation_without_a_source_is_the_same_phone_as_a_change_without_one():
+    unnamed = tuple(replace(made, source="", address="") for made in HAND_ONE)
+    refused = refusal(played(*unnamed), Change(CONFIRM, 1, "Bob", {}, address="10.0.0.2"))
+    assert str(refused).startswith("hand 1 was last changed from this phone")
+
+
+def test_a_pressure_the_engine_refuses_in_the_hand_in_play_stands_beside_the_player():
+    state = TableState.fold(Game(configure("crazy-eights"), PLAYERS), [entry(1, PRESSURE, 1, "Ann")])
+    refused = problem(state)
+    assert refused is not None and refused.field == "player"
