@@ -3,7 +3,7 @@ scores as the engine does. Run in Node against the engine on 10,000 random lefto
 (jokers, two decks, suits, house definitions, hands heavy in threes, cards the game refuses) and on
 random games (hands with pressures, to their end and past it): the same totals, covering and
 steps, the same running totals, next pressure and leader, each hand's pressures, the bonus and the
-standings, the same refusals in the same words. 0 differences.
+standings, Hollywood's games won and in which hand, the same refusals in the same words. 0 differences.
 
 Every rule set of the registry is played, so a new one reaches this test with no line written here.
 """
@@ -121,6 +121,14 @@ def random_game(game: Game, rng: random.Random) -> list[dict[str, Any]]:
     return hands
 
 
+def strangers_and_gaps(game: Game) -> list[list[dict[str, Any]]]:
+    """A hand naming someone who is not a player, and one missing a player's leftovers."""
+    kings = {player: ["K"] for player in game.players[:4]}
+    stranger = {"leftovers": {**{player: [] for player in game.players}, **kings, "Zed": ["A"]}, "pressures": []}
+    gap = {"leftovers": {player: ["A"] for player in game.players[:-1]}, "pressures": []}
+    return [[stranger], [gap]]
+
+
 def engine_leftovers(game: Game, tokens: list[str]) -> dict[str, Any]:
     try:
         scored = game.rules.check_and_score({SINGLE_HAND: parse_cards(tokens)})[SINGLE_HAND]
@@ -147,6 +155,10 @@ def engine_game(game: Game, hands: list[dict[str, Any]], until_decided: bool) ->
         "pressures": {side.side.name: [str(points) for points in side.pressures] for side in score.sides},
         "bonus": {side.side.name: str(side.bonus) for side in score.sides},
         "standings": [[place, side.side.name] for place, side in score.standings()],
+        "columns": [
+            [column.winner, column.won_in_hand, {name: str(total) for name, total in column.totals.items()}]
+            for column in score.columns
+        ],
     }
 
 
@@ -167,6 +179,7 @@ def test_the_phone_scores_every_rule_set_as_the_engine_does():
         count = HANDS_PER_RULE_SET // sum(1 for other in games if other.rules.id == game.rules.id)
         hands = [leftovers(game, rng) for _ in range(count)]
         played = [(random_game(game, rng), rng.random() < 0.5) for _ in range(GAMES_PER_SETUP)]
+        played += [(hands, False) for hands in strangers_and_gaps(game)]
         cases.append(
             {
                 "book": rule_book(game),

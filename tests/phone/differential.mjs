@@ -33,6 +33,8 @@ const results = cases.map(({ book, leftovers, games }) => ({
       pressures: Object.fromEntries(score.sides.map((side) => [side.name, side.pressures.map(String)])),
       bonus: Object.fromEntries(score.sides.map((side) => [side.name, String(side.bonus)])),
       standings: score.standings.map(({ place, side }) => [place, side.name]),
+      columns: score.columns.map((column) => [column.winner, column.wonIn,
+        Object.fromEntries(Object.entries(column.totals).map(([name, total]) => [name, String(total)]))]),
     };
   })),
 }));
