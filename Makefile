@@ -10,7 +10,7 @@ PORT ?= 5000
 CHROMIUM := /usr/lib/chromium/chromium
 WEBKIT_DRIVER := /usr/bin/WebKitWebDriver
 
-.PHONY: install install-test run test check lint typecheck bench bench-quick clean system-deps fonts
+.PHONY: install install-test run test check lint typecheck bench bench-quick mutation clean system-deps fonts
 
 # The suite runs on every core this machine kind has (2), tests handed out as workers free up.
 WORKERS ?= 2
@@ -99,6 +99,12 @@ bench: install-test system-deps
 # Every part of the bench end to end with a handful of rounds (seconds; the figures mean nothing).
 bench-quick: install-test system-deps
 	$(BIN)/python -m bench --quick
+
+# Mutation testing (docs/quality.md): each module of tools/mutation-map.txt changed one way at a time
+# and run against its own tests; fails below 95% killed in any module. Slow (minutes a module): not part
+# of `make test`. One module: `make mutation MODULE=scorekeeper/scoring/pressures.py`.
+mutation: install-test system-deps
+	$(BIN)/python tools/mutation.py $(if $(MODULE),--module $(MODULE))
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,12 +1,20 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from scorekeeper import create_app
 
 BROWSER = Path(__file__).parent / "browser"
+
+# `make mutation` (tools/mutation.py) runs each mutant's tests with the same examples every time
+# (and no example database), so that a mutant is killed or survives the same way on every run.
+settings.register_profile("mutation", derandomize=True, database=None)
+if os.environ.get("SCOREKEEPER_MUTATION") == "1":
+    settings.load_profile("mutation")
 
 
 def pytest_collection_modifyitems(items):

@@ -7,7 +7,7 @@ most ``cap``: a cap of 20 gives 5, 10, 20, 40, 60, 80, 100, ...
 
 from __future__ import annotations
 
-from .errors import InvalidOptions
+from .errors import InvalidOptions, RefereeError
 
 FIRST_PRESSURE = 5
 
@@ -15,7 +15,9 @@ FIRST_PRESSURE = 5
 def pressure_value(number: int, cap: int | None = None) -> int:
     """The value of a side's ``number``-th pressure of the game (1 is the first)."""
     if number < 1:
-        raise ValueError("pressures are numbered from 1")
+        raise RefereeError("pressures are numbered from 1: there is no pressure before the first")
+    if cap is not None and cap < 1:
+        raise InvalidOptions("the pressure increase cap must be a whole number of at least 1")
     value = FIRST_PRESSURE
     for _ in range(number - 1):
         value += value if cap is None else min(value, cap)

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .cards import Card, Rank
 from .errors import RefereeError
 from .game import Game
 from .leftovers import THREE_POINTS
-from .rulesets.base import JOKERS_PER_DECK
+from .rulesets.base import JOKERS_PER_DECK, SINGLE_HAND, RuleSet
 from .threes import ONLY_THREES_POINTS
 
 #: Two pressures on one player this many seconds apart or closer are more often one pressure
@@ -25,6 +26,11 @@ SAME_PRESSURE_SECONDS = 5
 
 #: Changed when the book's shape changes: a phone holding an older book asks for the new one.
 FORMAT = 1
+
+#: Where a player's name goes in the engine's words for a card refused in that player's hand.
+PLAYER = "{player}"
+#: A hand number no game reaches, asked of the engine so that the phone can put the real one in its place.
+PROBE_HAND = 1_000_000_007
 
 
 def rule_book(game: Game) -> dict[str, Any]:
@@ -49,6 +55,8 @@ def rule_book(game: Game) -> dict[str, Any]:
         "pressures": rules.pressure_terms() if rules.has_pressures else None,
         "same_pressure_seconds": SAME_PRESSURE_SECONDS,
         "no_pressure": [player for player in game.players if _refuses_pressure(game, player)],
+        "name": rules.name,
+        "refusals": {"cards": _card_refusals(rules), "pressures": _pressure_refusals(game)},
         "starts": {player: rules.starting_score(game, player) for player in game.players},
         "end": rules.end_terms(game),
     }
@@ -60,3 +68,31 @@ def _refuses_pressure(game: Game, player: str) -> bool:
     except RefereeError:
         return True
     return False
+
+
+def _card_refusals(rules: RuleSet) -> dict[str, list[str]]:
+    """The engine's own words for each card it refuses wherever it is held, written without a suit
+    (a joker where there are none, the 250 game's cards, a house rule's special card): in one
+    hand, then in a player's (``PLAYER`` for the name). The phone refuses in the same words."""
+    refused: dict[str, list[str]] = {}
+    for rank in Rank:
+        words = []
+        for holder in (SINGLE_HAND, PLAYER):
+            try:
+                rules.check_and_score({holder: [Card(rank)]})
+            except RefereeError as error:
+                words.append(str(error))
+        if len(words) == 2:
+            refused[rank.value] = words
+    return refused
+
+
+def _pressure_refusals(game: Game) -> dict[str, str]:
+    """The engine's words for a pressure a player never takes, in hand ``PROBE_HAND``."""
+    refused = {}
+    for player in game.players:
+        try:
+            game.rules.check_pressure(game, PROBE_HAND, player)
+        except RefereeError as error:
+            refused[player] = str(error)
+    return refused

@@ -46,6 +46,8 @@
  * @property {{first: number, cap: number | null} | null} pressures
  * @property {string[]} no_pressure the players who never take a pressure
  * @property {number} same_pressure_seconds two pressures on one player this close are asked about (ask.js)
+ * @property {string} name the rule set's name, as the engine's refusals say it
+ * @property {{cards: Record<string, [string, string]>, pressures: Record<string, string>}} [refusals] the engine's words for what it refuses wherever it is held
  * @property {Record<string, number>} starts
  * @property {End} end
  */
@@ -112,6 +114,28 @@ const order = (card) => RANKS.indexOf(card.rank) * 5 + (card.suit ? SUITS.indexO
 const byOrder = (a, b) => order(a) - order(b);
 /** @type {(a: Card, b: Card) => boolean} */
 const same = (a, b) => a.rank === b.rank && a.suit === b.suit;
+
+/* The engine's own words for a card it refuses wherever it is held (the rule book asks the engine),
+   in one hand ("hand", the calculator's) or in a player's; null for a card it takes. */
+/** @param {Book} book @param {string} player @param {Card} card @returns {string | null} */
+function refusalOf(book, player, card) {
+  const words = book.refusals && !card.suit ? book.refusals.cards[card.rank] : undefined;
+  if (!words) { return null; }
+  return player === "hand" ? words[0] : words[1].split("{player}").join(player);
+}
+
+/* "5 × K in the leftovers, but one deck has only 4. Check Bob's and Di's cards." (rulesets/base.py) */
+/**
+ * @param {Record<string, Card[]>} leftovers @param {string} what @param {number} limit @param {number} decks
+ * @param {(card: Card) => boolean} holds @returns {string}
+ */
+function tooMany(leftovers, what, limit, decks, holds) {
+  const held = decks === 1 ? "one deck has" : decks + " decks have";
+  const holders = Object.keys(leftovers).filter((player) => leftovers[player].some(holds));
+  if (holders.length === 1 && holders[0] === "hand") { return what + " in one hand, but " + held + " only " + limit + "."; }
+  return what + " in the leftovers, but " + held + " only " + limit + ". Check " +
+    holders.map((player) => player + "'s").join(" and ") + " cards.";
+}
 
 /* A card's points by the book; threes under a threes rule are not looked up here. */
 /** @param {LeftoverTerms} terms @param {Card} card @returns {number} */
@@ -207,20 +231,29 @@ export function checkLeftovers(book, leftovers) {
   const terms = book.leftovers, held = Object.values(leftovers).flat();
   /** @type {Record<string, Scored>} */
   const scored = {};
-  for (const [player, cards] of Object.entries(leftovers)) { scored[player] = scoreLeftovers(book, cards); }
-  for (const rank of RANKS) {
+  for (const [player, cards] of Object.entries(leftovers)) {
+    for (const card of cards) {
+      const refused = refusalOf(book, player, card);
+      if (refused) { throw new Refused(refused); }
+    }
+    scored[player] = scoreLeftovers(book, cards);
+  }
+  for (const rank of new Set(held.map((card) => card.rank))) {
     const count = held.filter((card) => card.rank === rank).length;
-    if (count > terms.decks * (rank === "JK" ? terms.jokers_per_deck : 4)) {
-      throw new Refused(count + " × " + rank + " in the leftovers: more than the deck holds");
+    const limit = terms.decks * (rank === "JK" ? terms.jokers_per_deck : 4);
+    if (count > limit) {
+      throw new Refused(tooMany(leftovers, count + " × " + rank, limit, terms.decks, (card) => card.rank === rank));
     }
   }
   for (const card of held) {
-    if (card.suit && held.filter((other) => same(other, card)).length > terms.decks) {
-      throw new Refused(label(card) + " more often than the decks hold");
+    const count = held.filter((other) => same(other, card)).length;
+    if (card.suit && count > terms.decks) {
+      throw new Refused(tooMany(leftovers, count + " × " + label(card), terms.decks, terms.decks, (other) => same(other, card)));
     }
   }
-  if (terms.one_goes_out && Object.values(leftovers).filter((cards) => !cards.length).length > 1) {
-    throw new Refused("only one player can go out");
+  const out = Object.keys(leftovers).filter((player) => !leftovers[player].length);
+  if (terms.one_goes_out && out.length > 1 && !("hand" in leftovers)) {
+    throw new Refused("only one player can go out, but " + out.join(" and ") + " have no cards.");
   }
   return scored;
 }
@@ -319,7 +352,9 @@ function outright(book, totals) {
 /** @param {Book} book @param {Hand[]} hands @param {boolean} [untilDecided] @returns {GameScore} */
 export function scoreGame(book, hands, untilDecided = false) {
   const most = "hands" in book.end ? /** @type {number} */ (book.end.hands) : null;
-  if (most !== null && hands.length > most) { throw new Refused("the game has only " + most + " hands"); }
+  if (most !== null && hands.length > most) {
+    throw new Refused("Hand " + (most + 1) + ": " + book.name + " has only " + most + " hands.");
+  }
   /** @type {Record<string, bigint>} */
   const starts = {};
   /** @type {Record<string, bigint>} */
@@ -340,12 +375,12 @@ export function scoreGame(book, hands, untilDecided = false) {
   /** @type {Record<string, bigint>[]} */
   const history = [];
   let over = false;
-  for (const hand of hands) {
+  for (const [index, hand] of hands.entries()) {
     if (over) {
       if (untilDecided) { break; }
-      throw new Refused("the game was already decided");
+      throw new Refused("Hand " + (index + 1) + ": the game was already decided after hand " + index + ".");
     }
-    const scored = checkHand(book, hand);
+    const scored = checkHand(book, hand, index + 1);
     const points = handPoints(book, scored);
     /** @type {Record<string, bigint>} */
     const pressures = {};
@@ -421,23 +456,38 @@ function standings(book, sides, won) {
   return places;
 }
 
-/** @param {Book} book @param {Hand} hand @returns {Record<string, Counted>} */
-function checkHand(book, hand) {
+/* Hand ``number`` refereed as the engine does (scorer.check_hand), refused in its words. */
+/** @param {Book} book @param {Hand} hand @param {number} number @returns {Record<string, Counted>} */
+function checkHand(book, hand, number) {
+  const at = "Hand " + number + ": ";
   for (const player of Object.keys(hand.leftovers)) {
-    if (!book.players.includes(player)) { throw new Refused(player + " is not a player of this game"); }
+    if (!book.players.includes(player)) { throw new Refused(at + "'" + player + "' is not a player of this game."); }
   }
   for (const player of book.players) {
-    if (!(player in hand.leftovers)) { throw new Refused(player + ": no leftovers given"); }
+    if (!(player in hand.leftovers)) {
+      throw new Refused("Hand " + number + ", " + player + ": no leftovers given (an empty list if " + player + " went out).");
+    }
   }
-  const scored = /** @type {Record<string, Counted>} */ (checkLeftovers(book, hand.leftovers));
+  /** @type {Record<string, Counted>} */
+  let scored;
+  try {
+    scored = /** @type {Record<string, Counted>} */ (checkLeftovers(book, hand.leftovers));
+  } catch (error) {
+    if (error instanceof Refused) { throw new Refused(at + error.message); }
+    throw error;
+  }
   for (const player of book.players) { scored[player].cards = hand.leftovers[player].length; }
   for (const player of hand.pressures) {
-    if (!book.pressures) { throw new Refused("this game has no pressures"); }
-    if (!book.players.includes(player)) { throw new Refused(player + " is not a player of this game"); }
-    if (book.no_pressure.includes(player)) { throw new Refused(player + " never takes a pressure"); }
+    if (!book.pressures) { throw new Refused(at + book.name + " has no pressures."); }
+    if (!book.players.includes(player)) { throw new Refused(at + "pressure to '" + player + "', who is not a player of this game."); }
+    if (book.no_pressure.includes(player)) {
+      const words = book.refusals && book.refusals.pressures[player];
+      throw new Refused(words ? words.split("1000000007").join(String(number)) : player + " never takes a pressure");
+    }
   }
   if (book.players.every((player) => !hand.leftovers[player].length)) {
-    throw new Refused("nobody has any cards left");
+    throw new Refused(at + "nobody has any cards left, but a hand ends with someone still holding cards " +
+      "(even the count ends with a player drawing).");
   }
   return scored;
 }

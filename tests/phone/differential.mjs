@@ -12,10 +12,10 @@ for await (const chunk of process.stdin) { chunks.push(chunk); }
 /** @type {Case[]} */
 const cases = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 
-/** @template T @param {() => T} work @returns {T | {refused: true}} */
+/** @template T @param {() => T} work @returns {T | {refused: string}} the result, or the refusal in its words */
 function attempt(work) {
   try { return work(); } catch (error) {
-    if (error instanceof Refused) { return { refused: true }; }
+    if (error instanceof Refused) { return { refused: error.message }; }
     throw error;
   }
 }
@@ -40,6 +40,8 @@ const results = cases.map(({ book, leftovers, games }) => ({
       pressures: Object.fromEntries(score.sides.map((side) => [side.name, side.pressures.map(String)])),
       bonus: Object.fromEntries(score.sides.map((side) => [side.name, String(side.bonus)])),
       standings: score.standings.map(({ place, side }) => [place, side.name]),
+      columns: score.columns.map((column) => [column.winner, column.wonIn,
+        Object.fromEntries(Object.entries(column.totals).map(([name, total]) => [name, String(total)]))]),
     };
   })),
 }));

@@ -46,3 +46,18 @@ def test_make_lint_type_checks_the_phones_scripts_with_the_pinned_typescript(tmp
     for project in ("tsconfig.json", "tsconfig.sw.json", "tests/phone/tsconfig.json"):
         assert (ROOT / project).is_file()
         assert plan.index("npm ci") < plan.index(f"node_modules/.bin/tsc --noEmit -p {project}")
+
+
+def test_make_mutation_runs_the_mutation_tool_apart_from_make_test(tmp_path):
+    assert "tools/mutation.py" in planned("mutation", tmp_path)
+    assert (
+        "tools/mutation.py --module scorekeeper/scoring/pressures.py"
+        in subprocess.run(
+            ["make", "-n", "mutation", f"VENV={tmp_path / 'venv'}", "MODULE=scorekeeper/scoring/pressures.py"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+    assert "tools/mutation.py" not in planned("test", tmp_path)

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.scoring import Card, Rank, configure, parse_record
 from scorekeeper.scoring.rulesets.crates import CARD_POINTS
+from scorekeeper.scoring.threes import nullify_with_threes
 from tests.support.helpers import cards
 
 RULES = configure("creights")
@@ -74,3 +75,28 @@ def test_a_creights_game_replays_over_fifteen_hands():
     }
     output = parse_record(data).score().to_json()
     assert [side["total"] for side in output["sides"]] == [5, 0, 55] and output["hands_in_game"] == 15
+
+
+def test_on_a_tie_the_threes_cancel_other_cards_rather_than_each_other():
+    # Where the ace counts 1 and the two 2, the threes cancelling them save 1 + 2, one three
+    # cancelling the other saves 3: the same total (6). The first way found is kept, each three
+    # taking a card, as the phone shows it (static/rules.js keeps the first best too).
+    def points(card):
+        return {Rank.ACE: 1, Rank.TWO: 2}[card.rank]
+
+    scored = nullify_with_threes(cards("3 3 A 2"), points)
+    assert scored.total == 6
+    assert [pile.compact for pile in scored.covers] == ["3→2", "3→A"]
+
+
+def test_threes_cancelling_each_other_pair_in_the_decks_order_and_the_odd_one_scores_alone():
+    # The phone shows the same pairs (static/rules.js): spades with hearts, then the diamond alone.
+    scored = RULES.score_leftovers(cards("3d 8 3h 3s"))
+    assert scored.total == 3 + 3 + 50
+    assert [pile.compact for pile in scored.covers] == ["3♠→3♥"]
+    assert [(pile.compact, pile.base) for pile in scored.piles][1:] == [("3♦", None)]
+
+
+def test_cards_left_uncancelled_are_listed_highest_first():
+    scored = RULES.score_leftovers(cards("3 A 8 K 2 3"))
+    assert [item.card.label for item in scored.uncovered] == ["8", "A"]

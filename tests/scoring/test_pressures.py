@@ -3,6 +3,7 @@
 import pytest
 
 from scorekeeper.scoring import InvalidOptions, pressure_ladder, pressure_value, score_game
+from scorekeeper.scoring.errors import Refusal
 from tests.support.helpers import crates, game, hand
 
 
@@ -25,19 +26,34 @@ def test_pressure_value_is_the_nth_of_the_ladder():
     assert pressure_value(1) == 5 and pressure_value(5, 20) == 60
 
 
+@pytest.mark.parametrize("cap", [None, 1, 5, 20])
+def test_every_pressure_value_is_its_place_on_the_ladder_whatever_the_cap(cap):
+    # A cap of 1, the smallest there is, is a cap like any other: 5, 6, 7, 8, ...
+    assert [pressure_value(number, cap) for number in range(1, 8)] == pressure_ladder(7, cap)
+
+
 @pytest.mark.parametrize("number", [0, -1])
 def test_there_is_no_pressure_before_the_first(number):
-    with pytest.raises(ValueError, match="numbered from 1"):
+    # Refused as every refusal is (a sentence a player reads), not a bare ValueError.
+    with pytest.raises(Refusal, match="numbered from 1"):
         pressure_value(number)
+
+
+def test_a_pressure_under_a_cap_below_one_is_refused_as_the_ladder_is():
+    with pytest.raises(InvalidOptions, match="at least 1"):
+        pressure_value(3, cap=0)
 
 
 def test_no_pressures_is_an_empty_ladder():
     assert pressure_ladder(0) == []
 
 
-@pytest.mark.parametrize("count, cap", [(-1, None), (3, 0)])
-def test_nonsense_ladders_are_refused(count, cap):
-    with pytest.raises(InvalidOptions):
+@pytest.mark.parametrize(
+    "count, cap, why",
+    [(-1, None, "number of pressures cannot be negative"), (3, 0, "cap must be a whole number of at least 1")],
+)
+def test_nonsense_ladders_are_refused(count, cap, why):
+    with pytest.raises(InvalidOptions, match=why):
         pressure_ladder(count, cap)
 
 

@@ -3,6 +3,8 @@
 import pytest
 
 from scorekeeper.scoring import RefereeError
+from scorekeeper.scoring.cards import Rank
+from scorekeeper.scoring.threes import not_an_eight, score_with_threes
 from tests.support.helpers import cards, crates
 
 
@@ -120,3 +122,22 @@ def test_the_breakdown_adds_up_and_shows_each_cover():
     assert sum(points for _, points in lines) == scored.total
     assert ("3 covers 6", 3) in lines and ("3 covers 2", 3) in lines
     assert scored.compact == "3→6 3→2"
+
+
+def test_cards_left_uncovered_are_listed_highest_first():
+    # The explanation a player reads lists what the threes did not cover, the costliest first.
+    scored = crates().score_leftovers(cards("A 3 K 8 5"))
+    assert [pile.base.label for pile in scored.covers] == ["5"]
+    assert [(item.card.label, item.points) for item in scored.uncovered] == [("8", 50), ("K", 10), ("A", 1)]
+
+
+def test_a_card_worth_exactly_three_is_left_bare_and_the_spare_three_joins_a_pile():
+    # Covering a card worth 3 makes a pile worth 3: nothing saved. Only cards worth more than 3
+    # take a three of their own; here the second three goes on the king's pile (3→3→K).
+    def points(card):
+        return 3 if card.rank is Rank.QUEEN else 10
+
+    scored = score_with_threes(cards("3 3 K Q"), points, not_an_eight)
+    assert [(len(pile.threes), pile.base.label) for pile in scored.covers] == [(2, "K")]
+    assert [item.card.label for item in scored.uncovered] == ["Q"]
+    assert scored.total == 3 + 3

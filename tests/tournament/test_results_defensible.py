@@ -5,7 +5,7 @@ Seen at a club evening (17 players, Crates, 5 rounds): round 3, table 1 was lock
 round; a player withdrawn after two good rounds ranked 19th with a total that beat 13 others.
 """
 
-from dataclasses import replace
+from dataclasses import FrozenInstanceError, replace
 from fractions import Fraction
 
 import pytest
@@ -18,10 +18,16 @@ from scorekeeper.tournament.standings import (
     BELOW,
     MISSED,
     Penalty,
+    PlayerStanding,
     TableResult,
+    adjusted,
+    cards_share,
+    penalty_kind,
     prorated,
     round_half_away,
     standings,
+    tenths,
+    tie_breaks,
 )
 from tests.support.helpers import hand
 
@@ -93,6 +99,15 @@ def test_an_adjusted_table_gets_the_rounds_average_plus_or_minus_with_the_reason
         share
     )
     assert any("adjusted (" + level in note and note.endswith(": the room closed") for note in rows["Bob"].notes)
+
+
+@pytest.mark.parametrize(
+    "level, factor", [(AVERAGE_PLUS, Fraction(11, 10)), ("average", Fraction(1)), (AVERAGE_MINUS, Fraction(9, 10))]
+)
+def test_where_the_highest_total_wins_average_plus_is_a_tenth_more_and_average_minus_a_tenth_less(level, factor):
+    results = round_three(treatment=ADJUSTED, level=level)
+    rows = {row.name: row for row in standings(results, EVERYONE, "total", round_=3, lowest_wins=False)}
+    assert rows["Bob"].total == round_half_away(450 * factor)
 
 
 def withdrawal_event():
@@ -239,3 +254,293 @@ def test_a_missed_round_at_the_average_rounds_halves_away_from_zero_and_says_how
     ann = next(row for row in standings(results, ["Ann", "Bob", "Cy"], "total") if row.name == "Ann")
     assert ann.missed == 1 and ann.total == 5 + 3
     assert "1 missed round at the average of the 2 played: 5 × 1 ÷ 2 = 3 (2.5, halves away from zero)" in ann.notes
+
+
+def test_the_settings_are_stored_and_posted_by_these_words():
+    # An event's settings are kept in the database and sent by the forms by these words: a new
+    # word would leave every stored event unreadable.
+    from scorekeeper.tournament import standings as module
+
+    assert module.SCORING_MODES == ("total", "placement")
+    assert module.SIT_OUT_RULES == ("average", "zero")
+    assert module.SHORT_TREATMENTS == ("prorated", "missed", "adjusted")
+    assert tuple(module.ADJUSTMENTS) == ("average-plus", "average", "average-minus")
+    assert module.WITHDRAWN_RANKINGS == ("with-the-rest", "below")
+
+
+@pytest.mark.parametrize(
+    "mode, lowest_wins, words",
+    [
+        ("total", True, "lowest total; ties: more placement points, then more table wins"),
+        ("total", False, "highest total; ties: more placement points, then more table wins"),
+        ("placement", True, "most placement points; ties: lowest total, then more table wins"),
+        ("placement", False, "most placement points; ties: highest total, then more table wins"),
+    ],
+)
+def test_how_the_standings_rank_in_words(mode, lowest_wins, words):
+    assert tie_breaks(mode, lowest_wins) == words
+    if lowest_wins:
+        assert tie_breaks(mode) == words, "Crates: the lowest total wins unless the event says otherwise"
+
+
+def test_a_table_result_is_a_table_still_playing_unless_said_otherwise():
+    # Given its round, number and game alone: not closed, and its game plays on.
+    playing = TableResult(1, 1, score_game(Game(configure("crates"), ("Ann", "Bob")), [hand(Ann="K", Bob="")]))
+    assert not playing.closed and not playing.final and (playing.treatment, playing.level) == ("prorated", "average")
+    rows = {row.name: row for row in standings([playing], ["Ann", "Bob"], "total")}
+    assert rows["Ann"].playing == "round 1, table 1: hand 2 of 15, 10 so far" and rows["Ann"].place == 0
+    with pytest.raises(FrozenInstanceError):
+        playing.closed = True  # a result is read from its game, never changed by hand
+
+
+def test_a_short_table_locked_without_a_reason_says_none():
+    short = table(1, 1, SHORT, ["K 5"] * 4, 6, closed=True, treatment=ADJUSTED)
+    full = table(1, 2, FULL[0], ["5"] * 4, 15)
+    rows = {row.name: row for row in standings([short, full], SHORT + FULL[0], "total")}
+    assert rows["Ann"].notes == [
+        "round 1: locked after hand 6 of 15, adjusted (average: the round's average 450 → 450)"
+    ]
+
+
+def test_an_adjusted_table_with_no_finished_table_to_average_counts_as_missed_and_says_so():
+    short = table(1, 1, SHORT, ["K 5"] * 4, 6, closed=True, treatment=ADJUSTED, level=AVERAGE_PLUS, reason="x")
+    rows = standings([short], SHORT, "total")
+    assert [row.notes for row in rows] == [
+        [
+            "round 1: locked after hand 6 of 15, adjusted (average-plus) — no finished table to average: counted as missed"
+        ]
+    ] * 4
+
+
+def eights_locked_after(hands: int) -> TableResult:
+    """Crazy Eights to a score (no fixed length), locked after ``hands`` hands of 5 points each."""
+    game = Game(configure("crazy-eights"), ("Ann", "Bob"))
+    return TableResult(1, 1, score_game(game, [hand(Ann="", Bob="5")] * hands), closed=True)
+
+
+NO_LENGTH = "prorated — a game with no fixed length has nothing to scale to: counted as missed"
+NOTHING = "adjusted (average-plus) — no finished table to average: counted as missed"
+
+
+@pytest.mark.parametrize(
+    "result, averaged, counts_as, lock_words, short",
+    [
+        (table(1, 1, SHORT, ["K 5"] * 4, 6), True, "", "", False),
+        (table(1, 1, SHORT, ["5"] * 4, 15, closed=True, finished=True), True, "", "", False),
+        (
+            table(1, 1, SHORT, ["5"] * 4, 0, closed=True),
+            True,
+            "counted as missed",
+            "locked before hand 1: counted as missed",
+            False,
+        ),
+        (
+            table(1, 1, SHORT, ["5"] * 4, 6, closed=True, treatment=MISSED),
+            True,
+            "counted as missed",
+            "locked after hand 6 of 15, counted as missed",
+            True,
+        ),
+        (
+            table(1, 1, SHORT, ["5"] * 4, 6, closed=True, treatment=ADJUSTED, level=AVERAGE_PLUS),
+            True,
+            "adjusted (average-plus)",
+            "locked after hand 6 of 15, adjusted (average-plus)",
+            True,
+        ),
+        (
+            table(1, 1, SHORT, ["5"] * 4, 6, closed=True, treatment=ADJUSTED, level=AVERAGE_PLUS),
+            False,
+            NOTHING,
+            f"locked after hand 6 of 15, {NOTHING}",
+            True,
+        ),
+        (table(1, 1, SHORT, ["5"] * 4, 6, closed=True), True, "prorated", "locked after hand 6 of 15, prorated", True),
+        (eights_locked_after(2), True, NO_LENGTH, f"locked after hand 2, {NO_LENGTH}", True),
+    ],
+    ids=[
+        "playing",
+        "finished",
+        "before hand 1",
+        "missed",
+        "adjusted",
+        "nothing to average",
+        "prorated",
+        "no fixed length",
+    ],
+)
+def test_how_a_table_locked_unfinished_counts_in_every_outputs_words(result, averaged, counts_as, lock_words, short):
+    assert result.counts_as(averaged) == counts_as and result.lock_words(averaged) == lock_words
+    assert result.short is short
+    if averaged:
+        assert (result.counts_as(), result.lock_words()) == (counts_as, lock_words), "averaged unless said otherwise"
+
+
+@pytest.mark.parametrize(
+    "points, lowest_wins, kind",
+    [
+        (25, True, "penalty"),
+        (1, True, "penalty"),
+        (-10, True, "adjustment"),
+        (0, True, "adjustment"),
+        (-25, False, "penalty"),
+        (10, False, "adjustment"),
+    ],
+)
+def test_points_against_the_player_are_a_penalty_and_for_them_an_adjustment(points, lowest_wins, kind):
+    assert penalty_kind(points, lowest_wins) == kind
+    if lowest_wins:
+        assert penalty_kind(points) == kind, "the lowest total wins unless said otherwise"
+    assert Penalty(2, "Ann", points, "a revoke").words(lowest_wins) == f"{kind} {points:+d} in round 2: a revoke"
+
+
+def test_a_penalty_says_its_table_where_it_was_given_at_one():
+    assert Penalty(2, "Ann", 25, "a revoke", table=3).words() == "penalty +25 in round 2, table 3: a revoke"
+    assert Penalty(2, "Ann", 25, "a revoke").words() == "penalty +25 in round 2: a revoke"
+    with pytest.raises(FrozenInstanceError):
+        Penalty(2, "Ann", 25, "a revoke").points = 0
+
+
+@pytest.mark.parametrize(
+    "value, whole",
+    [(Fraction(1, 2), 1), (Fraction(1, 3), 0), (Fraction(-1, 2), -1), (Fraction(0), 0), (Fraction(3, 2), 2)],
+)
+def test_halves_round_away_from_zero(value, whole):
+    assert round_half_away(value) == whole
+
+
+@pytest.mark.parametrize("value, shown", [(25 / 3, 8.3), (2.25, 2.3), (-2.25, -2.3), (6.0, 6.0), (0.04, 0.0)])
+def test_placement_points_are_shown_to_a_tenth_halves_away_from_zero(value, shown):
+    assert tenths(value) == shown
+
+
+def test_a_game_with_no_complete_hand_has_nothing_to_prorate():
+    score = score_game(Game(configure("crates"), ("Ann", "Bob")), [])
+    assert cards_share(score) is None and prorated(score) is None
+
+
+def test_prorating_scales_the_points_and_keeps_the_dummys_start_apart():
+    # The World Series: 4 hands of 2, 1, 1, 2 cards; Figgy starts at -50. After two hands (3 of
+    # the game's 6 cards) Figgy's 2 points × 6 ÷ 3 = 4, on top of the -50 start.
+    game = Game(configure("crates-world-series"), ("Ann", "Figgy", "Bob"))
+    score = score_game(game, [hand(Ann="", Figgy="2", Bob="K")] * 2)
+    scaled = prorated(score)
+    assert scaled is not None and scaled["Figgy"][0] == -50 + round_half_away(Fraction(40 * 6, 3))
+    assert scaled["Figgy"][1] == f"-50 + 40 × 6 ÷ 3 cards = {scaled['Figgy'][0]}"
+
+
+def test_a_players_line_counts_the_hands_played_and_says_when_they_withdrew():
+    rows = {row.name: row for row in standings(round_three(), EVERYONE, "total", withdrawn={"Eve": 1, "Ivy": 3})}
+    assert rows["Ann"].hands == 6 and rows["Eve"].hands == 15 and not rows["Ann"].provisional
+    assert rows["Eve"].by_round == {3: 450} and rows["Ann"].by_round == {3: 516}
+    assert (rows["Eve"].withdrew_after, rows["Ivy"].withdrew_after, rows["Ann"].withdrew_after) == (
+        "withdrew before round 1",
+        "withdrew after round 2",
+        "",
+    )
+    assert PlayerStanding("Zed").hands == 0
+    assert PlayerStanding("Zed", withdrawn_from=2).withdrew_after == "withdrew after round 1"
+
+
+@pytest.mark.parametrize("points, shown", [(25 / 3, "8.3"), (6.0, "6"), (2.5, "2.5")])
+def test_placement_points_are_shown_with_one_decimal_and_no_trailing_zero(points, shown):
+    assert PlayerStanding("Ann", placement=points).placement_shown == shown
+
+
+@pytest.mark.parametrize("lowest_wins, first, last", [(True, "Cy", "Di"), (False, "Di", "Cy")])
+def test_a_prorated_short_table_gives_placement_points_and_a_win_by_its_prorated_totals(lowest_wins, first, last):
+    # 6 of 15 hands at 10, 10, 1 and 30 points a hand: 129, 129, 13 and 387 once prorated.
+    short = table(1, 1, SHORT, ["K", "Q", "A", "5"], 6, closed=True)
+    rows = {row.name: row for row in standings([short], SHORT, "placement", lowest_wins=lowest_wins)}
+    assert [(rows[name].total, rows[name].placement, rows[name].wins) for name in (first, "Ann", "Bob", last)] == [
+        (rows[first].total, 3, 1),
+        (129, 1.5, 0),
+        (129, 1.5, 0),
+        (rows[last].total, 0, 0),
+    ]
+    assert {rows[first].total, rows[last].total} == {13, 387}
+
+
+def test_an_adjusted_table_wins_nobody_a_table_and_shows_the_average_to_a_tenth():
+    rows = {row.name: row for row in standings(round_three(treatment=ADJUSTED), EVERYONE, "total", round_=3)}
+    assert rows["Ann"].wins == 0
+    short = table(3, 1, SHORT, ["K 5"] * 4, 6, closed=True, treatment=ADJUSTED, reason="a fire alarm")
+    total, how = adjusted(short, Fraction(11047, 30), lowest_wins=True)
+    assert (total, how) == (
+        368,
+        "locked after hand 6 of 15, adjusted (average: the round's average 368.2 → 368): a fire alarm",
+    )
+
+
+def test_while_a_round_plays_on_a_locked_table_says_what_it_counts_and_a_game_to_a_score_its_hand():
+    eights = Game(configure("crazy-eights"), ("Eve", "Fay"))
+    playing = TableResult(1, 2, score_game(eights, [hand(Eve="", Fay="5")] * 2))
+    rows = {
+        row.name: row
+        for row in standings(
+            [table(1, 1, SHORT, ["K 5"] * 4, 6, closed=True), playing], SHORT + ["Eve", "Fay"], "total"
+        )
+    }
+    assert rows["Ann"].playing == "round 1, table 1: locked after hand 6 of 15, counts 516"
+    assert rows["Eve"].playing == "round 1, table 2: hand 3, 10 so far"
+
+
+def test_by_total_a_tie_goes_to_more_placement_points():
+    # Ann and Bob both total 11; Bob drew his second table (half a point), Ann lost hers.
+    results = [
+        table(1, 1, ["Ann", "Cy"], ["A", "K"], 1, finished=True),
+        table(1, 2, ["Bob", "Di"], ["A", "2"], 1, finished=True),
+        table(2, 1, ["Ann", "Di"], ["K", "A"], 1, finished=True),
+        table(2, 2, ["Bob", "Cy"], ["K", "Q"], 1, finished=True),
+    ]
+    rows = standings(results, ["Ann", "Bob", "Cy", "Di"], "total")
+    assert [(row.name, row.total, row.placement) for row in rows][:2] == [("Bob", 11, 1.5), ("Ann", 11, 1)]
+
+
+def test_a_tie_on_points_and_total_goes_to_more_table_wins():
+    # Ann and Bob: 1 point and 11 each; Ann won a table outright, Bob shared both of his.
+    results = [
+        table(1, 1, ["Ann", "Cy"], ["A", "K"], 1, finished=True),
+        table(1, 2, ["Bob", "Di"], ["A", "A"], 1, finished=True),
+        table(2, 1, ["Ann", "Di"], ["K", "A"], 1, finished=True),
+        table(2, 2, ["Bob", "Cy"], ["K", "K"], 1, finished=True),
+    ]
+    rows = standings(results, ["Ann", "Bob", "Cy", "Di"], "placement")
+    assert [(row.name, row.placement, row.total, row.wins, row.place) for row in rows][1:3] == [
+        ("Ann", 1, 11, 1, 2),
+        ("Bob", 1, 11, 0, 3),
+    ]
+    by_total = standings(results, ["Ann", "Bob", "Cy", "Di"], "total")
+    assert [(row.name, row.total, row.placement, row.wins) for row in by_total][1:3] == [
+        ("Ann", 11, 1, 1),
+        ("Bob", 11, 1, 0),
+    ]
+
+
+def test_a_player_placed_below_still_stands_before_those_without_a_complete_round():
+    results = [
+        table(1, 1, ["Ann", "Bob"], ["A", "8"], 1, finished=True),  # Bob 50, and withdrawn: below
+        table(2, 1, ["Ann", "Eve"], ["A", "A"], 1),  # Eve, late, still playing round 2
+    ]
+    rows = standings(results, ["Ann", "Bob", "Eve"], "total", withdrawn={"Bob": 2}, withdrawn_ranked=BELOW)
+    assert [(row.name, row.place) for row in rows] == [("Ann", 1), ("Bob", 2), ("Eve", 0)]
+
+
+def test_three_missed_rounds_at_the_average_of_two_say_the_exact_half():
+    results = [
+        result
+        for number in range(1, 6)
+        for result in (
+            table(number, 1, ["Bob", "Cy"], ["A", "K"], 1, finished=True),
+            table(
+                number,
+                2,
+                ["Ann", "Di"] if number <= 2 else ["Di", "Ed"],
+                ["A" if number == 1 else "A A A A", "K"] if number <= 2 else ["A", "K"],
+                1,
+                finished=True,
+            ),
+        )
+    ]
+    ann = next(row for row in standings(results, ["Ann", "Bob", "Cy", "Di", "Ed"], "total") if row.name == "Ann")
+    assert "3 missed rounds at the average of the 2 played: 5 × 3 ÷ 2 = 8 (7.5, halves away from zero)" in ann.notes

@@ -7,7 +7,7 @@ import pytest
 
 from scorekeeper.scoring import Game, configure, score_game
 from scorekeeper.tournament.seating import SeatingError, meetings, parse_tables, seat_round, table_sizes
-from scorekeeper.tournament.standings import TableResult, standings
+from scorekeeper.tournament.standings import TableResult, complete_rounds, standings
 from tests.support.helpers import hand
 
 
@@ -268,3 +268,79 @@ def test_names_that_differ_only_in_case_or_spacing_are_one_name():
 
     assert name_key("Ann  Smith") == name_key("ann smith") == name_key("ANN\u00a0SMITH")
     assert name_key("Ann Smith") != name_key("Anne Smith")
+
+
+def eights_table(round_, players, leftovers):
+    """A finished one-hand game of Crazy Eights: whoever goes out takes the others' points."""
+    game = Game(configure("crazy-eights"), tuple(players))
+    score = score_game(game, [hand(**dict(zip(players, leftovers, strict=True)))])
+    return TableResult(round_, 1, replace(score, finished=True), closed=True)
+
+
+def test_where_the_highest_total_wins_the_total_ranks_before_placement_points():
+    # Ann takes 19 in round 1; Bob wins rounds 2 and 3 with 4 each: Bob has more placement points
+    # (4.5 to Ann's 3), Ann the higher total (19 to 8). By total Ann is first; by placement, Bob.
+    results = [
+        eights_table(1, ["Ann", "Bob", "Cy"], ["", "K", "9"]),
+        eights_table(2, ["Ann", "Bob", "Cy"], ["2", "", "2"]),
+        eights_table(3, ["Ann", "Bob", "Cy"], ["2", "", "2"]),
+    ]
+    by_total = standings(results, ["Ann", "Bob", "Cy"], "total", lowest_wins=False)
+    assert [(row.name, row.total, row.placement, row.place) for row in by_total] == [
+        ("Ann", 19, 3, 1),
+        ("Bob", 8, 4.5, 2),
+        ("Cy", 0, 1.5, 3),
+    ]
+    by_placement = standings(results, ["Ann", "Bob", "Cy"], "placement", lowest_wins=False)
+    assert [row.name for row in by_placement] == ["Bob", "Ann", "Cy"]
+
+
+def test_a_missed_round_counts_the_average_of_the_placement_points_too():
+    results = [
+        result(1, 1, ["Ann", "Bob"], ["A", "K"]),  # Ann 1st: 1 placement point
+        result(2, 1, ["Bob", "Cy"], ["A", "K"]),  # Ann sits out round 2
+        result(1, 2, ["Cy", "Di"], ["8", "A"]),
+        result(2, 2, ["Di", "Ed"], ["A", "A"]),
+    ]
+    rows = {r.name: r for r in standings(results, ["Ann", "Bob", "Cy", "Di", "Ed"], "placement")}
+    assert (rows["Ann"].placement, rows["Ann"].total) == (2, 2)
+    zero = {r.name: r for r in standings(results, ["Ann", "Bob", "Cy", "Di", "Ed"], "placement", sit_out="zero")}
+    assert (zero["Ann"].placement, zero["Ann"].total) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    "setting, why",
+    [
+        ({"mode": "points"}, "scoring must be one of total, placement"),
+        ({"sit_out": "half"}, "a sit-out counts as one of average, zero"),
+        ({"withdrawn_ranked": "first"}, "withdrawn players rank one of with-the-rest, below"),
+    ],
+)
+def test_a_setting_the_standings_do_not_know_is_refused(setting, why):
+    arguments = {"mode": "total", **setting}
+    with pytest.raises(ValueError, match=why):
+        standings([result(1, 1, ["Ann", "Bob"], ["A", "K"])], ["Ann", "Bob"], **arguments)
+
+
+def test_missed_rounds_counted_at_the_average_say_how_in_words():
+    results = [
+        result(1, 1, ["Ann", "Bob"], ["K", "A"]),  # Ann 10
+        result(2, 1, ["Bob", "Cy"], ["A", "K"]),
+        result(3, 1, ["Bob", "Cy"], ["A", "K"]),
+        result(1, 2, ["Cy", "Di"], ["A", "A"]),
+        result(2, 2, ["Di", "Ann"], ["A", "A"]),  # Ann 1
+        result(3, 2, ["Di", "Ed"], ["A", "A"]),
+    ]
+    rows = {row.name: row for row in standings(results, ["Ann", "Bob", "Cy", "Di", "Ed"], "total")}
+    assert (
+        "1 missed round at the average of the 2 played: 11 × 1 ÷ 2 = 6 (5.5, halves away from zero)"
+        in rows["Ann"].notes
+    )
+    assert rows["Ann"].total == 11 + 6
+    assert "2 missed rounds at the average of the 1 played: 1 × 2 ÷ 1 = 2" in rows["Ed"].notes
+
+
+def test_a_rounds_completeness_is_its_own_tables_alone():
+    results = [result(1, 1, ["Ann", "Bob"], ["K", "A"]), result(2, 1, ["Ann", "Bob"], ["K", "A"], closed=False)]
+    assert complete_rounds(results) == [1]
+    assert complete_rounds(results, 1) == [1] and complete_rounds(results, 2) == []
