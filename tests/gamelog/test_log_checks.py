@@ -262,8 +262,11 @@ def test_a_pressure_in_a_game_without_pressures_is_refused_beside_the_player():
 
 
 def test_a_pressure_on_the_dummy_is_refused_beside_the_player():
+    """Refused by the engine, which checks every pressure once, as the change is accepted."""
     state = GameState.fold(Game(configure("crates-world-series"), ("Ann", "Figgy", "Bob")), ())
-    refused = refusal(state, Change(PRESSURE, 1, "Figgy"))
+    with pytest.raises(ChangeRefusal) as raised:
+        accept(state, Change(PRESSURE, 1, "Figgy"), entry(1, PRESSURE, 1, "Figgy"))
+    refused = raised.value
     assert refused.field == "player" and str(refused).startswith("Hand 1: Figgy never takes a pressure")
 
 
