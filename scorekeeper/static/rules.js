@@ -349,8 +349,8 @@ function outright(book, totals) {
    Refused on the first broken rule, as the engine refuses it (or, untilDecided, the hands
    after the game was decided are left out). Each side has its start, each hand's points and
    what its pressures added in it, its bonus and total; the standings place the sides. */
-/** @param {Book} book @param {Hand[]} hands @param {boolean} [untilDecided] @returns {GameScore} */
-export function scoreGame(book, hands, untilDecided = false) {
+/** @param {Book} book @param {Hand[]} hands @param {boolean} untilDecided @returns {GameScore} */
+export function scoreGame(book, hands, untilDecided) {
   const most = "hands" in book.end ? /** @type {number} */ (book.end.hands) : null;
   if (most !== null && hands.length > most) {
     throw new Refused("Hand " + (most + 1) + ": " + book.name + " has only " + most + " hands.");

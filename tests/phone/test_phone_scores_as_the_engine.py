@@ -129,6 +129,35 @@ def strangers_and_gaps(game: Game) -> list[list[dict[str, Any]]]:
     return [[stranger], [gap]]
 
 
+def level_sides(game: Game) -> list[list[dict[str, Any]]]:
+    """Hands where everyone but the first player leaves a king: the others' sides stay level, and
+    the standings must place them as the engine does (same place, same order)."""
+    hand = {
+        "leftovers": {player: [] if index == 0 else ["K"] for index, player in enumerate(game.players)},
+        "pressures": [],
+    }
+    return [[hand] * count for count in (1, 3)]
+
+
+def on_the_line(game: Game) -> list[list[dict[str, Any]]]:
+    """Where a game ends at a loss line: everyone but the first player leaves one card a hand, the
+    same card, until their totals stand exactly on the line and one hand past it (a total on the
+    line is out, as the engine says; random games almost never land on it)."""
+    line = game.rules.end_terms(game).get("loss_line")
+    if line is None:
+        return []
+    for token in _deck(game, random.Random(0)):
+        scored = engine_leftovers(game, [token])
+        points = scored.get("total")
+        if isinstance(points, int) and 0 < points and line % points == 0:
+            hand = {
+                "leftovers": {player: [] if index == 0 else [token] for index, player in enumerate(game.players)},
+                "pressures": [],
+            }
+            return [[hand] * (line // points + 1)]
+    return []
+
+
 def engine_leftovers(game: Game, tokens: list[str]) -> dict[str, Any]:
     try:
         scored = game.rules.check_and_score({SINGLE_HAND: parse_cards(tokens)})[SINGLE_HAND]
@@ -179,7 +208,8 @@ def test_the_phone_scores_every_rule_set_as_the_engine_does():
         count = HANDS_PER_RULE_SET // sum(1 for other in games if other.rules.id == game.rules.id)
         hands = [leftovers(game, rng) for _ in range(count)]
         played = [(random_game(game, rng), rng.random() < 0.5) for _ in range(GAMES_PER_SETUP)]
-        played += [(hands, False) for hands in strangers_and_gaps(game)]
+        played += [(hands, False) for hands in strangers_and_gaps(game) + level_sides(game)]
+        played += [(hands, True) for hands in on_the_line(game)]
         cases.append(
             {
                 "book": rule_book(game),
