@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import h11
 import pytest
 
 from bench.servers import self_signed
@@ -932,3 +933,47 @@ def test_when_every_connection_is_held_a_phone_taking_its_answer_is_not_closed_b
         finally:
             for sock in (idle, other, phone):
                 sock.close()
+
+
+def test_a_connection_closed_to_make_room_as_its_request_arrives_stays_closed_and_newcomers_still_come_in():
+    """Seen in an attack: a kept-alive connection's request arrived in the same turn of the loop as
+    a newcomer closed it to make room; ``wait_for`` (Python 3.11) let the read win over the close,
+    the connection ran on and came back among those that make room (its request begun) without
+    being counted there, and every later newcomer failed trying to close it and was dropped."""
+
+    async def main() -> tuple[bool, list[str], list[str | None], int]:
+        front = Front("unused", max_connections=2)
+        readers: dict[str, asyncio.StreamReader] = {}
+
+        async def connection(address: str) -> None:  # as ``meet`` and ``serve``: kept alive, idle
+            network = front.admit(address)
+            assert network is not None
+            front.wait(network, True)
+            front.stage(network, limits_module.KEPT)
+            readers[address] = asyncio.StreamReader()
+            try:
+                await front_module.read_request(front, network, h11.Connection(h11.SERVER), readers[address], None)
+            finally:
+                front.wait(network, False)
+                front.release(network)
+
+        first = asyncio.ensure_future(connection("10.0.0.1"))
+        await asyncio.sleep(0.01)
+        second = asyncio.ensure_future(connection("10.0.0.2"))
+        await asyncio.sleep(0.01)
+        readers["10.0.0.1"].feed_data(b"GET / HTTP/1.1\r\n")  # a request begins ...
+        admitted = [front.admit("10.0.0.3")]  # ... and, in the same turn, the idle longest makes room
+        await asyncio.sleep(0.01)
+        staged = [network for stages in front.staged for network, _ in stages.values()]
+        for n in range(3):  # newcomers after it: each comes in, one connection making room
+            front.holding = front.max_connections
+            admitted.append(front.admit(f"10.0.1.{n}"))
+        second.cancel()
+        await asyncio.gather(first, second, return_exceptions=True)
+        return first.cancelled(), staged, admitted, len(front.waiting)
+
+    cancelled, staged, admitted, waiting = asyncio.run(main())
+    assert cancelled, "the connection closed to make room ran on"
+    assert staged == ["10.0.0.2"]
+    assert admitted == ["10.0.0.3", "10.0.1.0", None, None]  # the one left made room; then none is left
+    assert waiting == 0

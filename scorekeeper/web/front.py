@@ -105,7 +105,8 @@ async def _readable(sock: socket.socket, timeout: float) -> None:
 
     loop.add_reader(sock.fileno(), readable)
     try:
-        await asyncio.wait_for(ready, timeout)
+        async with asyncio.timeout(timeout):
+            await ready
     finally:
         loop.remove_reader(sock.fileno())
 
@@ -116,22 +117,24 @@ async def _streams(
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=HEAD_BYTES, loop=loop)
     protocol = asyncio.StreamReaderProtocol(reader, loop=loop)
-    transport, _ = await asyncio.wait_for(
-        loop.connect_accepted_socket(
+    async with asyncio.timeout(HANDSHAKE_SECONDS + 1):
+        transport, _ = await loop.connect_accepted_socket(
             lambda: protocol,
             sock,
             ssl=context,
             ssl_handshake_timeout=None if context is None else HANDSHAKE_SECONDS,
             ssl_shutdown_timeout=None if context is None else SHUTDOWN_SECONDS,
-        ),
-        HANDSHAKE_SECONDS + 1,
-    )
+        )
     return reader, asyncio.StreamWriter(transport, protocol, reader, loop)
 
 
 async def meet(front: Front, sock: socket.socket, address: str) -> None:
     """One connection, from its first byte to its close."""
-    network = front.admit(address)
+    try:
+        network = front.admit(address)
+    except Exception:  # the front's bookkeeping in trouble: this connection only is lost
+        _log.exception("the front: a connection could not be admitted")
+        network = None
     if network is None:
         sock.close()
         return
@@ -183,7 +186,8 @@ async def _event(conn: h11.Connection, reader: asyncio.StreamReader, deadline: f
         if left <= 0:
             raise Closed
         try:
-            data = await asyncio.wait_for(reader.read(64 * 1024), left)
+            async with asyncio.timeout(left):
+                data = await reader.read(64 * 1024)
         except TimeoutError:
             raise Closed from None
         conn.receive_data(data)
@@ -216,7 +220,8 @@ async def read_request(
     head: object = conn.next_event()
     if head is h11.NEED_DATA:
         try:
-            first = await asyncio.wait_for(reader.read(64 * 1024), IDLE_SECONDS)
+            async with asyncio.timeout(IDLE_SECONDS):
+                first = await reader.read(64 * 1024)
         except TimeoutError:
             raise Closed from None
         conn.receive_data(first)
@@ -355,7 +360,8 @@ async def forward(upstream: str, request: Request, address: str, scheme: bytes) 
     ]
     conn = h11.Connection(h11.CLIENT, max_incomplete_event_size=HEAD_BYTES)
     try:
-        reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(upstream, limit=2**20), 5)
+        async with asyncio.timeout(5):
+            reader, writer = await asyncio.open_unix_connection(upstream, limit=2**20)
     except (OSError, TimeoutError):
         return UNAVAILABLE
     try:

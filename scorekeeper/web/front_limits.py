@@ -163,6 +163,8 @@ class Front:
         task = asyncio.current_task()
         if task is None:
             return
+        if waiting:
+            _still_open(task)
         mine = self.waiting.setdefault(network, {})
         if waiting:
             mine.setdefault(task, network)
@@ -177,6 +179,7 @@ class Front:
         task = asyncio.current_task()
         if task is None or task in self.staged[stage]:
             return
+        _still_open(task)
         self._unstage(task)
         self.staged[stage][task] = (network, asyncio.get_running_loop().time())
 
@@ -249,10 +252,10 @@ class Front:
         return task, network
 
     def _close(self, network: str, task: asyncio.Task[None]) -> bool:
-        mine = self.waiting[network]
-        del mine[task]
+        mine = self.waiting.get(network, {})
+        mine.pop(task, None)
         if not mine:
-            del self.waiting[network]
+            self.waiting.pop(network, None)
         self._unstage(task)
         task.cancel()
         return True
@@ -363,7 +366,8 @@ class Front:
         if self.pacing is None or self.pacing.done():
             self.pacing = asyncio.ensure_future(self._give_turns())
         try:
-            await asyncio.wait_for(turn, WAIT_SECONDS)
+            async with asyncio.timeout(WAIT_SECONDS):
+                await turn
         except TimeoutError:
             return False
         return True
@@ -390,6 +394,16 @@ class Front:
             turn = self.turns.get(network)
             if turn is not None and not turn.locked():
                 del self.turns[network]
+
+
+def _still_open(task: asyncio.Task[None]) -> None:
+    """Raise ``CancelledError`` in a connection closed to make room (its task cancelled) that runs
+    on: it must not come back among the connections that make room, nor be counted there again.
+    (The front awaits with ``asyncio.timeout``, which lets a close win over data that came in the
+    same turn of the loop; ``asyncio.wait_for`` in Python 3.11 let the data win, and the connection
+    ran on, uncounted, until every newcomer failed trying to close it.)"""
+    if task.cancelling():
+        raise asyncio.CancelledError
 
 
 def _fading(seconds: float) -> float:
