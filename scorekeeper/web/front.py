@@ -409,6 +409,7 @@ async def redirect(front: Front, network: str, reader: asyncio.StreamReader, wri
     location = b"https://" + host + target
     status = 301 if request.method in (b"GET", b"HEAD") else 308
     text = b"This server speaks https: " + location + b"\n"
+    front.stage(network, ANSWERING)  # answered: not a connection abandoned
     await answer(conn, writer, said(status, text, [(b"location", location)]), close=True)
 
 
