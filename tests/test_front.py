@@ -1141,3 +1141,46 @@ def test_a_network_opening_and_closing_connections_all_evening_never_closes_a_ta
     table_closed, admitted, admitted_late = on_a_clock(hall, 4)
     assert not table_closed, "the table's kept-alive connection made room"
     assert admitted <= limits_module.NEWCOMER_MARGIN + 2 and admitted_late == 0
+
+
+def test_strangers_opening_and_closing_connections_leave_the_strangers_openings_to_a_first_visit():
+    """Modelled after the ninth attack: 40 stranger addresses opening a connection four times a
+    second and closing it at once took every opening the strangers share while the front is nearly
+    full, and every first visit (a stranger's six connections) was refused."""
+
+    async def hall(clocked: Clocked) -> list[bool]:
+        for n in range(185):  # nearly full: strangers share their openings
+            clocked.front.answered(f"10.0.0.{n}")
+            assert await clocked.open(f"10.0.0.{n}", known=True) is not None
+        for tick in range(4 * 10 + 1):
+            await clocked.at(tick / 4)
+            for n in range(40):
+                closer = await clocked.open(f"10.6.6.{n}")
+                if closer is not None:
+                    await clocked.ask(closer, more=False)
+        browser = []
+        for n in range(6):
+            await clocked.at(10 + 0.002 * n)  # the closers still at it
+            browser.append(await clocked.open("192.168.7.10"))
+        return [task is not None and not task.done() for task in browser]
+
+    assert on_a_clock(hall, 200) == [True] * 6
+
+
+def test_the_servers_own_machine_is_never_counted_as_abandoning_connections():
+    """A reverse proxy on this machine, not named, brings every phone behind it as 127.0.0.1: the
+    connections they abandon together must not get the next one refused."""
+
+    async def hall(clocked: Clocked) -> bool:
+        for _ in range(40):
+            own = await clocked.open("127.0.0.1")
+            assert own is not None
+            await clocked.ask(own, more=False)
+        await clocked.at(1)
+        for n in range(4):
+            clocked.front.answered(f"10.0.0.{n}")
+            await clocked.ask(await clocked.open(f"10.0.0.{n}", known=True))
+        await clocked.at(5)
+        return await clocked.open("127.0.0.1") is not None
+
+    assert on_a_clock(hall, 4)

@@ -235,8 +235,9 @@ class Front:
 
     def abandons(self, network: str, abandoned: bool = False) -> float:
         """How many connections ``network`` abandoned (``BUSY_SECONDS``); ``abandoned``: count one
-        more first."""
-        return self._counted(self.abandoned, network, 1 if abandoned else 0)
+        more first (never for the server's own machine or a trusted proxy: many phones' at once)."""
+        counted = abandoned and network not in THIS_MACHINE and not network.startswith("proxy ")
+        return self._counted(self.abandoned, network, 1 if counted else 0)
 
     def _counted(self, counts: dict[str, tuple[float, float]], network: str, more: int) -> float:
         """A network's count in ``counts`` (``busy`` or ``abandoned``) as it weighs now, ``more`` added."""
@@ -367,7 +368,8 @@ class Front:
         (``QUIET_OPENINGS``, refilled at ``QUIET_OPENINGS_PER_SECOND``; while the front holds more
         than ``PRESSED`` of its connections, ``OPENINGS`` and ``OPENINGS_PER_SECOND``) and, for
         a stranger while pressed, the strangers' bucket too (``STRANGER_OPENINGS``, refilled at
-        ``STRANGER_OPENINGS_PER_SECOND``). The server's own machine is never counted."""
+        ``STRANGER_OPENINGS_PER_SECOND``), unless it abandoned ``NEWCOMER_MARGIN`` connections
+        (then it is refused, the bucket untouched). The server's own machine is never counted."""
         if network in THIS_MACHINE:
             return True
         self.busyness(network, tried=True)
@@ -379,7 +381,9 @@ class Front:
         shared, since = self.strangers or (float(STRANGER_OPENINGS), now)
         shared = min(float(STRANGER_OPENINGS), shared + (now - since) * STRANGER_OPENINGS_PER_SECOND)
         stranger = pressed and not self.is_known(network)
-        allowed = left >= 1 and (not stranger or shared >= 1)
+        # A stranger that abandons what it opens takes nothing from the strangers' openings: forty
+        # addresses opening and closing four a second used them all, and no first visit came in.
+        allowed = left >= 1 and (not stranger or (shared >= 1 and self.abandons(network) <= NEWCOMER_MARGIN))
         self.openings[network] = (left - 1 if allowed else left, now)
         self.strangers = (shared - 1 if stranger and allowed else shared, now)
         if len(self.openings) > max(4 * self.max_connections, self.openings_kept):  # forget full buckets
