@@ -310,10 +310,42 @@ async def taken(writer: asyncio.StreamWriter, seconds: float) -> None:
     pause = 0.005
     while writer.transport.get_write_buffer_size():
         left = deadline - asyncio.get_running_loop().time()
+        if left <= 0:
+            _untaken(writer.transport.get_write_buffer_size(), seconds)
         if left <= 0 or writer.transport.is_closing():
             raise TimeoutError
         await asyncio.sleep(min(pause, left))
         pause = min(pause * 2, 0.5)
+
+
+@dataclass
+class _Untaken:
+    """Answers not taken in time since the front last said so in its log, and when it did."""
+
+    count: int = 0
+    said: float | None = None
+
+
+#: How often at most the log says that answers were not taken in time (an attack that reads
+#: nothing would otherwise write a line a connection).
+UNTAKEN_LOG_SECONDS = 60.0
+_UNTAKEN = _Untaken()
+
+
+def _untaken(unsent: int, seconds: float) -> None:
+    """Say in the log (once a minute at most) that an answer was not taken within ``seconds``:
+    the ninth attack saw a request left 30 s with no answer and no close, and this tells whether
+    it sat here, written and never taken."""
+    now = asyncio.get_running_loop().time()
+    _UNTAKEN.count += 1
+    if _UNTAKEN.said is None or now - _UNTAKEN.said >= UNTAKEN_LOG_SECONDS:
+        _log.warning(
+            "the front: %d answer(s) not taken in time since the last such line; the last had %d bytes unsent after %.0f s",
+            _UNTAKEN.count,
+            unsent,
+            seconds,
+        )
+        _UNTAKEN.count, _UNTAKEN.said = 0, now
 
 
 async def serve(
