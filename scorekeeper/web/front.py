@@ -105,7 +105,8 @@ async def _readable(sock: socket.socket, timeout: float) -> None:
 
     loop.add_reader(sock.fileno(), readable)
     try:
-        await asyncio.wait_for(ready, timeout)
+        async with asyncio.timeout(timeout):
+            await ready
     finally:
         loop.remove_reader(sock.fileno())
 
@@ -116,22 +117,24 @@ async def _streams(
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=HEAD_BYTES, loop=loop)
     protocol = asyncio.StreamReaderProtocol(reader, loop=loop)
-    transport, _ = await asyncio.wait_for(
-        loop.connect_accepted_socket(
+    async with asyncio.timeout(HANDSHAKE_SECONDS + 1):
+        transport, _ = await loop.connect_accepted_socket(
             lambda: protocol,
             sock,
             ssl=context,
             ssl_handshake_timeout=None if context is None else HANDSHAKE_SECONDS,
             ssl_shutdown_timeout=None if context is None else SHUTDOWN_SECONDS,
-        ),
-        HANDSHAKE_SECONDS + 1,
-    )
+        )
     return reader, asyncio.StreamWriter(transport, protocol, reader, loop)
 
 
 async def meet(front: Front, sock: socket.socket, address: str) -> None:
     """One connection, from its first byte to its close."""
-    network = front.admit(address)
+    try:
+        network = front.admit(address)
+    except Exception:  # the front's bookkeeping in trouble: this connection only is lost
+        _log.exception("the front: a connection could not be admitted")
+        network = None
     if network is None:
         sock.close()
         return
@@ -183,7 +186,8 @@ async def _event(conn: h11.Connection, reader: asyncio.StreamReader, deadline: f
         if left <= 0:
             raise Closed
         try:
-            data = await asyncio.wait_for(reader.read(64 * 1024), left)
+            async with asyncio.timeout(left):
+                data = await reader.read(64 * 1024)
         except TimeoutError:
             raise Closed from None
         conn.receive_data(data)
@@ -216,7 +220,8 @@ async def read_request(
     head: object = conn.next_event()
     if head is h11.NEED_DATA:
         try:
-            first = await asyncio.wait_for(reader.read(64 * 1024), IDLE_SECONDS)
+            async with asyncio.timeout(IDLE_SECONDS):
+                first = await reader.read(64 * 1024)
         except TimeoutError:
             raise Closed from None
         conn.receive_data(first)
@@ -305,10 +310,42 @@ async def taken(writer: asyncio.StreamWriter, seconds: float) -> None:
     pause = 0.005
     while writer.transport.get_write_buffer_size():
         left = deadline - asyncio.get_running_loop().time()
+        if left <= 0:
+            _untaken(writer.transport.get_write_buffer_size(), seconds)
         if left <= 0 or writer.transport.is_closing():
             raise TimeoutError
         await asyncio.sleep(min(pause, left))
         pause = min(pause * 2, 0.5)
+
+
+@dataclass
+class _Untaken:
+    """Answers not taken in time since the front last said so in its log, and when it did."""
+
+    count: int = 0
+    said: float | None = None
+
+
+#: How often at most the log says that answers were not taken in time (an attack that reads
+#: nothing would otherwise write a line a connection).
+UNTAKEN_LOG_SECONDS = 60.0
+_UNTAKEN = _Untaken()
+
+
+def _untaken(unsent: int, seconds: float) -> None:
+    """Say in the log (once a minute at most) that an answer was not taken within ``seconds``:
+    the ninth attack saw a request left 30 s with no answer and no close, and this tells whether
+    it sat here, written and never taken."""
+    now = asyncio.get_running_loop().time()
+    _UNTAKEN.count += 1
+    if _UNTAKEN.said is None or now - _UNTAKEN.said >= UNTAKEN_LOG_SECONDS:
+        _log.warning(
+            "the front: %d answer(s) not taken in time since the last such line; the last had %d bytes unsent after %.0f s",
+            _UNTAKEN.count,
+            unsent,
+            seconds,
+        )
+        _UNTAKEN.count, _UNTAKEN.said = 0, now
 
 
 async def serve(
@@ -355,7 +392,8 @@ async def forward(upstream: str, request: Request, address: str, scheme: bytes) 
     ]
     conn = h11.Connection(h11.CLIENT, max_incomplete_event_size=HEAD_BYTES)
     try:
-        reader, writer = await asyncio.wait_for(asyncio.open_unix_connection(upstream, limit=2**20), 5)
+        async with asyncio.timeout(5):
+            reader, writer = await asyncio.open_unix_connection(upstream, limit=2**20)
     except (OSError, TimeoutError):
         return UNAVAILABLE
     try:
@@ -403,6 +441,7 @@ async def redirect(front: Front, network: str, reader: asyncio.StreamReader, wri
     location = b"https://" + host + target
     status = 301 if request.method in (b"GET", b"HEAD") else 308
     text = b"This server speaks https: " + location + b"\n"
+    front.stage(network, ANSWERING)  # answered: not a connection abandoned
     await answer(conn, writer, said(status, text, [(b"location", location)]), close=True)
 
 

@@ -13,6 +13,7 @@ import heapq
 import itertools
 import math
 import ssl
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from ipaddress import IPv6Address, ip_address, ip_network
 
@@ -80,20 +81,37 @@ BUSY_HALF_LIFE = 30.0
 STRANGER_BUSY = 5.0
 #: When every connection is held, one not with the workers makes room: of the
 #: ``ROOM_CANDIDATES`` longest at each stage (``STAGES``), a ``STARTED`` one first, else the one
-#: idle (or taking its answer) longest, each try its network made counting ``BUSY_SECONDS`` more (a trusted proxy's
-#: last). A phone's connection is idle for a moment: it sends its request at once and takes the
-#: answer at once, and a connection kept alive between its saves is idle longer, but closing that
-#: costs a browser a new connection, never a request (it sends again what it sent on a kept-alive
-#: connection closed under it). Whoever holds connections doing nothing, or churns them, loses
-#: theirs first, however slow or quiet (attacks beat both orders tried before: the busiest
-#: network's first, then the connection kept alive first).
+#: idle (or taking its answer) longest, each connection its network *abandoned* counting
+#: ``BUSY_SECONDS`` more, and each other connection it holds not with the workers
+#: ``CROWD_SECONDS`` more (a trusted proxy's last). Abandoned: closed before it was answered a
+#: request (by whoever opened it, for its time limits, to make room) or refused as it opened;
+#: weighing half every ``BUSY_HALF_LIFE``. A browser's parallel connections all carry its
+#: requests, however many it opens at once, so a phone's first page load counts nothing; whoever
+#: holds connections doing nothing, or churns them, is counted at each. A phone's connection is
+#: idle for a moment: it sends its request at once and takes the answer at once, and a connection
+#: kept alive between its saves is idle longer, but closing that costs a browser a new connection,
+#: never a request (it sends again what it sent on a kept-alive connection closed under it). So
+#: whoever holds connections doing nothing, or churns them, loses theirs first, however slow or
+#: quiet (attacks beat the orders tried before: the busiest network's first; the connection kept
+#: alive first; every try counted, which made a browser's six first connections, and a phone
+#: opening a dozen in three minutes, busier than any holder, so that they closed their own or
+#: were refused).
 ROOM_CANDIDATES = 16
 BUSY_SECONDS = 2.0
-#: A newcomer whose network has tried this many connections more than the one that would make
+#: A phone holds one connection or two between its saves, a browser loading a page six for a
+#: moment; whoever holds dozens doing nothing (or never taking their answers) gives them up first.
+CROWD_SECONDS = 1.0
+#: A connection ``OPENING`` or ``STARTED`` for less than this long never makes room: a phone
+#: gets through its TLS handshake and sends its request whole in a moment (one still there
+#: after it is slow). Nor does a newcomer's own network make room for it, but with a connection
+#: opened past its grace that never sent anything: a browser's next connection never closes the
+#: ones it opened a moment before nor those that carry its requests.
+GRACE_SECONDS = 1.0
+#: A newcomer whose network has abandoned this many connections more than the one that would make
 #: room for it is closed instead: an address that opens connections and closes them at once (four
-#: a second, busy by over a hundred tries) would otherwise make the full front close someone
-#: else's at each, a phone's new one among them; a phone (a handful a minute, a stranger's five
-#: more) is far below it.
+#: a second, over a hundred abandoned) would otherwise make the full front close someone else's at
+#: each, a phone's new one among them; a phone (its connections carry its requests) is far below
+#: it, however many it opens and whether or not it is known.
 NEWCOMER_MARGIN = 10.0
 #: Where a connection not with the workers is: ``OPENING`` (accepted, waiting for its turn, in its
 #: TLS handshake, or before its first byte), ``KEPT`` (answered, kept alive for a next request not
@@ -141,11 +159,16 @@ class Front:
     known: dict[str, float] = field(default_factory=dict)
     #: By network, how busy it has been opening connections and when that was counted.
     busy: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: By network, how many connections it abandoned (``BUSY_SECONDS``) and when that was counted;
+    #: the connections (their tasks) that have been answered a request.
+    abandoned: dict[str, tuple[float, float]] = field(default_factory=dict)
+    asked: set[asyncio.Task[None]] = field(default_factory=set)
     #: How many ``busy`` and ``openings`` held after they last forgot what is no longer needed,
     #: twice over: they forget again only past that, so that with thousands of networks still
     #: counted each try does not go through them all (an attack with 20,000 addresses in a
     #: minute and a half stalled the front 25 s for a thousand tries).
     busy_kept: int = 0
+    abandoned_kept: int = 0
     openings_kept: int = 0
     #: The openings all networks may begin now and when they were last counted; the connections
     #: waiting for their turn (how busy their network was, then in the order they came); the task
@@ -163,6 +186,8 @@ class Front:
         task = asyncio.current_task()
         if task is None:
             return
+        if waiting:
+            _still_open(task)
         mine = self.waiting.setdefault(network, {})
         if waiting:
             mine.setdefault(task, network)
@@ -177,8 +202,11 @@ class Front:
         task = asyncio.current_task()
         if task is None or task in self.staged[stage]:
             return
+        _still_open(task)
         self._unstage(task)
         self.staged[stage][task] = (network, asyncio.get_running_loop().time())
+        if stage == ANSWERING:
+            self.asked.add(task)
 
     def _unstage(self, task: asyncio.Task[None]) -> None:
         for staged in self.staged:
@@ -202,28 +230,43 @@ class Front:
     def busyness(self, network: str, tried: bool = False) -> float:
         """How busy ``network`` has been opening connections (``BUSY_HALF_LIFE``), a stranger's
         counted ``STRANGER_BUSY`` more; ``tried``: count one more try first."""
-        now = asyncio.get_running_loop().time()
-        count, then = self.busy.get(network, (0.0, now))
-        count = count * _fading(now - then) + (1 if tried else 0)
-        if tried:
-            self.busy[network] = (count, now)
-            if len(self.busy) > max(4 * self.max_connections, self.busy_kept):  # forget those quiet for minutes
-                self.busy = {
-                    held: (busy, at) for held, (busy, at) in self.busy.items() if busy * _fading(now - at) > 0.1
-                }
-                self.busy_kept = 2 * len(self.busy)
+        count = self._counted(self.busy, network, 1 if tried else 0)
         return count + (0 if self.is_known(network) else STRANGER_BUSY)
+
+    def abandons(self, network: str, abandoned: bool = False) -> float:
+        """How many connections ``network`` abandoned (``BUSY_SECONDS``); ``abandoned``: count one
+        more first (never for the server's own machine or a trusted proxy: many phones' at once)."""
+        counted = abandoned and network not in THIS_MACHINE and not network.startswith("proxy ")
+        return self._counted(self.abandoned, network, 1 if counted else 0)
+
+    def _counted(self, counts: dict[str, tuple[float, float]], network: str, more: int) -> float:
+        """A network's count in ``counts`` (``busy`` or ``abandoned``) as it weighs now, ``more`` added."""
+        now = asyncio.get_running_loop().time()
+        count, then = counts.get(network, (0.0, now))
+        count = count * _fading(now - then) + more
+        if more:
+            counts[network] = (count, now)
+            kept = self.busy_kept if counts is self.busy else self.abandoned_kept
+            if len(counts) > max(4 * self.max_connections, kept):  # forget those quiet for minutes
+                for quiet in [held for held, (was, at) in counts.items() if was * _fading(now - at) <= 0.1]:
+                    del counts[quiet]
+                if counts is self.busy:
+                    self.busy_kept = 2 * len(counts)
+                else:
+                    self.abandoned_kept = 2 * len(counts)
+        return count
 
     def make_room(self, network: str | None, newcomer: str | None = None) -> bool:
         """Close the oldest connection not with the workers, of ``network``; or, when every
-        connection is held (``network`` None), the one ``BUSY_SECONDS`` says, unless the
-        ``newcomer``'s network is busier by ``NEWCOMER_MARGIN`` (then nothing is closed)."""
+        connection is held (``network`` None), the one ``BUSY_SECONDS`` says, not the
+        ``newcomer``'s network's, unless that network abandoned ``NEWCOMER_MARGIN`` connections
+        more (then nothing is closed)."""
         if network is None:
-            found = self._room()
+            found = self._room(newcomer)
             if found is None:
                 return False
             task, network = found
-            if newcomer is not None and self.busyness(newcomer) > self.busyness(network) + NEWCOMER_MARGIN:
+            if newcomer is not None and self.abandons(newcomer) > self.abandons(network) + NEWCOMER_MARGIN:
                 return False
             return self._close(network, task)
         mine = self.waiting.get(network)
@@ -231,28 +274,40 @@ class Front:
             return False
         return self._close(network, next(iter(mine)))
 
-    def _room(self) -> tuple[asyncio.Task[None], str] | None:
-        """The connection that makes room when every connection is held, or None."""
-        candidates = [
-            (stage, task, network, since)
-            for stage in STAGES
-            for task, (network, since) in itertools.islice(self.staged[stage].items(), ROOM_CANDIDATES)
-        ]
+    def _room(self, newcomer: str | None = None) -> tuple[asyncio.Task[None], str] | None:
+        """The connection that makes room when every connection is held (not one in its
+        ``GRACE_SECONDS``, nor one of the ``newcomer``'s network but one it opened and never used), or None."""
+        now = asyncio.get_running_loop().time()
+        candidates: list[tuple[int, asyncio.Task[None], str, float]] = []
+        for stage in STAGES:
+            eligible: Iterator[tuple[int, asyncio.Task[None], str, float]] = (
+                (stage, task, network, since)
+                for task, (network, since) in self.staged[stage].items()
+                if network != newcomer or stage == OPENING  # its own opened and never used, past their grace
+            )
+            if stage in (OPENING, STARTED):  # longest in the stage first: the rest are younger still
+                eligible = itertools.takewhile(lambda found: now - found[3] >= GRACE_SECONDS, eligible)
+            candidates += itertools.islice(eligible, ROOM_CANDIDATES)
         if not candidates:
             return None
         candidates = [found for found in candidates if not found[2].startswith("proxy ")] or candidates
-        now = asyncio.get_running_loop().time()
         _, task, network, _ = max(
             candidates,
-            key=lambda found: (found[0] == STARTED, now - found[3] + BUSY_SECONDS * self.busyness(found[2])),
+            key=lambda found: (
+                found[0] == STARTED,
+                now
+                - found[3]
+                + BUSY_SECONDS * self.abandons(found[2])
+                + CROWD_SECONDS * (len(self.waiting.get(found[2], ())) - 1),
+            ),
         )
         return task, network
 
     def _close(self, network: str, task: asyncio.Task[None]) -> bool:
-        mine = self.waiting[network]
-        del mine[task]
+        mine = self.waiting.get(network, {})
+        mine.pop(task, None)
         if not mine:
-            del self.waiting[network]
+            self.waiting.pop(network, None)
         self._unstage(task)
         task.cancel()
         return True
@@ -297,11 +352,12 @@ class Front:
         front's held: the oldest of the network holding the most (``make_room``)."""
         proxy = self.is_proxy(address)
         network = f"proxy {address}" if proxy else guesser_key(address)
-        if not proxy and not self.may_open(network):
-            return None
-        if not proxy and self.held.get(network, 0) >= self.max_per_network and not self.make_room(network):
-            return None
-        if self.holding >= self.max_connections and not self.make_room(None, None if proxy else network):
+        if (
+            (not proxy and not self.may_open(network))
+            or (not proxy and self.held.get(network, 0) >= self.max_per_network and not self.make_room(network))
+            or (self.holding >= self.max_connections and not self.make_room(None, None if proxy else network))
+        ):
+            self.abandons(network, abandoned=True)
             return None
         self.held[network] = self.held.get(network, 0) + 1
         self.holding += 1
@@ -312,7 +368,8 @@ class Front:
         (``QUIET_OPENINGS``, refilled at ``QUIET_OPENINGS_PER_SECOND``; while the front holds more
         than ``PRESSED`` of its connections, ``OPENINGS`` and ``OPENINGS_PER_SECOND``) and, for
         a stranger while pressed, the strangers' bucket too (``STRANGER_OPENINGS``, refilled at
-        ``STRANGER_OPENINGS_PER_SECOND``). The server's own machine is never counted."""
+        ``STRANGER_OPENINGS_PER_SECOND``), unless it abandoned ``NEWCOMER_MARGIN`` connections
+        (then it is refused, the bucket untouched). The server's own machine is never counted."""
         if network in THIS_MACHINE:
             return True
         self.busyness(network, tried=True)
@@ -324,7 +381,9 @@ class Front:
         shared, since = self.strangers or (float(STRANGER_OPENINGS), now)
         shared = min(float(STRANGER_OPENINGS), shared + (now - since) * STRANGER_OPENINGS_PER_SECOND)
         stranger = pressed and not self.is_known(network)
-        allowed = left >= 1 and (not stranger or shared >= 1)
+        # A stranger that abandons what it opens takes nothing from the strangers' openings: forty
+        # addresses opening and closing four a second used them all, and no first visit came in.
+        allowed = left >= 1 and (not stranger or (shared >= 1 and self.abandons(network) <= NEWCOMER_MARGIN))
         self.openings[network] = (left - 1 if allowed else left, now)
         self.strangers = (shared - 1 if stranger and allowed else shared, now)
         if len(self.openings) > max(4 * self.max_connections, self.openings_kept):  # forget full buckets
@@ -363,7 +422,8 @@ class Front:
         if self.pacing is None or self.pacing.done():
             self.pacing = asyncio.ensure_future(self._give_turns())
         try:
-            await asyncio.wait_for(turn, WAIT_SECONDS)
+            async with asyncio.timeout(WAIT_SECONDS):
+                await turn
         except TimeoutError:
             return False
         return True
@@ -381,6 +441,12 @@ class Front:
                 self.begun = (left - 1, asyncio.get_running_loop().time())
 
     def release(self, network: str) -> None:
+        """The connection served by this task is closed (counted as abandoned if never answered)."""
+        task = asyncio.current_task()
+        if task is not None and task in self.asked:
+            self.asked.discard(task)
+        else:
+            self.abandons(network, abandoned=True)
         self.holding -= 1
         left = self.held.get(network, 1) - 1
         if left:
@@ -390,6 +456,16 @@ class Front:
             turn = self.turns.get(network)
             if turn is not None and not turn.locked():
                 del self.turns[network]
+
+
+def _still_open(task: asyncio.Task[None]) -> None:
+    """Raise ``CancelledError`` in a connection closed to make room (its task cancelled) that runs
+    on: it must not come back among the connections that make room, nor be counted there again.
+    (The front awaits with ``asyncio.timeout``, which lets a close win over data that came in the
+    same turn of the loop; ``asyncio.wait_for`` in Python 3.11 let the data win, and the connection
+    ran on, uncounted, until every newcomer failed trying to close it.)"""
+    if task.cancelling():
+        raise asyncio.CancelledError
 
 
 def _fading(seconds: float) -> float:
