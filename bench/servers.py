@@ -177,7 +177,7 @@ def floor_behind_front(folder: Path) -> AbstractContextManager[Server]:
     port = free_port()
     sock = folder / "floor.sock"
     workers = f"{BIN / 'gunicorn'} -w 2 --threads {APP_THREADS} -b unix:{sock} --log-level warning bench.floor_app:app"
-    front = f"{BIN / 'python'} -m scorekeeper.web.front --host 127.0.0.1 --port {port} --upstream {sock}"
+    front = f"{BIN / 'python'} -m scorekeeper.web.front_process --host 127.0.0.1 --port {port} --upstream {sock}"
     wait_socket = f"while [ ! -S {sock} ]; do sleep 0.05; done"
     return _running(
         ["sh", "-c", f"{workers} & {wait_socket}; exec {front}"],

@@ -10,7 +10,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from scorekeeper.web.front import TICK_SECONDS
+from scorekeeper.web.front_process import TICK_SECONDS
 from scorekeeper.web.sockets import more_files
 
 from . import scaled

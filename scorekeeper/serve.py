@@ -114,7 +114,7 @@ def start_live(host: str, port: int, database: str, tls: Certificate | None = No
 
 def start_front(host: str, port: int, upstream: str, tls: Certificate | None = None) -> subprocess.Popen[bytes]:
     """The front (``web/front.py``) on the server's port, handing whole requests to ``upstream``."""
-    command = ["scorekeeper.web.front", "--host", host, "--port", str(port), "--upstream", upstream]
+    command = ["scorekeeper.web.front_process", "--host", host, "--port", str(port), "--upstream", upstream]
     front = _beside([*command, *_options(tls)], host, port)
     if front.poll() is not None:
         raise PortTaken(f"port {port} cannot be listened on: is another server running there?")

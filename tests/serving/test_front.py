@@ -22,7 +22,8 @@ import pytest
 from bench.servers import self_signed
 from scorekeeper.web import front as front_module
 from scorekeeper.web import front_limits as limits_module
-from scorekeeper.web.front import Front, listen, run
+from scorekeeper.web.front import Front
+from scorekeeper.web.front_process import listen, run
 
 SHORT = 0.6
 
