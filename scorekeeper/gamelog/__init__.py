@@ -26,12 +26,11 @@ from .entries import (
 )
 from .history import describe
 from .state import Appended, GameState
-from .taking import DIRECTOR, LOCKED, GameLocked, Sender, Taken, take
+from .taking import DIRECTOR, GameLocked, Sender, Taken, take
 
 __all__ = [
     "CONFIRM",
     "DIRECTOR",
-    "LOCKED",
     "FIELD_OF_CHANGE",
     "LEFTOVERS",
     "MAX_ENTRIES",

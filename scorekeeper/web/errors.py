@@ -56,9 +56,9 @@ def page_answer(body: str, refused: Refusal | None = None) -> tuple[str, int, di
     return (body, HTTPStatus.OK, {}) if refused is None else refused_page(body, refused)
 
 
-def refusal_json(error: Refusal, **more: object) -> Response:
-    """A refusal as a phone's outbox reads it: the sentence, its field, what stands now (and ``more``)."""
-    body: dict[str, object] = {"ok": False, "error": str(error), "field": error.field, **error.details(), **more}
+def refusal_json(error: Refusal) -> Response:
+    """A refusal as a phone's outbox reads it: the sentence, its field, and what stands now."""
+    body: dict[str, object] = {"ok": False, "error": str(error), "field": error.field, **error.details()}
     response = jsonify(body)
     response.status_code = error.status
     response.headers.update(refused_headers(error))
