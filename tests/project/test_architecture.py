@@ -7,7 +7,8 @@ line (``cli/``), on top. Libraries are held to their parts too: no Flask below t
 outside storage, WeasyPrint only in reports.
 
 The phone's scripts (``static/*.js``, ES modules) are held to theirs: they import files beside
-them by relative names, never in a circle, and only ``storage.js`` touches the phone's storage.
+them by relative names, never in a circle, and only ``storage.js`` touches the phone's storage;
+the offline pages are drawn by a module that reaches neither the page, storage nor the network.
 """
 
 import ast
@@ -169,6 +170,21 @@ def test_the_outbox_imports_no_pages_part():
     """The outbox sends every page's changes and knows none of the pages: a part that reads some
     refusals better (the pad, its leftovers' conflicts) registers for them (onRefusal)."""
     assert module_imports(STATIC / "outbox.js") <= {"./net.js", "./storage.js"}
+
+
+def test_the_offline_pages_are_drawn_without_the_page_storage_or_network():
+    """offline_pages.js draws from the fold alone (Node runs it in tests/phone): what it reaches
+    imports no storage, no network, no outbox, and names no document, window or address bar."""
+    reached, waiting = set(), ["offline_pages.js"]
+    while waiting:
+        for spec in module_imports(STATIC / waiting.pop()):
+            if spec[2:] not in reached:
+                reached.add(spec[2:])
+                waiting.append(spec[2:])
+    assert reached.isdisjoint({"storage.js", "net.js", "outbox.js", "follow.js", "offline.js"}), reached
+    for name in ["offline_pages.js", *reached]:
+        code = re.sub(r"/\*.*?\*/|//[^\n]*", "", (STATIC / name).read_text(), flags=re.S)
+        assert not re.search(r"\b(document|window|location|localStorage|sessionStorage|fetch)\b", code), name
 
 
 def test_only_storage_js_touches_the_phones_storage():
