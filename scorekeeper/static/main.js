@@ -14,7 +14,6 @@ import { setUpPads } from "./pad.js";
 import { localTimes, setUpRuleChoices, startPages } from "./pages.js";
 import { startPicking } from "./pick.js";
 import { forgetConfirmation, keepTyping, restoreTyped } from "./typing.js";
-import { startWall } from "./wall.js";
 
 /* The pad first: its submit handler prepares the form before the outbox reads it. */
 /** @param {ParentNode} root */
@@ -45,7 +44,6 @@ document.addEventListener("DOMContentLoaded", () => {
 });
 document.addEventListener("DOMContentLoaded", startPages);
 document.addEventListener("DOMContentLoaded", startPicking);
-document.addEventListener("DOMContentLoaded", startWall);
 document.addEventListener("DOMContentLoaded", () => { keepPages(); listMyGames(); noticeOffline(); });
 /** @type {(event: Event) => HTMLElement} the <main> swapped in */
 const content = (event) => /** @type {CustomEvent<HTMLElement>} */ (event).detail;

@@ -99,7 +99,7 @@ function turn(by = 1) {
 /** @type {Record<string, number>} */
 const KEYS = { ArrowRight: 1, PageDown: 1, ArrowLeft: -1, PageUp: -1 };
 
-export function startWall() {
+function startWall() {
   const seconds = Number(body.getAttribute("data-page-seconds"));
   if (!body.classList.contains("wall") || !seconds) { return; }
   layOut();
@@ -117,3 +117,6 @@ export function startWall() {
   let resized;
   window.addEventListener("resize", () => { clearTimeout(resized); resized = setTimeout(layOut, 150); });
 }
+
+/* Its own entry, on the wall screen alone (templates/wall/wall.html): the phones never fetch it. */
+document.addEventListener("DOMContentLoaded", startWall);

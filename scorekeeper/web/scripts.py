@@ -1,6 +1,6 @@
 """The phone's scripts (``static/*.js``): ES modules, one job each, wired by ``main.js``.
 
-A page names only ``main.js``; left alone, a browser would find its imports after fetching it,
+A page names only ``main.js`` (and ``offline.js`` or ``wall.js`` where it needs them); left alone, a browser would find its imports after fetching it,
 one round trip later (a phone shows the plain page meanwhile). ``base.html`` preloads every
 module ``main.js`` reaches instead, so all of them are fetched at once, while the page is read.
 """
@@ -13,8 +13,10 @@ from pathlib import Path
 from flask import Flask
 
 ENTRY = "main.js"
-#: The record link's pages also load the offline layer (it keeps the game on the phone).
+#: The pages' other entries: the record link's pages also load the offline layer (it keeps the
+#: game on the phone); the wall screen its pages' turning (``page_entries`` in its template).
 OFFLINE = "offline.js"
+WALL = "wall.js"
 #: An import statement's relative specifier: the modules sit side by side in one folder.
 IMPORT = re.compile(r"""^import\s+(?:[^"';]*?\s+from\s+)?["']\./([^"'/]+)["']""", re.M)
 
@@ -33,7 +35,7 @@ def modules_of(folder: Path, entry: str = ENTRY) -> list[str]:
 
 def init_app(app: Flask) -> None:
     folder = Path(app.static_folder or "static")
-    reached = {entry: modules_of(folder, entry) for entry in (ENTRY, OFFLINE)}
+    reached = {entry: modules_of(folder, entry) for entry in (ENTRY, OFFLINE, WALL)}
 
     def phone_modules(entries: list[str]) -> list[str]:
         """What the page's entry modules reach, each once, the entries themselves left out."""
