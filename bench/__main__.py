@@ -6,6 +6,7 @@ of the same work, not absolute timings to compare across runs.
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import time
@@ -91,24 +92,40 @@ def bench_family() -> None:
         )
 
 
-def main() -> None:
+#: Every part, in the order a whole run takes them.
+PARTS: dict[str, Callable[[], None]] = {
+    "replay": bench_replay,
+    "family": bench_family,
+    "page_weight": page_weight.main,
+    "printing": printing.main,
+    "load": load.main,
+    "event": event.main,
+    "event_page": event_page.main,
+    "big_prints": big_prints.main,
+    "live": live.main,
+    "slow_clients": slow_clients.main,
+    "tls_memory": tls_memory.main,
+    "pdf_load": pdf_load.main,
+    "pad": pad.main,
+    "seating": seating.main,
+    "club": club.main,
+    "floods": floods.main,
+}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--quick", action="store_true", help="every part with a handful of rounds (the figures mean nothing)"
+    )
+    parser.add_argument(
+        "--part", action="append", choices=list(PARTS), help="run this part alone (repeatable); all by default"
+    )
+    chosen = parser.parse_args(argv).part or list(PARTS)
     print("Scorekeeper benchmarks (ratios to floors from the same run)")
-    bench_replay()
-    bench_family()
-    page_weight.main()
-    printing.main()
-    load.main()
-    event.main()
-    event_page.main()
-    big_prints.main()
-    live.main()
-    slow_clients.main()
-    tls_memory.main()
-    pdf_load.main()
-    pad.main()
-    seating.main()
-    club.main()
-    floods.main()
+    for name in PARTS:
+        if name in chosen:
+            PARTS[name]()
 
 
 if __name__ == "__main__":
