@@ -24,9 +24,22 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.slow)
 
 
+#: The director's password hashed cheaply in the suite's app (a login is then no tenth of a
+#: second of CPU); the app's own default, scrypt, is held by tests/web/test_director_login.py.
+CHEAP_HASH = "pbkdf2:sha256:1000"
+
+
 @pytest.fixture
 def app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(tmp_path / "test.db"), "PLAN_SECONDS": 1})
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "DATABASE": str(tmp_path / "test.db"),
+            "PLAN_SECONDS": 1,
+            "PASSWORD_HASH": CHEAP_HASH,
+        }
+    )
 
 
 @pytest.fixture

@@ -28,7 +28,9 @@ def create_director(password_stdin: bool) -> None:
     app = create_app()
     db = connect(database_path(app))
     try:
-        director_store.set_director_password_hash(db, generate_password_hash(password), replace=True)
+        director_store.set_director_password_hash(
+            db, generate_password_hash(password, method=app.config["PASSWORD_HASH"]), replace=True
+        )
     finally:
         db.conn.close()
     click.echo("director password set")

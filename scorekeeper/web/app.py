@@ -42,6 +42,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         # tap: a save sends no cookie (signing one was a sixth of a save's time).
         SESSION_REFRESH_EACH_REQUEST=False,
         SESSION_COOKIE_SECURE="1" in (os.environ.get("SCOREKEEPER_HTTPS"), os.environ.get("SCOREKEEPER_TLS")),
+        # How the director's password is hashed (werkzeug's method): scrypt, slow on purpose for a
+        # guesser. The suite's own app (tests/conftest.py) names a cheap one, as a test's many
+        # logins would otherwise take a tenth of a second of CPU each.
+        PASSWORD_HASH="scrypt",
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

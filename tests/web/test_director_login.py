@@ -70,17 +70,26 @@ def test_logging_out_ends_the_session_for_a_copied_cookie_too(director_client):
     assert not is_logged_in(copied)
 
 
+def stored_hash(app) -> str:
+    with closing(sqlite3.connect(app.config["DATABASE"])) as db:
+        return db.execute("SELECT value FROM settings WHERE key = 'director_password'").fetchone()[0]
+
+
 def test_a_new_password_from_the_command_line_ends_every_session(tmp_path):
+    """Without the suite's cheap hash (tests/conftest.py), as served: the password is hashed with
+    scrypt, from the setup form and from the command line alike."""
     instance = tmp_path / "instance"
     instance.mkdir()
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE": str(instance / "scorekeeper.db")})
     laptop, phone = app.test_client(), app.test_client()
     set_up_director(laptop)
+    assert stored_hash(app).startswith("scrypt:")
     assert log_in(phone).status_code == 302
     copied = copy_of(phone)
     assert is_logged_in(laptop) and is_logged_in(phone) and is_logged_in(copied)
 
     create_director(instance, NEW_PASSWORD)
+    assert stored_hash(app).startswith("scrypt:")
     assert not is_logged_in(laptop) and not is_logged_in(phone) and not is_logged_in(copied)
     assert log_in(phone).status_code == 401
     assert log_in(phone, NEW_PASSWORD).status_code == 302

@@ -98,7 +98,7 @@ def setup() -> Response | str:
         return redirect(url_for("director.login"))
     form = DirectorPasswordForm()
     if form.validate_on_submit():
-        password_hash = generate_password_hash(form.password.data)
+        password_hash = generate_password_hash(form.password.data, method=current_app.config["PASSWORD_HASH"])
         if director_store.set_director_password_hash(get_db(), password_hash, replace=False) and _start_session(
             password_hash
         ):
