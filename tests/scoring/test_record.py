@@ -374,6 +374,11 @@ def test_the_export_is_indented_json_keeping_every_character():
     "record, message",
     [
         ({**ZOE, "format": None}, "unknown format None: expected 'scorekeeper-game/1'."),
+        (
+            {**ZOE, "format": "scorekeeper-game/2"},
+            "unknown format 'scorekeeper-game/2': expected 'scorekeeper-game/1'.",
+        ),
+        (["not", "an", "object"], "the record must be a JSON object."),
         ({key: value for key, value in ZOE.items() if key != "rules"}, "the record names no rule set ('rules')."),
         ({**ZOE, "rules": 7}, "'rules' must be a rule-set id, not 7."),
         ({**ZOE, "options": ["jokers"]}, "'options' must be a JSON object."),

@@ -263,3 +263,22 @@ def test_a_score_is_a_value_that_cannot_change():
     for part in parts:
         with pytest.raises(dataclasses.FrozenInstanceError):
             part.number = 0  # type: ignore[misc, union-attr]
+
+
+def test_an_outright_win_leads_before_any_number_of_games_won():
+    # GameScore's order: an outright win first, then more games won, then the total.
+    table = game("Ann Bob Cy", rules=configure("crates"))
+    columns = (
+        GameColumn(1, {"Ann": 0, "Bob": 100, "Cy": 0}, "Bob", 1),
+        GameColumn(2, {"Ann": 0, "Bob": 100, "Cy": 0}, "Bob", 2),
+        GameColumn(3, {"Ann": 0, "Bob": 0, "Cy": 0}),
+    )
+    result = GameScore(table, (), sides_of(600, 0, 0), True, columns, outright=("Ann",))
+    assert result.leader == ("Ann",)
+    assert [(place, side.side.name) for place, side in result.standings()] == [(1, "Ann"), (2, "Bob"), (3, "Cy")]
+
+
+def test_a_score_built_without_a_bonus_or_an_end_has_neither():
+    ann = sides_of(10)[0]
+    assert (ann.bonus, ann.total) == (0, 10)
+    assert not GameScore(game("Ann Bob Cy"), (), sides_of(10, 20, 30)).finished
