@@ -282,3 +282,12 @@ def test_a_score_built_without_a_bonus_or_an_end_has_neither():
     ann = sides_of(10)[0]
     assert (ann.bonus, ann.total) == (0, 10)
     assert not GameScore(game("Ann Bob Cy"), (), sides_of(10, 20, 30)).finished
+
+
+def test_going_on_counts_the_earlier_totals_towards_the_end():
+    # Crazy Eights to 100: Ann collects 50 in each hand, so the second decides the game.
+    table = game("Ann Bob", rules=configure("crazy-eights"))
+    hands = [hand(Ann="", Bob="8"), hand(Ann="", Bob="8")]
+    went_on = score_game(table, hands, scored_before=score_game(table, hands[:1]))
+    assert went_on == score_game(table, hands)
+    assert went_on.finished and went_on.side("Ann").total == 50 + 50 + 100
