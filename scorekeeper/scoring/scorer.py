@@ -78,13 +78,13 @@ class GameScore:
         """Columns (Hollywood scoring) this side has won; always 0 for a single game."""
         return sum(1 for column in self.columns if column.winner == side)
 
-    def _rank(self, side: SideScore) -> tuple[int, int]:
+    def _rank(self, side: SideScore) -> tuple[bool, int, int]:
         """Smaller is better: an outright win (tied among its winners), more games won, then the
         lowest total (or highest, by the rule set)."""
         if side.side.name in self.outright:
-            return (-1, 0)
+            return (False, 0, 0)
         total = side.total if self.game.rules.lowest_wins else -side.total
-        return (-self.games_won(side.side.name), total)
+        return (True, -self.games_won(side.side.name), total)
 
     @property
     def leader(self) -> tuple[str, ...]:

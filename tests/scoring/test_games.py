@@ -3,10 +3,15 @@
 000 "The Deal"; "Two-player, Three-player, and Five-player Crates"; "Skill-hand World Series".
 """
 
+import dataclasses
+from dataclasses import dataclass
+from typing import ClassVar
+
 import pytest
 
-from scorekeeper.scoring import Game, InvalidSeating, RefereeError, configure, score_game
-from scorekeeper.scoring.game import partners_opposite, seated_opposite
+from scorekeeper.scoring import Game, Hand, InvalidSeating, RefereeError, Side, configure, score_game
+from scorekeeper.scoring.game import blank_table, partners_opposite, seated_opposite, usual_table, with_joiner
+from scorekeeper.scoring.rulesets.crates import Crates
 from tests.support.helpers import crates, game, hand
 
 
@@ -248,3 +253,175 @@ def test_a_world_series_game_ends_after_four_hands():
     assert result.side("Figgy").total == -46
     with pytest.raises(RefereeError, match="only 4 hands"):
         score_game(world_series(), hands + hands[:1])
+
+
+# Seating rule by rule, in the words a player reads
+
+
+def test_partners_opposite_is_for_four_seats_only():
+    for seats in (("Ann", "Bob", "Cy"), ("Ann", "Bob", "Cy", "Di", "Ed")):
+        with pytest.raises(InvalidSeating) as refused:
+            partners_opposite(seats)
+        assert str(refused.value) == "partnerships are for four players, in two pairs."
+        assert refused.value.field == "partnerships"
+    assert partners_opposite(["Di", "Cy", "Bob", "Ann"]) == (("Di", "Bob"), ("Cy", "Ann"))
+    assert partners_opposite(seated_opposite(("Di", "Bob"), ("Cy", "Ann"))) == (("Di", "Bob"), ("Cy", "Ann"))
+
+
+@pytest.mark.parametrize(
+    "partnerships, message",
+    [
+        ("Ann+Cy Bob+Di Ed", "partnerships are for four players, in two pairs."),
+        ("Ann+Cy+Bob Di", "partnerships are for four players, in two pairs."),
+        ("Ann+Cy+Bob+Di", "partnerships are for four players, in two pairs."),
+        ("Ann+Bob Cy+Di", "partners sit opposite: Ann and Bob are seated next to each other."),
+        ("Ann+Cy Di+Bob", None),
+        ("Cy+Ann Bob+Di", None),
+    ],
+)
+def test_crates_partnerships_are_two_pairs_sitting_opposite(partnerships, message):
+    players = "Ann Bob Cy Di Ed" if "Ed" in partnerships else "Ann Bob Cy Di"
+    if message is None:
+        assert game(players, partnerships).has_partnerships
+        return
+    with pytest.raises(InvalidSeating) as refused:
+        game(players, partnerships)
+    assert str(refused.value) == message
+    assert refused.value.field == "partnerships"
+
+
+def test_partnerships_of_one_player_each_are_no_partnerships():
+    table = game("Ann Bob", partnerships="Ann Bob")
+    assert not table.has_partnerships
+    assert [(side.name, side.members) for side in table.sides] == [("Ann", ("Ann",)), ("Bob", ("Bob",))]
+
+
+@pytest.mark.parametrize(
+    "players, partnerships, message",
+    [
+        ("Ann Bob Cy Di", "Ann+Cy Bob+Zed", "partnership member 'Zed' is not a player of this game."),
+        ("Ann Bob Cy Di", "Ann+Cy Bob+Ann", "Ann is in two partnerships."),
+        ("Ann Bob Cy Di", "Ann+Cy Bob", "Di is in no partnership: each player must be in exactly one."),
+    ],
+)
+def test_every_player_is_in_exactly_one_partnership(players, partnerships, message):
+    with pytest.raises(InvalidSeating) as refused:
+        game(players, partnerships)
+    assert str(refused.value) == message
+    assert refused.value.field == "partnerships"
+
+
+@pytest.mark.parametrize(
+    "players, message",
+    [
+        ((), "a game needs players."),
+        (("Ann", ""), "every player needs a name."),
+        (("Ann", "   "), "every player needs a name."),
+        (("Ann", 7), "every player needs a name."),
+        (("Ann", " Bob"), "the name ' Bob' starts or ends with a space."),
+        (("Ann", "Bob "), "the name 'Bob ' starts or ends with a space."),
+        (("Ann", "Bob", "ANN"), "two players are called 'ANN': give each a different name."),
+    ],
+)
+def test_every_player_has_a_name_of_their_own(players, message):
+    with pytest.raises(InvalidSeating) as refused:
+        Game(crates(), players)
+    assert str(refused.value) == message
+    assert refused.value.field == "players"
+
+
+def test_the_first_dealer_is_refused_by_name_beside_its_field():
+    with pytest.raises(InvalidSeating) as refused:
+        game(first_dealer="Zed")
+    assert str(refused.value) == "the first dealer 'Zed' is not a player of this game."
+    assert refused.value.field == "first_dealer"
+
+
+def test_sides_named_alike_are_refused_naming_both_partnerships():
+    with pytest.raises(InvalidSeating) as refused:
+        Game(crates(), ("A & B", "A", "C", "B & C"), (("A & B", "C"), ("A", "B & C")))
+    assert str(refused.value) == (
+        "the partnerships 'A & B' with 'C' and 'A' with 'B & C' would both be called 'A & B & C' on the score "
+        "sheet: rename a player so that each side has a name of its own."
+    )
+    assert refused.value.field == "players"
+
+
+def test_a_player_is_on_one_side():
+    table = game(partnerships="Ann+Cy Bob+Di")
+    assert table.side_of("Cy") == Side("Ann & Cy", ("Ann", "Cy"))
+    assert table.side_of("Bob").name == "Bob & Di"
+    assert game("Ann Bob").side_of("Bob") == Side("Bob", ("Bob",))
+    with pytest.raises(InvalidSeating, match=r"^'Zed' is not a player of this game\.$"):
+        table.side_of("Zed")
+
+
+def test_a_game_played_to_a_score_has_no_number_of_hands():
+    with pytest.raises(ValueError, match=r"^Crazy Eights has no fixed number of hands$"):
+        _ = game("Ann Bob", rules=configure("crazy-eights")).hand_count
+
+
+def test_the_deal_wraps_round_the_table_and_play_starts_on_the_dealers_left():
+    table = game(first_dealer="Di")
+    assert [table.dealer(n) for n in range(1, 6)] == ["Di", "Ann", "Bob", "Cy", "Di"]
+    assert [table.first_to_play(n) for n in range(1, 6)] == ["Ann", "Bob", "Cy", "Di", "Ann"]
+    assert table.cards_dealt(2) == 7
+    two = game("Ann Bob")
+    assert [two.dealer(n) for n in range(1, 4)] == ["Ann", "Bob", "Ann"]
+    assert [two.first_to_play(n) for n in range(1, 4)] == ["Bob", "Ann", "Bob"]
+
+
+def test_seating_and_hands_are_values_that_cannot_change():
+    table = game()
+    left = hand(Ann="K", Bob="", Cy="", Di="")
+    assert hash(Side("Ann", ("Ann",))) == hash(Side("Ann", ("Ann",)))
+    for part in (table, table.sides[0], left):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            part.players = ()  # type: ignore[misc, union-attr]
+    assert Hand({"Ann": ()}).pressures == ()
+
+
+def test_the_world_series_seats_its_dummy_unless_named():
+    series = configure("crates-world-series")
+    assert with_joiner(series, ["Ann", "Bob"]) == ("Ann", "Bob", "Figgy")
+    assert with_joiner(series, ["Ann", "figgy", "Bob"]) == ("Ann", "figgy", "Bob")
+    assert with_joiner(crates(), ["Ann", "Bob"]) == ("Ann", "Bob")
+
+
+def test_a_blank_table_has_numbered_seats():
+    assert blank_table(crates(), 3).players == ("Seat 1", "Seat 2", "Seat 3")
+    assert blank_table(configure("crates-world-series"), 2).players == ("Seat 1", "Seat 2", "Figgy")
+    with pytest.raises(InvalidSeating):
+        blank_table(crates(), 6)
+
+
+@dataclass(frozen=True)
+class SeatsOnly(Crates):
+    """Crates for the table sizes in ``SEATS`` alone (none: a game no table seats)."""
+
+    SEATS: ClassVar[tuple[int, ...]] = ()
+
+    def check_seating(self, game: Game) -> None:
+        if len(game.players) not in self.SEATS:
+            raise InvalidSeating("not for this many")
+
+
+def only(*seats: int) -> SeatsOnly:
+    return type("Only", (SeatsOnly,), {"SEATS": seats, "__annotations__": {}})()
+
+
+@pytest.mark.parametrize(
+    "rules, usual",
+    [
+        (crates(), 4),
+        (configure("hollywood-eights"), 2),
+        (configure("crates-world-series"), 2),
+        (only(2, 3), 2),
+        (only(3, 5), 3),
+        (only(5), 5),
+        (only(6), 4),
+        (only(), 4),
+    ],
+)
+def test_a_blank_sheet_seats_four_where_it_can_else_the_fewest(rules, usual):
+    assert usual_table(rules) == usual
