@@ -23,6 +23,7 @@ from scorekeeper.gamelog import (
     describe,
     take,
 )
+from scorekeeper.gamelog.said import said_of
 from scorekeeper.scoring import Game, configure
 
 PLAYERS = ("Ann", "Bob", "Cy")
@@ -170,3 +171,8 @@ def test_an_undo_is_said_with_what_it_removed():
     state, _ = saved(state, Change(CONFIRM, 1, "Ann"))
     confirmation = state.confirmations[1][0].id
     assert saved(state, Change(VOID, target=confirmation))[1] == "Undone: Hand 1 · confirmed (by Ann)."
+
+
+def test_leftovers_said_without_saying_how_they_were_saved_are_one_players():
+    taken = take(fresh(), [(leftovers(1, "Ann", "K"), "k1")], Sender("phone", NOW))
+    assert said_of(taken.appended) == "Ann's leftovers saved (10)."

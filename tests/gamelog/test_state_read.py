@@ -5,7 +5,9 @@ scores no new entry changes rather than working them out again."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import FrozenInstanceError, replace
+
+import pytest
 
 from scorekeeper.gamelog import (
     CONFIRM,
@@ -14,10 +16,13 @@ from scorekeeper.gamelog import (
     ONE_CARD,
     PRESSURE,
     VOID,
+    Appended,
     Change,
+    ChangeRefusal,
     Entry,
     GameState,
     accept,
+    replay,
 )
 from scorekeeper.scoring import Game, GameRecord, configure
 
@@ -254,3 +259,52 @@ def test_an_undo_of_an_entry_not_in_the_log_withdraws_nothing():
 def test_a_one_card_reminder_of_no_player_marks_no_one():
     state = crates(entry(1, ONE_CARD, 1, None, owes=True), entry(2, LEFTOVERS, 1, None, cards=["K"]))
     assert state.owes_two == {} and state.leftovers == {}
+
+
+def test_leftovers_of_a_hand_past_the_games_last_never_make_it_complete():
+    entries = [e for number in range(1, 17) for e in hand(number, 3 * number - 2, ["K"], [], ["5"])]
+    state = crates(*entries)
+    assert state.complete_hands == 15 and state.finished
+
+
+def test_a_confirmation_of_a_hand_without_a_change_confirms_it():
+    state = crates(entry(1, CONFIRM, 1, "Bob"))
+    assert state.last_change(1) is None and state.confirmed_by(1) == state.by_id[1]
+
+
+def test_a_stored_pressure_on_nobody_in_a_complete_hand_is_set_aside_naming_no_one():
+    state = replay(Game(configure("crates"), PLAYERS), [*HAND_1, entry(4, PRESSURE, 1, None)])
+    assert state.set_aside == {4: "Hand 1: pressure to '', who is not a player of this game."}
+
+
+def test_a_pressure_on_nobody_in_the_hand_in_play_is_refused_when_priced():
+    state = crates(entry(1, PRESSURE, 1, None))
+    with pytest.raises(ChangeRefusal) as raised:
+        state.pending_pressures()
+    assert (str(raised.value), raised.value.field) == ("None is not a player of this game.", "player")
+
+
+def test_each_of_several_hands_is_scored_as_its_own():
+    state = crates(*HAND_1, *hand(2, 4, ["Q"], ["8"], []))
+    first, second = state.hand_score(1), state.hand_score(2)
+    assert first is not None and second is not None
+    assert [side.total for side in first.sides.values()] == [10, 0, 30]
+    assert [side.total for side in second.sides.values()] == [10, 50, 0]
+    assert state.hand_score(3) is None
+
+
+def test_a_change_taken_cannot_be_changed():
+    taken = Appended(HAND_1[0], crates(HAND_1[0]), duplicate=False)
+    with pytest.raises(FrozenInstanceError):
+        taken.duplicate = True  # type: ignore[misc]
+
+
+def test_undoing_a_change_of_another_hand_leaves_a_hands_confirmation_standing():
+    state = crates(*HAND_1, entry(4, CONFIRM, 1, "Bob"), entry(5, PRESSURE, 2, "Ann"), entry(6, VOID, target=5))
+    assert state.last_change(1) == state.by_id[3] and state.confirmed_by(1) == state.by_id[4]
+    assert state.last_change(2) == state.by_id[6]
+
+
+def test_a_confirmation_of_the_hand_in_play_makes_no_more_hands_final():
+    state = crates(*HAND_1, entry(4, CONFIRM, 1, "Bob"), entry(5, CONFIRM, 2, "Bob"))
+    assert state.final_hands == 1 and state.unconfirmed_hands == []

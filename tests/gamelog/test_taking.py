@@ -139,6 +139,7 @@ def test_a_second_pressure_on_a_player_within_five_seconds_is_asked_about():
     assert str(asked) == "Another pressure on Ann? One was recorded moments ago."
     other_phone = refused(state, [(pressure("Ann", at(5)), "k2")], Sender("phone 2", AT))
     assert str(other_phone) == "Ann's pressure was just recorded on another phone. Is this a second one?"
+    assert isinstance(other_phone, SecondThoughts) and other_phone.field == "player"
     # Tapped before the one recorded (another phone's, delivered later) is as close.
     assert isinstance(refused(state, [(pressure("Ann", "2026-11-28T11:59:56+00:00"), "k2")]), SecondThoughts)
 
