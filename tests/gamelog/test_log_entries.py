@@ -28,7 +28,7 @@ from scorekeeper.gamelog import (
     accept,
 )
 from scorekeeper.gamelog.checks import check_change
-from scorekeeper.scoring import Game, configure
+from scorekeeper.scoring import Game, ScoringError, configure
 
 STATIC = Path(__file__).parent.parent.parent / "scorekeeper" / "static"
 PLAYERS = ("Ann", "Bob", "Cy")
@@ -167,3 +167,22 @@ def test_a_conflict_of_no_named_player_is_named_by_a_question_mark():
 def test_a_question_asks_the_phone_its_own_sentence():
     asked = SecondThoughts("Another pressure on Ann?", "player")
     assert asked.details() == {"ask": "Another pressure on Ann?"}
+
+
+def test_the_engines_refusal_of_each_kind_of_change_stands_beside_its_field(monkeypatch):
+    """A refusal the engine gives without a field of its own stands beside the box the change was
+    typed in: the cards of leftovers, the player of a pressure, the text of a note."""
+    from scorekeeper.gamelog import checks
+
+    def refuses(state: GameState) -> None:
+        raise ScoringError("the engine refuses it")
+
+    monkeypatch.setattr(checks, "_verify", refuses)
+    for change, field in (
+        (Change(LEFTOVERS, 1, "Ann", {"cards": ["K"]}), "cards"),
+        (Change(PRESSURE, 1, "Ann"), "player"),
+        (Change(NOTE, 1, None, {"text": "a ruling"}), "text"),
+    ):
+        with pytest.raises(ChangeRefusal) as raised:
+            accept(played(), change, Entry.of(change, 1, 1, "k", "test", AT))
+        assert (str(raised.value), raised.value.field) == ("The engine refuses it.", field)

@@ -176,3 +176,13 @@ def test_an_undo_is_said_with_what_it_removed():
 def test_leftovers_said_without_saying_how_they_were_saved_are_one_players():
     taken = take(fresh(), [(leftovers(1, "Ann", "K"), "k1")], Sender("phone", NOW))
     assert said_of(taken.appended) == "Ann's leftovers saved (10)."
+
+
+def test_a_pressure_added_to_a_complete_hand_is_said_without_a_cost_of_the_hand_in_play():
+    state, _ = saved(fresh(), leftovers(1, "Ann", "K"), leftovers(1, "Bob", ""), leftovers(1, "Cy", "Q"))
+    assert saved(state, Change(PRESSURE, 1, "Bob", again=True))[1] == "Pressure to Bob. Bob's next costs 10."
+
+
+def test_undoing_a_note_of_no_text_an_older_version_stored_is_said_without_a_value():
+    state = GameState.fold(Game(configure("crates"), PLAYERS), [entry(1, NOTE, 1)])
+    assert saved(state, Change(VOID, target=1))[1] == "Undone: Hand 1 · ruling note."
