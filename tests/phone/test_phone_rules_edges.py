@@ -1,0 +1,113 @@
+"""The phone's scorer (``static/rules.js``) at the edges the random games of
+``test_phone_scores_as_the_engine.py`` cannot reach: cards written the long way or wrongly, a
+special card without its suit asked of the scorer alone, and threes beside a card worth exactly
+a three (no rule set of the registry has one; a rule book may), each read against the engine.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from typing import Any
+
+from scorekeeper.scoring import Game, ScoringError, configure, parse_cards
+from scorekeeper.scoring.cards import Card
+from scorekeeper.scoring.rulebook import rule_book
+from scorekeeper.scoring.threes import not_an_eight, nullify_with_threes, score_with_threes
+from tests.phone.test_phone_scores_as_the_engine import ROOT, node
+
+RULES = (ROOT / "scorekeeper" / "static" / "rules.js").as_uri()
+
+#: Reads [[function, ...arguments]] on stdin; writes each one's result, or {refused: its words}.
+CALLS = f"""
+import * as rules from {json.dumps(RULES)};
+const chunks = [];
+for await (const chunk of process.stdin) {{ chunks.push(chunk); }}
+const calls = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+const run = ([name, ...args]) => {{
+  try {{
+    if (name === "parseCard") {{ return rules.parseCard(args[0]); }}
+    const cards = args[1].map(rules.parseCard);
+    return name === "scoreLeftovers" ? rules.scoreLeftovers(args[0], cards)
+      : rules.checkLeftovers(args[0], {{ hand: cards }}).hand;
+  }} catch (error) {{
+    if (error instanceof rules.Refused) {{ return {{ refused: error.message }}; }}
+    throw error;
+  }}
+}};
+process.stdout.write(JSON.stringify(calls.map(run)));
+"""
+
+
+def phone(*calls: list[Any]) -> list[Any]:
+    answer = subprocess.run(
+        [node(), "--input-type=module", "-e", CALLS],
+        input=json.dumps(calls),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert answer.returncode == 0, answer.stderr[-3000:]
+    return json.loads(answer.stdout)
+
+
+def _book(rule_set: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    return rule_book(Game(configure(rule_set, options or {}), ("Ann", "Bob", "Cy"), ()))
+
+
+def test_a_joker_written_in_full_is_a_joker_and_a_joker_has_no_suit():
+    tokens = ["joker", "Joker", "JOKER", "JK", "JKs", "jkh", "JokerS"]
+    engine = []
+    for token in tokens:
+        try:
+            engine.append(parse_cards([token])[0].rank.value)
+        except ScoringError:
+            engine.append(None)
+    assert engine == ["JK", "JK", "JK", "JK", None, None, None]
+    read = phone(*(["parseCard", token] for token in tokens))
+    assert [None if "refused" in card else card["rank"] for card in read] == engine
+    assert all(card["suit"] is None for card in read if "refused" not in card)
+
+
+def test_the_scorer_alone_asks_for_the_suit_of_a_special_card():
+    """A calculator's points (``scoreLeftovers``, without the rule book's refusals) refuse a queen
+    without its suit where the queen of spades is special, naming that card."""
+    book = _book("house", {"name": "Kitchen", "special": {"QS": 40}})
+    refused, plain = phone(["scoreLeftovers", book, ["Q"]], ["scoreLeftovers", book, ["Qh", "Qs"]])
+    assert refused == {"refused": "Q♠ is a special card: give the suit"}
+    assert plain["total"] == 10 + 40
+
+
+def _with_a_card_worth_three(rule_set: str) -> tuple[dict[str, Any], dict[str, int]]:
+    """The rule set's book with the ace worth exactly what a three counts when it covers."""
+    book = _book(rule_set)
+    terms = book["leftovers"]
+    terms["points"] = {**terms["points"], "A": terms["three_points"]}
+    return book, terms["points"]
+
+
+def _by(points: dict[str, int]) -> Callable[[Card], int]:
+    return lambda card: points[card.rank.value]
+
+
+def test_a_three_covers_only_a_card_worth_more_than_a_three():
+    """Crates: covering a card worth 3 with a three saves nothing, so no such pile is shown; with
+    nothing worth more, one pile is made on the best card there is (scoring/threes.py)."""
+    book, points = _with_a_card_worth_three("crates")
+    hands = [["3", "A", "K"], ["3", "3", "K", "A"], ["3", "A", "8"], ["3h", "3s", "A", "K", "Q"]]
+    engine = [score_with_threes(parse_cards(hand), _by(points), not_an_eight) for hand in hands]
+    read = phone(*(["checkLeftovers", book, hand] for hand in hands))
+    assert [(r["total"], r["covers"]) for r in read] == [(e.total, e.compact) for e in engine]
+
+
+def test_creights_keeps_the_fewest_threes_cancelling_threes_when_it_saves_no_more():
+    """Two threes and a card worth 3: a three cancelling the card saves what a three cancelling the
+    other three saves; the engine keeps the first (fewest threes on threes), and so does the phone."""
+    book, points = _with_a_card_worth_three("creights")
+    hands = [["3", "3", "A"], ["3", "3", "A", "8"], ["3", "3", "3", "3", "A", "A"]]
+    engine = [nullify_with_threes(parse_cards(hand), _by(points)) for hand in hands]
+    read = phone(*(["checkLeftovers", book, hand] for hand in hands))
+    assert [(r["total"], r["covers"]) for r in read] == [(e.total, e.compact) for e in engine]
+    assert engine[0].compact == "3→A"
