@@ -19,21 +19,32 @@ from tests.phone.test_phone_scores_as_the_engine import ROOT, node
 
 RULES = (ROOT / "scorekeeper" / "static" / "rules.js").as_uri()
 
-#: Reads [[function, ...arguments]] on stdin; writes each one's result, or {refused: its words}.
+#: Reads [[function, ...arguments]] on stdin; writes each one's result, or {refused: its words}, or
+#: {thrown: the error} for any other error (a card given as null is passed on as null).
 CALLS = f"""
 import * as rules from {json.dumps(RULES)};
 const chunks = [];
 for await (const chunk of process.stdin) {{ chunks.push(chunk); }}
 const calls = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 const run = ([name, ...args]) => {{
+  const card = (token) => (token === null ? null : rules.parseCard(token));
   try {{
     if (name === "parseCard") {{ return rules.parseCard(args[0]); }}
+    if (name === "scoreGame") {{
+      const hands = args[1].map((hand) => ({{ ...hand, leftovers: Object.fromEntries(
+        Object.entries(hand.leftovers).map(([player, tokens]) => [player, tokens.map(card)])) }}));
+      return rules.scoreGame(args[0], hands, false);
+    }}
+    if (name === "checkHand") {{
+      return rules.checkLeftovers(args[0], Object.fromEntries(
+        Object.entries(args[1]).map(([player, tokens]) => [player, tokens.map(card)])));
+    }}
     const cards = args[1].map(rules.parseCard);
     return name === "scoreLeftovers" ? rules.scoreLeftovers(args[0], cards)
       : rules.checkLeftovers(args[0], {{ hand: cards }}).hand;
   }} catch (error) {{
     if (error instanceof rules.Refused) {{ return {{ refused: error.message }}; }}
-    throw error;
+    return {{ thrown: String(error) }};
   }}
 }};
 process.stdout.write(JSON.stringify(calls.map(run)));
@@ -69,6 +80,7 @@ def test_a_joker_written_in_full_is_a_joker_and_a_joker_has_no_suit():
     read = phone(*(["parseCard", token] for token in tokens))
     assert [None if "refused" in card else card["rank"] for card in read] == engine
     assert all(card["suit"] is None for card in read if "refused" not in card)
+    assert read[4] == {"refused": "unknown card JKs"}
 
 
 def test_the_scorer_alone_asks_for_the_suit_of_a_special_card():
@@ -78,6 +90,31 @@ def test_the_scorer_alone_asks_for_the_suit_of_a_special_card():
     refused, plain = phone(["scoreLeftovers", book, ["Q"]], ["scoreLeftovers", book, ["Qh", "Qs"]])
     assert refused == {"refused": "Q♠ is a special card: give the suit"}
     assert plain["total"] == 10 + 40
+
+
+def test_the_scorer_alone_refuses_a_card_outside_the_game():
+    """Without the rule book's refusals (``scoreLeftovers`` alone, as a calculator's points), a
+    card without its suit where every card needs one, and a joker where jokers are off, are refused
+    in words that say why."""
+    suited, jokerless = _book("two-fifty"), _book("crates")
+    assert jokerless["leftovers"]["jokers_per_deck"] == 0
+    read = phone(["scoreLeftovers", suited, ["Kh", "K"]], ["scoreLeftovers", jokerless, ["K", "JK"]])
+    assert read == [
+        {"refused": "this game needs the suit of every card"},
+        {"refused": "Joker is not in this game's deck"},
+    ]
+
+
+def test_a_slip_that_is_not_a_refusal_comes_out_of_a_game_as_it_was_thrown():
+    """A hand with something that is not a card (a bug in the page, not a player's mistake): the
+    game's scorer lets the leftovers' own error through unchanged, not a later one of its own."""
+    book = _book("crates")
+    leftovers = {"Ann": ["K", None], "Bob": [], "Cy": ["5"]}
+    game, alone = phone(
+        ["scoreGame", book, [{"leftovers": leftovers, "pressures": []}]], ["checkHand", book, leftovers]
+    )
+    assert "thrown" in alone
+    assert game == alone
 
 
 def _with_a_card_worth_three(rule_set: str) -> tuple[dict[str, Any], dict[str, int]]:

@@ -123,13 +123,17 @@ def random_game(game: Game, rng: random.Random) -> list[dict[str, Any]]:
 
 
 def strangers_and_gaps(game: Game) -> list[list[dict[str, Any]]]:
-    """A hand naming someone who is not a player, one missing a player's leftovers, and one with a
-    pressure to someone who is not a player (refused in the engine's words, pressures or not)."""
+    """A hand naming someone who is not a player, one missing a player's leftovers, one with a
+    pressure to someone who is not a player (refused in the engine's words, pressures or not), and
+    one where a single player holds more of a card than the decks have (that player is named)."""
     kings = {player: ["K"] for player in game.players[:4]}
     stranger = {"leftovers": {**{player: [] for player in game.players}, **kings, "Zed": ["A"]}, "pressures": []}
     gap = {"leftovers": {player: ["A"] for player in game.players[:-1]}, "pressures": []}
     pressed = {"leftovers": {**{player: [] for player in game.players}, **kings}, "pressures": ["Zed"]}
-    return [[stranger], [gap], [pressed]]
+    decks = game.rules.decks_in_play()
+    hoard = ["8h"] * (decks + 1) if game.rules.needs_suits else ["8"] * (4 * decks + 1)
+    hoarder = {"leftovers": {**{player: [] for player in game.players}, game.players[1]: hoard}, "pressures": []}
+    return [[stranger], [gap], [pressed], [hoarder]]
 
 
 def level_sides(game: Game) -> list[list[dict[str, Any]]]:
