@@ -15,7 +15,7 @@ from scorekeeper.scoring import Game, ScoringError, configure, parse_cards
 from scorekeeper.scoring.cards import Card
 from scorekeeper.scoring.rulebook import rule_book
 from scorekeeper.scoring.threes import not_an_eight, nullify_with_threes, score_with_threes
-from tests.phone.test_phone_scores_as_the_engine import ROOT, node
+from tests.phone.test_phone_scores_as_the_engine import ROOT, engine_leftovers, node
 
 RULES = (ROOT / "scorekeeper" / "static" / "rules.js").as_uri()
 
@@ -115,6 +115,17 @@ def test_a_slip_that_is_not_a_refusal_comes_out_of_a_game_as_it_was_thrown():
     )
     assert "thrown" in alone
     assert game == alone
+
+
+def test_creights_leaves_a_bare_three_after_threes_cancel_threes():
+    """Three threes beside nothing a three may cancel (eights): two of them cancel each other and
+    the third stands alone, each scoring 3, as the engine counts them."""
+    game = Game(configure("creights", {}), ("Ann", "Bob", "Cy"), ())
+    hands = [["3", "3", "3", "8"], ["3h", "3s", "3", "8", "8"], ["3", "3", "3", "3", "K"]]
+    engine = [engine_leftovers(game, hand) for hand in hands]
+    read = phone(*(["checkLeftovers", rule_book(game), hand] for hand in hands))
+    assert [{"total": r["total"], "covers": r["covers"], "steps": r["steps"]} for r in read] == engine
+    assert engine[0]["total"] == 3 + 3 + 50
 
 
 def _with_a_card_worth_three(rule_set: str) -> tuple[dict[str, Any], dict[str, int]]:
