@@ -128,6 +128,16 @@ def test_creights_leaves_a_bare_three_after_threes_cancel_threes():
     assert engine[0]["total"] == 3 + 3 + 50
 
 
+def test_a_book_without_the_engines_words_still_names_who_never_takes_a_pressure():
+    """A rule book kept by a phone from before books carried the engine's refusals: a pressure to
+    the World Series' Figgy is still refused, naming him."""
+    book = rule_book(Game(configure("crates-world-series", {}), ("Ann", "Figgy", "Bob"), ()))
+    assert book["no_pressure"] == ["Figgy"]
+    del book["refusals"]
+    hand = {"leftovers": {"Ann": ["K"], "Figgy": [], "Bob": ["5"]}, "pressures": ["Figgy"]}
+    assert phone(["scoreGame", book, [hand]]) == [{"refused": "Figgy never takes a pressure"}]
+
+
 def _with_a_card_worth_three(rule_set: str) -> tuple[dict[str, Any], dict[str, int]]:
     """The rule set's book with the ace worth exactly what a three counts when it covers."""
     book = _book(rule_set)
