@@ -68,18 +68,18 @@ def _book(rule_set: str, options: dict[str, Any] | None = None) -> dict[str, Any
     return rule_book(Game(configure(rule_set, options or {}), ("Ann", "Bob", "Cy"), ()))
 
 
-def test_a_joker_written_in_full_is_a_joker_and_a_joker_has_no_suit():
-    tokens = ["joker", "Joker", "JOKER", "JK", "JKs", "jkh", "JokerS"]
+def test_a_joker_written_in_full_is_a_joker_and_a_joker_has_no_suit_and_t_is_a_ten():
+    tokens = ["joker", "Joker", "JOKER", "JK", "JKs", "jkh", "JokerS", "T", "t", "Th"]
     engine = []
     for token in tokens:
         try:
             engine.append(parse_cards([token])[0].rank.value)
         except ScoringError:
             engine.append(None)
-    assert engine == ["JK", "JK", "JK", "JK", None, None, None]
+    assert engine == ["JK", "JK", "JK", "JK", None, None, None, "10", "10", "10"]
     read = phone(*(["parseCard", token] for token in tokens))
     assert [None if "refused" in card else card["rank"] for card in read] == engine
-    assert all(card["suit"] is None for card in read if "refused" not in card)
+    assert [card.get("suit") for card in read] == [None] * 9 + ["H"]
     assert read[4] == {"refused": "unknown card JKs"}
 
 
@@ -136,6 +136,17 @@ def test_a_book_without_the_engines_words_still_names_who_never_takes_a_pressure
     del book["refusals"]
     hand = {"leftovers": {"Ann": ["K"], "Figgy": [], "Bob": ["5"]}, "pressures": ["Figgy"]}
     assert phone(["scoreGame", book, [hand]]) == [{"refused": "Figgy never takes a pressure"}]
+
+
+def test_of_cards_worth_the_same_a_three_covers_the_lower_rank_first():
+    """A jack of clubs and a queen are both worth 10 in Crates: one three covers the jack (the
+    lower rank, whatever its suit), as the engine chooses, in whichever order they were written."""
+    game = Game(configure("crates", {}), ("Ann", "Bob", "Cy"), ())
+    hands = [["Q", "Jc", "3"], ["Jc", "Q", "3"], ["Kc", "Qd", "J", "3", "3"]]
+    engine = [engine_leftovers(game, hand) for hand in hands]
+    read = phone(*(["checkLeftovers", rule_book(game), hand] for hand in hands))
+    assert [{"total": r["total"], "covers": r["covers"], "steps": r["steps"]} for r in read] == engine
+    assert engine[0]["covers"] == "3→J♣"
 
 
 def _with_a_card_worth_three(rule_set: str) -> tuple[dict[str, Any], dict[str, int]]:
