@@ -149,6 +149,17 @@ def test_of_cards_worth_the_same_a_three_covers_the_lower_rank_first():
     assert engine[0]["covers"] == "3→J♣"
 
 
+def test_a_deck_holds_only_its_jokers():
+    """Crates with jokers: two a deck, so a third joker is refused in the engine's words, while four
+    of a plain rank are not."""
+    game = Game(configure("crates", {"jokers": True}), ("Ann", "Bob", "Cy"), ())
+    hands = [["JK", "JK", "JK"], ["JK", "JK", "K", "K", "K", "K"]]
+    engine = [engine_leftovers(game, hand) for hand in hands]
+    read = phone(*(["checkLeftovers", rule_book(game), hand] for hand in hands))
+    assert [r if "refused" in r else {key: r[key] for key in ("total", "covers", "steps")} for r in read] == engine
+    assert "refused" in engine[0] and "refused" not in engine[1]
+
+
 def _with_a_card_worth_three(rule_set: str) -> tuple[dict[str, Any], dict[str, int]]:
     """The rule set's book with the ace worth exactly what a three counts when it covers."""
     book = _book(rule_set)
