@@ -185,6 +185,30 @@ def on_the_target(game: Game) -> list[list[dict[str, Any]]]:
     return []
 
 
+def on_the_outright_line(game: Game) -> list[list[dict[str, Any]]]:
+    """Where reaching a line wins outright (the 500 rule): the first player goes out every hand, the
+    second leaves the same card until exactly on the line, the third a card small enough to stay
+    below the loss line until then (a total on the line wins, as the engine says)."""
+    line = game.rules.end_terms(game).get("outright")
+    if line is None or len(game.players) < 3:
+        return []
+    cards = sorted(set(_deck(game, random.Random(0))))
+    points = {token: engine_leftovers(game, [token]).get("total") for token in cards}
+    low = min((token for token in cards if isinstance(points[token], int)), key=lambda token: points[token])
+    for token in cards:
+        each = points[token]
+        if isinstance(each, int) and 0 < each and line % each == 0 and points[low] * (line // each) < line // 2:
+            hand = {
+                "leftovers": {
+                    player: [] if index == 0 else [token] if index == 1 else [low]
+                    for index, player in enumerate(game.players)
+                },
+                "pressures": [],
+            }
+            return [[hand] * (line // each + 1)]
+    return []
+
+
 def engine_leftovers(game: Game, tokens: list[str]) -> dict[str, Any]:
     try:
         scored = game.rules.check_and_score({SINGLE_HAND: parse_cards(tokens)})[SINGLE_HAND]
@@ -236,7 +260,7 @@ def played_by_the_engine(games: list[Game]) -> tuple[list[dict[str, Any]], list[
         hands = [leftovers(game, rng) for _ in range(count)]
         played = [(random_game(game, rng), rng.random() < 0.5) for _ in range(GAMES_PER_SETUP)]
         played += [(hands, False) for hands in strangers_and_gaps(game) + level_sides(game)]
-        played += [(hands, True) for hands in on_the_line(game) + on_the_target(game)]
+        played += [(hands, True) for hands in on_the_line(game) + on_the_target(game) + on_the_outright_line(game)]
         cases.append(
             {
                 "book": rule_book(game),
