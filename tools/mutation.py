@@ -309,6 +309,12 @@ def read_equivalents(path: Path = EQUIVALENT) -> dict[str, str]:
     return found
 
 
+def sampled(mutants: list[Mutant], sample: int = 1, share: int = 0) -> list[Mutant]:
+    """Share ``share`` (0 to ``sample`` - 1) of one in ``sample`` of the mutants, chosen by a hash of
+    each name: the same ones every run, and the ``sample`` shares together are every mutant once."""
+    return [mutant for mutant in mutants if zlib.crc32(mutant.ident.encode()) % sample == share]
+
+
 def mutants_of(root: Path, module: str) -> list[Mutant]:
     text = (root / module).read_text(encoding="utf-8")
     found = js_mutants(module, text) if module.endswith(".js") else python_mutants(module, text)
@@ -327,7 +333,10 @@ def _copy_checkout(root: Path, into: Path, module: str) -> None:
 
 def _run_tests(copy_root: Path, tests: list[str], limit: float) -> tuple[str, float]:
     """``passed``, ``failed`` or ``timeout``, and the seconds taken."""
-    env = dict(os.environ, PYTHONPATH=str(copy_root), SCOREKEEPER_MUTATION="1")
+    # A test may keep there what no mutant changes (the phone's test: the engine's answers), for the run.
+    cache = copy_root / ".mutation-cache"
+    cache.mkdir(exist_ok=True)
+    env = dict(os.environ, PYTHONPATH=str(copy_root), SCOREKEEPER_MUTATION="1", SCOREKEEPER_MUTATION_CACHE=str(cache))
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-n", "0", *tests]
     started = time.monotonic()
     process = subprocess.Popen(
@@ -361,13 +370,12 @@ def run_module(
     say: Callable[[str], None] = print,
     only: set[str] | None = None,
     sample: int = 1,
+    share: int = 0,
 ) -> Outcome:
     """Run every mutant of ``module`` (those named in ``only``, if given) against ``tests``, in a copy of ``root``."""
     outcome = Outcome(module)
     mutants = [
-        mutant
-        for mutant in mutants_of(root, module)
-        if (only is None or mutant.ident in only) and zlib.crc32(mutant.ident.encode()) % sample == 0
+        mutant for mutant in sampled(mutants_of(root, module), sample, share) if only is None or mutant.ident in only
     ]
     with tempfile.TemporaryDirectory(prefix="mutation-") as folder:
         copy_root = Path(folder)
@@ -434,6 +442,13 @@ def main(argv: list[str] | None = None) -> int:
         help="run one mutant in N, the same ones every run (chosen by a hash of the name)",
     )
     parser.add_argument(
+        "--share",
+        type=int,
+        default=0,
+        metavar="K",
+        help="with --sample N, run the K-th share of the mutants instead (0 to N-1; 0 by default)",
+    )
+    parser.add_argument(
         "--only",
         type=Path,
         help="a file of mutants' names, one a line (e.g. an earlier run's survivors): run those alone",
@@ -448,17 +463,21 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"not in {args.map.name}: {', '.join(unknown)}", file=sys.stderr)
         return 2
+    if not 0 <= args.share < args.sample:
+        print(f"--share {args.share}: a share of --sample {args.sample} is 0 to {args.sample - 1}", file=sys.stderr)
+        return 2
     equivalents = read_equivalents(args.equivalent)
     if args.list:
         for module in chosen:
-            for mutant in mutants_of(args.root, module):
+            for mutant in sampled(mutants_of(args.root, module), args.sample, args.share):
                 print(mutant.ident + ("  (equivalent)" if mutant.ident in equivalents else ""))
         return 0
     only = None
     if args.only:
         only = {line.split()[-1] for line in args.only.read_text(encoding="utf-8").splitlines() if line.strip()}
     outcomes = [
-        run_module(args.root, module, modules[module], equivalents, only=only, sample=args.sample) for module in chosen
+        run_module(args.root, module, modules[module], equivalents, only=only, sample=args.sample, share=args.share)
+        for module in chosen
     ]
     known = {mutant.ident for module in chosen for mutant in mutants_of(args.root, module)}
     stale = [ident for ident in equivalents if ident.split(":")[0] in chosen and ident not in known]

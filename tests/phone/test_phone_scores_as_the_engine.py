@@ -10,6 +10,7 @@ Every rule set of the registry is played, so a new one reaches this test with no
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -122,11 +123,17 @@ def random_game(game: Game, rng: random.Random) -> list[dict[str, Any]]:
 
 
 def strangers_and_gaps(game: Game) -> list[list[dict[str, Any]]]:
-    """A hand naming someone who is not a player, and one missing a player's leftovers."""
+    """A hand naming someone who is not a player, one missing a player's leftovers, one with a
+    pressure to someone who is not a player (refused in the engine's words, pressures or not), and
+    one where a single player holds more of a card than the decks have (that player is named)."""
     kings = {player: ["K"] for player in game.players[:4]}
     stranger = {"leftovers": {**{player: [] for player in game.players}, **kings, "Zed": ["A"]}, "pressures": []}
     gap = {"leftovers": {player: ["A"] for player in game.players[:-1]}, "pressures": []}
-    return [[stranger], [gap]]
+    pressed = {"leftovers": {**{player: [] for player in game.players}, **kings}, "pressures": ["Zed"]}
+    decks = game.rules.decks_in_play()
+    hoard = ["8h"] * (decks + 1) if game.rules.needs_suits else ["8"] * (4 * decks + 1)
+    hoarder = {"leftovers": {**{player: [] for player in game.players}, game.players[1]: hoard}, "pressures": []}
+    return [[stranger], [gap], [pressed], [hoarder]]
 
 
 def level_sides(game: Game) -> list[list[dict[str, Any]]]:
@@ -155,6 +162,50 @@ def on_the_line(game: Game) -> list[list[dict[str, Any]]]:
                 "pressures": [],
             }
             return [[hand] * (line // points + 1)]
+    return []
+
+
+def on_the_target(game: Game) -> list[list[dict[str, Any]]]:
+    """Where games are scored in columns to a target: the first player goes out every hand and
+    collects the same points, until the first column stands exactly on the target (reached: the
+    column is won in that hand, as the engine says) and one hand past it."""
+    terms = game.rules.end_terms(game)
+    if "columns" not in terms:
+        return []
+    target = terms["target"]
+    for token in _deck(game, random.Random(0)):
+        hand = {
+            "leftovers": {player: [] if index == 0 else [token] for index, player in enumerate(game.players)},
+            "pressures": [],
+        }
+        scored = engine_game(game, [hand], False)
+        points = int(scored["columns"][0][2][game.players[0]]) if "columns" in scored else 0
+        if 0 < points < target and target % points == 0:
+            return [[hand] * (target // points + 1)]
+    return []
+
+
+def on_the_outright_line(game: Game) -> list[list[dict[str, Any]]]:
+    """Where reaching a line wins outright (the 500 rule): the first player goes out every hand, the
+    second leaves the same card until exactly on the line, the third a card small enough to stay
+    below the loss line until then (a total on the line wins, as the engine says)."""
+    line = game.rules.end_terms(game).get("outright")
+    if line is None or len(game.players) < 3:
+        return []
+    cards = sorted(set(_deck(game, random.Random(0))))
+    points = {token: engine_leftovers(game, [token]).get("total") for token in cards}
+    low = min((token for token in cards if isinstance(points[token], int)), key=lambda token: points[token])
+    for token in cards:
+        each = points[token]
+        if isinstance(each, int) and 0 < each and line % each == 0 and points[low] * (line // each) < line // 2:
+            hand = {
+                "leftovers": {
+                    player: [] if index == 0 else [token] if index == 1 else [low]
+                    for index, player in enumerate(game.players)
+                },
+                "pressures": [],
+            }
+            return [[hand] * (line // each + 1)]
     return []
 
 
@@ -200,16 +251,16 @@ def node() -> str:
     return found
 
 
-def test_the_phone_scores_every_rule_set_as_the_engine_does():
+def played_by_the_engine(games: list[Game]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Each setup's cases (its rule book, leftovers and games) and what the engine makes of them."""
     rng = random.Random(20261125)
-    games = setups()
     cases, expected = [], []
     for game in games:
         count = HANDS_PER_RULE_SET // sum(1 for other in games if other.rules.id == game.rules.id)
         hands = [leftovers(game, rng) for _ in range(count)]
         played = [(random_game(game, rng), rng.random() < 0.5) for _ in range(GAMES_PER_SETUP)]
         played += [(hands, False) for hands in strangers_and_gaps(game) + level_sides(game)]
-        played += [(hands, True) for hands in on_the_line(game)]
+        played += [(hands, True) for hands in on_the_line(game) + on_the_target(game) + on_the_outright_line(game)]
         cases.append(
             {
                 "book": rule_book(game),
@@ -223,6 +274,31 @@ def test_the_phone_scores_every_rule_set_as_the_engine_does():
                 "games": [engine_game(game, h, until) for h, until in played],
             }
         )
+    return cases, expected
+
+
+def remembered(games: list[Game]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``played_by_the_engine``; under the mutation tool, which runs this test once per mutant of
+    ``rules.js`` and never changes the engine, kept in its folder (``SCOREKEEPER_MUTATION_CACHE``)
+    under a hash of the engine's code and this test's, and read back: the engine plays once a run."""
+    folder = os.environ.get("SCOREKEEPER_MUTATION_CACHE")
+    if not folder:
+        return played_by_the_engine(games)
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "scorekeeper" / "scoring").rglob("*.py")) + [Path(__file__)]:
+        digest.update(path.read_bytes())
+    kept = Path(folder) / f"phone-engine-{digest.hexdigest()[:16]}.json"
+    if kept.exists():
+        cases, expected = json.loads(kept.read_text(encoding="utf-8"))
+        return cases, expected
+    cases, expected = played_by_the_engine(games)
+    kept.write_text(json.dumps([cases, expected]), encoding="utf-8")
+    return cases, expected
+
+
+def test_the_phone_scores_every_rule_set_as_the_engine_does():
+    games = setups()
+    cases, expected = remembered(games)
     answer = subprocess.run(
         [node(), str(SCRIPT)], input=json.dumps(cases), capture_output=True, text=True, timeout=600, check=False
     )

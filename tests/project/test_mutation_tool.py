@@ -114,3 +114,32 @@ def test_two_changes_starting_at_the_same_place_have_two_names():
     # In ``a - b - c`` the inner ``a - b`` starts where the whole does: it is named by where it ends too.
     names = sorted(mutant.ident for mutant in tool().python_mutants("m.py", "x = a - b - c\n"))
     assert names == ["m.py:1:4:Sub:Add", "m.py:1:4:Sub:Add@1.9"]
+
+
+def test_the_shares_of_a_sample_are_every_mutant_once_and_the_sample_alone_is_share_0():
+    script = "export const f = (a, b) => (a < b ? a + 1 : b - 2) * 3 === 4 || !a ? 'x' : \"y\";\n"
+    mutants = list(tool().js_mutants("x.js", script))
+    shares = [tool().sampled(mutants, 4, share) for share in range(4)]
+    names = [mutant.ident for share in shares for mutant in share]
+    assert sorted(names) == sorted(mutant.ident for mutant in mutants)
+    assert len(set(names)) == len(mutants)
+    assert sum(1 for share in shares if share) > 1
+    assert tool().sampled(mutants, 4) == shares[0]
+
+
+def test_the_run_takes_the_share_asked_for(checkout, capsys):
+    files = [
+        "--root",
+        str(checkout),
+        "--map",
+        str(checkout / "map.txt"),
+        "--equivalent",
+        str(checkout / "equivalent.txt"),
+    ]
+    base = [*files, "--list", "--sample", "2"]
+    listed = [tool().main([*base, "--share", str(share)]) == 0 and capsys.readouterr().out.split() for share in (0, 1)]
+    assert sorted(listed[0] + listed[1]) == sorted(
+        mutant.ident for mutant in tool().python_mutants("tiny/calc.py", TINY)
+    )
+    assert tool().main([*base, "--share", "2"]) == 2
+    assert "--share 2" in capsys.readouterr().err
