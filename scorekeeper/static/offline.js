@@ -8,7 +8,7 @@ import { FORMAT, fold, merge, record } from "./copy.js";
 import { heardAt, showAddressedPage } from "./follow.js";
 import { LIMIT_MS, fetchWithin, formFields } from "./net.js";
 import { addressOf, h, noticeBox, pageOf } from "./offline_pages.js";
-import { Refused, checkLeftovers, parseCard } from "./rules.js";
+import { Refused, checkOneHand, parseCard } from "./rules.js";
 import { newKey, pending as queuedFor, setConnection, waitingCount, withdraw } from "./outbox.js";
 import { scoreHere } from "./pad.js";
 import { said, undone } from "./said.js";
@@ -334,7 +334,7 @@ document.addEventListener("scorekeeper:delivered", () => { refresh(); });
 scoreHere((tokens) => {
   if (!held) { return null; }
   try {
-    const scored = checkLeftovers(/** @type {Copy} */ (held).book, { hand: tokens.map(parseCard) }).hand;
+    const scored = checkOneHand(/** @type {Copy} */ (held).book, tokens.map(parseCard));
     return { total: scored.total, covering: scored.covers };
   } catch (error) {
     if (error instanceof Refused) { return { error: error.message }; }

@@ -115,13 +115,17 @@ const byOrder = (a, b) => order(a) - order(b);
 /** @type {(a: Card, b: Card) => boolean} */
 const same = (a, b) => a.rank === b.rank && a.suit === b.suit;
 
+/* The holder of leftovers checked on their own (the calculator, the pad's live score): blank, which
+   no player's name can be, as the engine's SINGLE_HAND (rulesets/base.py). */
+export const SINGLE_HAND = "";
+
 /* The engine's own words for a card it refuses wherever it is held (the rule book asks the engine),
-   in one hand ("hand", the calculator's) or in a player's; null for a card it takes. */
+   in one hand (SINGLE_HAND) or in a player's; null for a card it takes. */
 /** @param {Book} book @param {string} player @param {Card} card @returns {string | null} */
 function refusalOf(book, player, card) {
   const words = book.refusals && !card.suit ? book.refusals.cards[card.rank] : undefined;
   if (!words) { return null; }
-  return player === "hand" ? words[0] : words[1].split("{player}").join(player);
+  return player === SINGLE_HAND ? words[0] : words[1].split("{player}").join(player);
 }
 
 /* "5 × K in the leftovers, but one deck has only 4. Check Bob's and Di's cards." (rulesets/base.py) */
@@ -132,7 +136,7 @@ function refusalOf(book, player, card) {
 function tooMany(leftovers, what, limit, decks, holds) {
   const held = decks === 1 ? "one deck has" : decks + " decks have";
   const holders = Object.keys(leftovers).filter((player) => leftovers[player].some(holds));
-  if (holders.length === 1 && holders[0] === "hand") { return what + " in one hand, but " + held + " only " + limit + "."; }
+  if (holders.length === 1 && holders[0] === SINGLE_HAND) { return what + " in one hand, but " + held + " only " + limit + "."; }
   return what + " in the leftovers, but " + held + " only " + limit + ". Check " +
     holders.map((player) => player + "'s").join(" and ") + " cards.";
 }
@@ -225,6 +229,12 @@ function threes(terms, cards) {
   return { total, covers, steps: "" };
 }
 
+/* One hand's leftovers checked and scored on their own, outside any game. */
+/** @param {Book} book @param {Card[]} cards @returns {Scored} */
+export function checkOneHand(book, cards) {
+  return checkLeftovers(book, { [SINGLE_HAND]: cards })[SINGLE_HAND];
+}
+
 /* The deck's limits and who may go out, over some or all players' leftovers (by name). */
 /** @param {Book} book @param {Record<string, Card[]>} leftovers @returns {Record<string, Scored>} */
 export function checkLeftovers(book, leftovers) {
@@ -252,7 +262,7 @@ export function checkLeftovers(book, leftovers) {
     }
   }
   const out = Object.keys(leftovers).filter((player) => !leftovers[player].length);
-  if (terms.one_goes_out && out.length > 1 && !("hand" in leftovers)) {
+  if (terms.one_goes_out && out.length > 1 && !(SINGLE_HAND in leftovers)) {
     throw new Refused("only one player can go out, but " + out.join(" and ") + " have no cards.");
   }
   return scored;

@@ -1,7 +1,7 @@
 // @ts-check
 // Reads {book, leftovers: [[token]], games: [{hands, untilDecided}]} on stdin and writes what the
 // phone's scorer (static/rules.js) makes of each, for tests/phone/test_phone_scores_as_the_engine.py.
-import { parseCard, checkLeftovers, scoreGame, Refused } from "../../scorekeeper/static/rules.js";
+import { parseCard, checkOneHand, scoreGame, Refused } from "../../scorekeeper/static/rules.js";
 
 /** @import { Book } from "../../scorekeeper/static/rules.js" */
 /** @typedef {{hands: {leftovers: Record<string, string[]>, pressures: string[]}[], untilDecided: boolean}} Game */
@@ -22,7 +22,7 @@ function attempt(work) {
 
 const results = cases.map(({ book, leftovers, games }) => ({
   leftovers: leftovers.map((tokens) => attempt(() => {
-    const scored = checkLeftovers(book, { hand: tokens.map(parseCard) }).hand;
+    const scored = checkOneHand(book, tokens.map(parseCard));
     return { total: scored.total, covers: scored.covers, steps: scored.steps };
   })),
   games: games.map(({ hands, untilDecided }) => attempt(() => {

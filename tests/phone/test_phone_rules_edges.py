@@ -14,6 +14,7 @@ from typing import Any
 from scorekeeper.scoring import Game, ScoringError, configure, parse_cards
 from scorekeeper.scoring.cards import Card
 from scorekeeper.scoring.rulebook import rule_book
+from scorekeeper.scoring.rulesets import SINGLE_HAND
 from scorekeeper.scoring.threes import not_an_eight, nullify_with_threes, score_with_threes
 from tests.phone.test_phone_scores_as_the_engine import ROOT, engine_leftovers, node
 
@@ -29,6 +30,7 @@ const calls = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 const run = ([name, ...args]) => {{
   const card = (token) => (token === null ? null : rules.parseCard(token));
   try {{
+    if (name === "SINGLE_HAND") {{ return rules.SINGLE_HAND; }}
     if (name === "parseCard") {{ return rules.parseCard(args[0]); }}
     if (name === "scoreGame") {{
       const hands = args[1].map((hand) => ({{ ...hand, leftovers: Object.fromEntries(
@@ -41,7 +43,7 @@ const run = ([name, ...args]) => {{
     }}
     const cards = args[1].map(rules.parseCard);
     return name === "scoreLeftovers" ? rules.scoreLeftovers(args[0], cards)
-      : rules.checkLeftovers(args[0], {{ hand: cards }}).hand;
+      : rules.checkOneHand(args[0], cards);
   }} catch (error) {{
     if (error instanceof rules.Refused) {{ return {{ refused: error.message }}; }}
     return {{ thrown: String(error) }};
@@ -191,3 +193,25 @@ def test_creights_keeps_the_fewest_threes_cancelling_threes_when_it_saves_no_mor
     read = phone(*(["checkLeftovers", book, hand] for hand in hands))
     assert [(r["total"], r["covers"]) for r in read] == [(e.total, e.compact) for e in engine]
     assert engine[0].compact == "3→A"
+
+
+def test_a_player_called_hand_is_a_player_not_the_calculators_one_hand():
+    """Only one player goes out in Crazy Eights: with a player named "hand" (a name like any
+    other) out beside Bob, the hand is refused naming them both, and five kings in "hand"'s and
+    Bob's leftovers are checked as two players' cards, by the engine and the phone alike."""
+    game = Game(configure("crazy-eights", {}), ("hand", "Bob", "Cy"), ())
+    hands = [{"hand": [], "Bob": [], "Cy": ["K"]}, {"hand": ["K", "K", "K"], "Bob": ["K", "K"], "Cy": []}]
+    engine = []
+    for hand in hands:
+        try:
+            game.rules.check_leftovers({player: parse_cards(tokens) for player, tokens in hand.items()})
+            engine.append("taken")
+        except ScoringError as error:
+            engine.append(str(error))
+    assert engine == [
+        "only one player can go out, but hand and Bob have no cards.",
+        "5 × K in the leftovers, but one deck has only 4. Check hand's and Bob's cards.",
+    ]
+    read = phone(*(["checkHand", rule_book(game), hand] for hand in hands), ["SINGLE_HAND"])
+    assert [answer.get("refused", "taken") for answer in read[:-1]] == engine
+    assert read[-1] == SINGLE_HAND  # the calculator's one hand, under the same blank name

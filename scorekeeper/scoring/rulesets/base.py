@@ -21,8 +21,8 @@ from ..cards import Card, Rank
 from ..errors import InvalidOptions, RefereeError
 from ..leftovers import LeftoverScore
 
-#: The holder's name for leftovers checked on their own, outside any game (the calculator).
-SINGLE_HAND = "hand"
+#: The holder of leftovers checked on their own, outside any game (the calculator): no name can be blank.
+SINGLE_HAND = ""
 CARDS_PER_RANK = 4
 JOKERS_PER_DECK = 2
 
