@@ -1,15 +1,9 @@
 """The Eights family where the hand's winner collects (002 "Eights", Crazy Aces, Crazy Jacks; 001)."""
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-from scorekeeper.scoring import FORMAT, InvalidOptions, RefereeError, configure, parse_record
-from tests.support.helpers import cards
-from tests.support.web import csrf_token, start
+from scorekeeper.scoring import FORMAT, InvalidOptions, InvalidSeating, RefereeError, configure, parse_record
+from tests.support.helpers import cards, game
 
 
 def record(rules, players, hands, **options):
@@ -65,6 +59,32 @@ def test_a_blocked_hand_goes_to_the_lowest_count_who_collects_the_differences():
     # value from each other player consisting of the difference between the counts of their hand and that player"
     output = replay(record("crazy-eights", ["Ann", "Bob", "Cy"], [{"Ann": ["5"], "Bob": ["Q", "2"], "Cy": ["K", "J"]}]))
     assert [side["hands"][0] for side in output["sides"]] == [(12 - 5) + (20 - 5), 0, 0]
+
+
+@pytest.mark.parametrize(
+    "rule_set_id, players, most",
+    [
+        ("crazy-eights", 9, "2 to 8"),
+        ("zodiac", 1, "2 to 8"),
+        ("crazy-aces", 11, "2 to 10"),
+        ("hollywood-eights", 3, "2"),
+    ],
+)
+def test_each_game_is_for_its_own_number_of_players(rule_set_id, players, most):
+    # 002: Eights is "for two to eight players"; Hollywood Scoring is "for two players".
+    # Crazy Aces, with its jokers, seats up to ten as the start form offers.
+    rules = configure(rule_set_id)
+    names = " ".join(f"P{index}" for index in range(players))
+    with pytest.raises(InvalidSeating, match=f"^{rules.name} is for {most} players, not {players}\\.$"):
+        game(names, rules=rules)
+    game(" ".join(f"P{index}" for index in range(2)), rules=rules)
+    if most != "2":
+        game(" ".join(f"P{index}" for index in range(int(most.split()[-1]))), rules=rules)
+
+
+def test_in_the_eights_games_everyone_plays_alone():
+    with pytest.raises(InvalidSeating, match="^in Crazy Eights everyone plays alone\\.$"):
+        game("Ann Bob Cy Di", "Ann+Cy Bob+Di", rules=configure("crazy-eights"))
 
 
 def test_only_one_player_can_go_out():
@@ -180,54 +200,3 @@ def test_a_record_may_name_the_jokers_a_game_always_has_or_never_has():
 def test_a_record_contradicting_what_a_game_always_has_is_refused(rules, options, message):
     with pytest.raises(InvalidOptions, match=f"^{message}\\.$"):
         parse_record(record(rules, ["Ann", "Bob"], [], **options))
-
-
-def test_replay_from_the_command_line_lists_the_bonus(tmp_path):
-    path = tmp_path / "eights.json"
-    path.write_text(json.dumps(record("crazy-eights", ["Ann", "Bob"], [{"Ann": [], "Bob": ["8", "8"]}])))
-    script = Path(sys.executable).parent / "scorekeeper"
-    output = json.loads(
-        subprocess.run([str(script), "replay", "--json", str(path)], capture_output=True, text=True).stdout
-    )
-    assert output["bonuses"] == {"Ann": 100} and output["leader"] == ["Ann"]
-    text = subprocess.run([str(script), "replay", str(path)], capture_output=True, text=True).stdout
-    assert "Bonus" in text and "Winner: Ann on 200" in text
-    scored = subprocess.run(
-        [str(script), "score", "--rules", "crazy-eights", "--json", "8", "K"], capture_output=True, text=True
-    )
-    assert json.loads(scored.stdout)["total"] == 60
-
-
-def test_a_crazy_eights_game_is_played_at_the_table_to_its_end(client):
-    table = start(client, ["Ann", "Bob"], rules="crazy-eights")
-    page = table.page("/")
-    assert "Hand 1</h1>" not in page and "<h1>Hand 1 · 7 cards each</h1>" in page
-    assert "PRESSURE" not in page and "The count" not in page and "One card" not in page
-    table.leftovers(1, 0, went_out=True)
-    table.leftovers(1, 1, "8 K")
-    assert "Hand 2 · 7 cards each" in table.page("/")
-    table.leftovers(2, 0, went_out=True)
-    table.leftovers(2, 1, "8")
-    response = client.get(f"{table.base}/")
-    assert response.status_code == 302 and response.headers["Location"].endswith("/scores")
-    scores = table.page("/scores")
-    assert "Final standings" in scores and "highest total wins" in scores
-    assert '<span class="place">1</span> <span class="name">Ann</span> <span class="num big">210</span>' in scores
-    record_ = client.get(f"{table.base}/export.json").get_json()
-    assert parse_record(record_).score().to_json()["bonuses"] == {"Ann": 100}
-    assert client.get(f"{table.base}/sheet.pdf").mimetype == "application/pdf"
-
-
-def test_an_eights_record_imports_as_a_game(client):
-    token = csrf_token(client, "/import")
-    data = record("crazy-aces", ["Ann", "Bob"], [{"Ann": [], "Bob": ["JK"]}])
-    response = client.post("/import", data={"csrf_token": token, "text": json.dumps(data)})
-    assert response.status_code == 302
-    assert "crazy-eights" in client.get("/new").get_data(as_text=True)
-
-
-def test_the_pad_offers_a_joker_where_the_game_has_jokers(client):
-    aces = start(client, ["Ann", "Bob"], rules="crazy-aces")
-    assert 'data-card="JK"' in aces.page("/hand/1/seat/0")
-    eights = start(client, ["Ann", "Bob"], rules="crazy-eights")
-    assert 'data-card="JK"' not in eights.page("/hand/1/seat/0")

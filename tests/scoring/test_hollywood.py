@@ -3,9 +3,7 @@
 import pytest
 
 from scorekeeper.scoring import FORMAT, InvalidSeating, RefereeError, configure, parse_record
-from tests.reports.test_sheets import pdf_text
 from tests.support.helpers import cards
-from tests.support.web import start
 
 
 def session(*winners_and_leftovers, **options):
@@ -119,22 +117,3 @@ def test_an_even_blocked_hand_is_nobodys_win():
 def test_an_agreed_target_replaces_100():
     data = session(("Ann", ["8", "8", "8"]), target=50)
     assert columns(data)[0]["winner"] == "Ann"
-
-
-def test_a_hollywood_session_is_played_at_the_table_and_printed(client, tmp_path):
-    table = start(client, ["Ann", "Bob"], rules="hollywood-eights")
-    assert "<h1>Hand 1 · 7 cards each</h1>" in table.page("/")
-    table.leftovers(1, 0, went_out=True)
-    table.leftovers(1, 1, "8 8 8 8 K Q")
-    page = table.page("/")
-    assert 'aria-label="Games"' in page and "★ Ann <small" in page and "1 game</td>" in page
-    for number in (2, 3):
-        table.leftovers(number, 0, went_out=True)
-        table.leftovers(number, 1, "8 8 8 8 K Q")
-    scores = table.page("/scores")
-    assert "Final standings" in scores and "3 games" in scores
-    exported = client.get(f"{table.base}/export.json").get_json()
-    assert exported["rules"] == "hollywood-eights"
-    assert [column["winner"] for column in parse_record(exported).score().to_json()["columns"]] == ["Ann"] * 3
-    sheet = pdf_text(client.get(f"{table.base}/sheet.pdf").data, tmp_path)
-    assert "Ann · 3 games" in sheet and "3 won by Ann (hand 3)" in " ".join(sheet.split())
