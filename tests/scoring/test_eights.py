@@ -1,5 +1,7 @@
 """The Eights family where the hand's winner collects (002 "Eights", Crazy Aces, Crazy Jacks; 001)."""
 
+import re
+
 import pytest
 
 from scorekeeper.scoring import FORMAT, InvalidOptions, InvalidSeating, RefereeError, configure, parse_record
@@ -75,16 +77,26 @@ def test_each_game_is_for_its_own_number_of_players(rule_set_id, players, most):
     # Crazy Aces, with its jokers, seats up to ten as the start form offers.
     rules = configure(rule_set_id)
     names = " ".join(f"P{index}" for index in range(players))
-    with pytest.raises(InvalidSeating, match=f"^{rules.name} is for {most} players, not {players}\\.$"):
+    with pytest.raises(InvalidSeating, match=f"^{rules.name} is for {most} players, not {players}\\.$") as refused:
         game(names, rules=rules)
+    assert refused.value.field == "players"
     game(" ".join(f"P{index}" for index in range(2)), rules=rules)
     if most != "2":
         game(" ".join(f"P{index}" for index in range(int(most.split()[-1]))), rules=rules)
 
 
 def test_in_the_eights_games_everyone_plays_alone():
-    with pytest.raises(InvalidSeating, match="^in Crazy Eights everyone plays alone\\.$"):
+    with pytest.raises(InvalidSeating, match="^in Crazy Eights everyone plays alone\\.$") as refused:
         game("Ann Bob Cy Di", "Ann+Cy Bob+Di", rules=configure("crazy-eights"))
+    assert refused.value.field == "partnerships"
+
+
+@pytest.mark.parametrize("rule_set_id", ["crazy-eights", "zodiac", "two-fifty"])
+def test_a_game_played_to_a_score_has_no_schedule_of_hands_and_no_pressures(rule_set_id):
+    rules = configure(rule_set_id)
+    assert rules.schedule() == () and rules.max_hands() is None
+    with pytest.raises(RefereeError, match=f"^{re.escape(rules.name)} has no pressures\\.$"):
+        rules.pressure_value(1)
 
 
 def test_only_one_player_can_go_out():

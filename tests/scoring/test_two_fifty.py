@@ -119,3 +119,57 @@ def test_the_500_rule_is_for_three_or_more_players():
     # 001: "For three or more players it is optional ..."
     with pytest.raises(InvalidSeating, match="the 500 rule is for three or more players"):
         game(["Ann", "Bob"], [], five_hundred=True)
+
+
+def test_five_cards_are_dealt_from_two_decks():
+    # 001: "Deal 5 cards each from a double deck (104 cards)"
+    assert [RULES.cards_dealt(number, players) for number, players in [(1, 2), (2, 3), (9, 8)]] == [5, 5, 5]
+    assert RULES.decks_in_play() == 2
+
+
+def test_the_rules_card_gives_001s_card_values_and_special_cards():
+    assert dict(RULES.card_values()) == {
+        "A": "22",
+        "2": "2",
+        "3": "3",
+        "4": "4",
+        "5": "10",
+        "6": "6",
+        "7": "7",
+        "8": "16",
+        "9": "9",
+        "10": "10",
+        "J": "20",
+        "Q": "10",
+        "K": "10",
+    }
+    # 001: "There are five special cards."
+    actions = {action.card: action.action for action in RULES.card_actions(4)}
+    assert list(actions) == ["A", "J", "8", "5", "2"]
+    assert actions["A"].startswith("wild") and "not on a J or 2" in actions["A"]
+    assert "picture card" in actions["J"]
+    assert "misses a turn" in actions["8"]
+    assert "passes their hand to the right" in actions["5"]
+    assert "plays a 2 or takes 2" in actions["2"]
+
+
+def test_the_rules_card_says_how_a_hand_scores_and_how_the_game_is_won():
+    (title, text), *rest = RULES.scoring_rules()
+    assert title == "Scoring" and not rest
+    assert "Each player scores the cards left in their own hand." in text
+    assert "Each deuce doubles the hand's score" in text and "identical cards (same rank and suit) halves it" in text
+    won = "250 or more loses: the game ends when at most one player is still below 250, who wins"
+    assert text.endswith(f"{won}.")
+    with_500 = configure("two-fifty", {"five_hundred": True}).how_it_is_won()
+    assert with_500 == f"{won}; or a player past 250 wins at once by reaching 500 first."
+
+
+def test_the_phone_is_told_the_card_values_the_steps_and_the_lines():
+    terms = RULES.leftover_terms()
+    assert terms["points"] == {rank: int(points) for rank, points in RULES.card_values()}
+    assert terms["steps"] == "deuces_and_pairs" and terms["suits"] == "all"
+    table = parse_record(
+        {"format": FORMAT, "rules": "two-fifty", "options": {}, "players": ["Ann", "Bob", "Cy"], "hands": []}
+    ).game
+    assert RULES.end_terms(table) == {"loss_line": 250, "outright": None}
+    assert configure("two-fifty", {"five_hundred": True}).end_terms(table) == {"loss_line": 250, "outright": 500}
