@@ -212,3 +212,74 @@ def test_a_record_may_name_the_jokers_a_game_always_has_or_never_has():
 def test_a_record_contradicting_what_a_game_always_has_is_refused(rules, options, message):
     with pytest.raises(InvalidOptions, match=f"^{message}\\.$"):
         parse_record(record(rules, ["Ann", "Bob"], [], **options))
+
+
+def test_seven_cards_each_for_two_players_five_for_more():
+    # 002: "If two are playing each individual should receive seven cards, but if more are playing ... five"
+    rules = configure("crazy-eights")
+    assert [rules.cards_dealt(1, players) for players in (2, 3, 8)] == [7, 5, 5]
+
+
+def test_the_rules_card_says_who_collects_how_a_blocked_hand_is_settled_and_the_target():
+    collects = "The player who goes out collects the count of every other hand."
+    blocked = (
+        "Blocked (the stock is out and nobody can play): the lowest count collects from each other player "
+        "the difference."
+    )
+    said = {rule_set_id: dict(configure(rule_set_id).scoring_rules())["Scoring"] for rule_set_id in EIGHTS_FAMILY}
+    assert (
+        said["crazy-eights"]
+        == f"{collects} {blocked} The first to reach 100 at the end of a hand wins, with a 100-point bonus."
+    )
+    assert said["crazy-jacks"] == said["crazy-eights"]
+    assert said["crazy-pairs"] == f"{collects} {blocked} The first to reach 300 at the end of a hand wins."
+    assert said["zodiac"] == (
+        "The player who goes out collects the count of every other hand (a point a card). "
+        f"{blocked} The first to reach 55 at the end of a hand wins."
+    )
+    target = configure("crazy-eights-target")
+    assert target.how_it_is_won() == "The first to reach 100 for two players, +50 a player at the end of a hand wins."
+    assert configure("crazy-eights-target", {"target": 150}).how_it_is_won() == (
+        "The first to reach 150 at the end of a hand wins."
+    )
+
+
+def test_the_rules_card_gives_each_games_wild_card_and_card_values():
+    wild = {
+        rule_set_id: [(action.card, action.action) for action in configure(rule_set_id).card_actions(4)]
+        for rule_set_id in ("crazy-eights", "crazy-aces", "crazy-jacks")
+    }
+    assert wild["crazy-eights"] == [("8", "wild: play it on any card and name the suit to follow")]
+    assert [card for card, _ in wild["crazy-aces"]] == ["A, JK"] and [card for card, _ in wild["crazy-jacks"]] == ["J"]
+    values = dict(configure("crazy-eights").card_values())
+    assert values == {
+        **{str(n): str(n) for n in range(2, 11) if n != 8},
+        "A": "1",
+        "8": "50",
+        "J": "10",
+        "Q": "10",
+        "K": "10",
+    }
+    # Crazy Aces: aces 25, eights 8 and its two jokers a deck 50, listed last.
+    assert configure("crazy-aces").card_values()[-1] == ("JK", "50")
+    assert dict(configure("crazy-aces").card_values())["A"] == "25"
+    assert "JK" not in dict(configure("crazy-jacks").card_values())
+
+
+def test_the_phone_is_told_the_values_who_collects_what_and_the_target():
+    table = parse_record(record("crazy-eights-target", ["Ann", "Bob", "Cy", "Di"], [])).game
+    assert configure("crazy-eights").leftover_terms() == {
+        "points": {card: int(points) for card, points in configure("crazy-eights").card_values()}
+    }
+    assert configure("crazy-aces").leftover_terms()["points"]["JK"] == 50
+    assert "JK" not in configure("crazy-jacks").leftover_terms()["points"]
+    assert [configure(rule_set_id).collect_terms() for rule_set_id in ("crazy-eights", "zodiac")] == ["points", "cards"]
+    assert configure("crazy-eights").end_terms(table) == {"target": 100, "bonus": 100}
+    assert configure("crazy-eights-target").end_terms(table) == {"target": 200, "bonus": 0}
+    assert configure("zodiac").end_terms(table) == {"target": 55, "bonus": 0}
+
+
+def test_only_crazy_aces_has_jokers_to_leave_in_hand():
+    assert [configure(rule_set_id).uses_jokers() for rule_set_id in EIGHTS_FAMILY] == [
+        rule_set_id == "crazy-aces" for rule_set_id in EIGHTS_FAMILY
+    ]

@@ -117,3 +117,27 @@ def test_an_even_blocked_hand_is_nobodys_win():
 def test_an_agreed_target_replaces_100():
     data = session(("Ann", ["8", "8", "8"]), target=50)
     assert columns(data)[0]["winner"] == "Ann"
+
+
+def test_no_bonus_in_hollywood_and_the_phone_is_told_three_columns_to_the_target():
+    rules = configure("hollywood-eights")
+    table = parse_record(session()).game
+    assert rules.bonuses(table, {"Ann": 300, "Bob": 0}) == {}
+    assert rules.end_terms(table) == {"columns": 3, "target": 100}
+    assert configure("hollywood-eights", {"target": 50}).end_terms(table) == {"columns": 3, "target": 50}
+    assert rules.table_size == 2
+
+
+def test_the_rules_card_says_the_three_games_in_a_paragraph_of_their_own():
+    scoring, games = configure("hollywood-eights", {"target": 150}).scoring_rules()
+    assert scoring == (
+        "Scoring",
+        "The player who goes out collects the count of every other hand. Blocked (the stock is out and nobody "
+        "can play): the lowest count collects from each other player the difference.",
+    )
+    assert games == (
+        "Three games at once",
+        "A player's first winning hand counts in game 1, the second in games 1 and 2, later ones in every open "
+        "game. A game closes when someone reaches 150 in it; the session ends when all three are won, by the "
+        "player who won more of them.",
+    )

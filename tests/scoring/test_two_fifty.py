@@ -173,3 +173,18 @@ def test_the_phone_is_told_the_card_values_the_steps_and_the_lines():
     ).game
     assert RULES.end_terms(table) == {"loss_line": 250, "outright": None}
     assert configure("two-fifty", {"five_hundred": True}).end_terms(table) == {"loss_line": 250, "outright": 500}
+
+
+def test_the_start_form_offers_the_game_by_its_name_and_its_500_rule_in_words():
+    assert RULES.name == "The 250 game (double deck)"
+    assert RULES.summary.startswith("Double deck, 5 cards each; deuces double a hand, identical pairs halve it")
+    (spec,) = RULES.option_specs()
+    assert (spec.name, spec.label, spec.default) == ("five_hundred", "The 500 rule", False)
+    assert spec.help == "Three or more players: a player past 250 can still win by reaching 500 first."
+    assert RULES.options_in_words() == (("The 500 rule", "off"),)
+    assert configure("two-fifty", {"five_hundred": True}).options_in_words() == (("The 500 rule", "on"),)
+
+
+def test_the_tap_pad_asks_for_each_cards_suit():
+    # Identical cards are the same rank and suit: the suit changes the score.
+    assert RULES.needs_suits
