@@ -117,8 +117,9 @@ def test_with_the_500_rule_the_last_below_the_line_still_wins_if_nobody_reached_
 
 def test_the_500_rule_is_for_three_or_more_players():
     # 001: "For three or more players it is optional ..."
-    with pytest.raises(InvalidSeating, match="the 500 rule is for three or more players"):
+    with pytest.raises(InvalidSeating, match="the 500 rule is for three or more players") as refused:
         game(["Ann", "Bob"], [], five_hundred=True)
+    assert refused.value.field == "players"
 
 
 def test_five_cards_are_dealt_from_two_decks():
@@ -188,3 +189,17 @@ def test_the_start_form_offers_the_game_by_its_name_and_its_500_rule_in_words():
 def test_the_tap_pad_asks_for_each_cards_suit():
     # Identical cards are the same rank and suit: the suit changes the score.
     assert RULES.needs_suits
+
+
+def test_a_joker_is_refused_as_not_in_the_game():
+    with pytest.raises(RefereeError, match="^the 250 game has no jokers\\.$"):
+        total("JK")
+
+
+def test_the_hand_shows_each_doubling_and_halving_in_turn():
+    scored = RULES.score_leftovers(cards("2h Kh Kh 9s"))
+    # (2 + 10 + 10 + 9) = 31, doubled by the deuce to 62, halved by the pair of K♥ to 31.
+    assert [(step.sign, step.cards, step.after) for step in scored.steps] == [
+        ("×2", tuple(cards("2h")), 62),
+        ("÷2", tuple(cards("Kh Kh")), 31),
+    ]
