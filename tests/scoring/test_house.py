@@ -203,3 +203,67 @@ def test_a_definition_survives_the_record_unchanged(definition):
     again = configure("house", rules.options())
     assert again == rules and again.options() == rules.options()
     assert again.name == definition["name"] and again.lowest_wins == (definition.get("scoring", "own") == "own")
+
+
+def test_the_rules_card_says_the_definition_in_words():
+    fixed = house(deal=[3, 2, 1])
+    assert fixed.scoring_rules() == (
+        ("Who scores", "each player scores their own cards; lowest total wins."),
+        ("The end", "3 hands, dealt 3 2 1."),
+        ("Decks", "1."),
+        ("Pressures", "off."),
+    )
+    assert fixed.how_it_scores() == "Each player scores the cards left in their own hand."
+    assert fixed.how_it_is_won() == "After 3 hands the lowest total wins."
+    target = house(scoring="winner", end="target", limit=150, deal=7, decks=2, pressures=True)
+    assert dict(target.scoring_rules()) == {
+        "Who scores": "the player who goes out collects; highest wins.",
+        "The end": "first to 150 at the end of a hand, 7 cards each.",
+        "Decks": "2.",
+        "Pressures": "doubling.",
+        "": "Blocked (nobody can go out): the lowest count collects from each other player the difference.",
+    }
+    assert target.how_it_scores() == "The player who goes out collects the count of every other hand."
+    assert (
+        target.how_it_is_won() == "The game ends when someone reaches 150 at the end of a hand; the highest total wins."
+    )
+    line = house(end="loss_line", limit=100, deal=5, pressures=True, pressure_cap=20)
+    assert dict(line.describe())["The end"] == "100 or more loses, 5 cards each"
+    assert dict(line.describe())["Pressures"] == "increase capped at 20"
+    assert (
+        line.how_it_is_won() == "100 or more loses: the game ends when at most one player is still below 100, who wins."
+    )
+    assert line.blocked_hand() is None
+
+
+def test_the_card_values_list_the_ranks_then_the_special_cards_then_the_joker():
+    rules = house(values={"8": 50}, special={"QS": 40}, joker=25)
+    assert rules.card_values() == (
+        *((rank, str(points)) for rank, points in {**FACE, "8": 50}.items()),
+        ("Q♠", "40"),
+        ("JK", "25"),
+    )
+    assert rules.uses_jokers() and not house().uses_jokers()
+
+
+def test_the_phone_is_told_the_values_who_collects_the_end_and_the_pressures():
+    table = play({"deal": [5]}, ["Ann", "Bob"], []).game
+    rules = house(values={"8": 50}, special={"QS": 40}, joker=25)
+    assert rules.leftover_terms() == {"points": {**FACE, "8": 50, "JK": 25}, "special": {"QS": 40}}
+    assert house().leftover_terms() == {"points": FACE, "special": {}}
+    assert house(deal=[3, 2]).end_terms(table) == {"hands": 2}
+    assert house(end="target", limit=150, deal=7).end_terms(table) == {"target": 150, "bonus": 0}
+    assert house(end="loss_line", limit=100, deal=7).end_terms(table) == {"loss_line": 100, "outright": None}
+    assert [house(scoring=scoring, end="target", limit=9, deal=7).collect_terms() for scoring in ("own", "winner")] == [
+        None,
+        "points",
+    ]
+    assert house().pressure_terms() is None
+    assert house(pressures=True, pressure_cap=20).pressure_terms() == {"first": 5, "cap": 20}
+
+
+def test_a_game_to_a_target_or_a_loss_line_deals_its_one_number_every_hand_without_a_schedule():
+    rules = house(end="target", limit=150, deal=7)
+    assert [rules.cards_dealt(number, 3) for number in (1, 2, 40)] == [7, 7, 7]
+    assert rules.schedule() == () and rules.max_hands() is None
+    assert house(deal=[3, 2]).schedule() == (3, 2)
