@@ -203,3 +203,12 @@ def test_the_hand_shows_each_doubling_and_halving_in_turn():
         ("×2", tuple(cards("2h")), 62),
         ("÷2", tuple(cards("Kh Kh")), 31),
     ]
+
+
+def test_exactly_250_loses():
+    # 001: "250 (or more) points loses"
+    big = ["Ah", "As", "Jh", "Js", "2h"]  # (22 + 22 + 20 + 20 + 2) x 2 = 172
+    to_250 = ["2d", "7d", "Jd", "Kd"]  # (2 + 7 + 20 + 10) x 2 = 78
+    score = game(["Ann", "Bob"], [{"Ann": [], "Bob": big}, {"Ann": [], "Bob": to_250}])
+    assert score.side("Bob").total == 250
+    assert score.finished and score.leader == ("Ann",)
