@@ -3,6 +3,8 @@ limits, the default scoring and ending, and the words a rule set says unless it 
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -219,3 +221,60 @@ def test_no_more_copies_of_a_card_than_the_decks_hold(rule_set_id, options, held
         with pytest.raises(RefereeError) as refused:
             rules.check_leftovers(leftovers)
         assert str(refused.value) == message
+
+
+def test_what_each_game_asks_of_the_table():
+    # Crates (000) has the count, the "one card" call and pressures, and goes on after someone goes
+    # out; the Eights family (002, 001) and the 250 game (001) have none of these and the hand ends
+    # when someone goes out; in the Eights family the winner collects; the 250 game needs suits.
+    rules = {rule_set_id: configure(rule_set_id) for rule_set_id in ("crates", "creights", "two-fifty", "crazy-eights")}
+    rules["house"] = configure("house")
+    rules["hollywood-eights"] = configure("hollywood-eights")
+    flags = {
+        rule_set_id: (
+            r.has_count,
+            r.has_one_card_penalty,
+            r.has_pressures,
+            r.one_goes_out,
+            r.winner_collects,
+            r.lowest_wins,
+            r.needs_suits,
+            r.game_columns,
+            r.table_size,
+            r.in_events,
+        )
+        for rule_set_id, r in rules.items()
+    }
+    assert flags == {
+        "crates": (True, True, True, False, False, True, False, 0, 4, True),
+        "creights": (True, True, True, False, False, True, False, 0, 4, True),
+        "two-fifty": (False, False, False, True, False, True, True, 0, 4, True),
+        "crazy-eights": (False, False, False, True, True, False, False, 0, 4, True),
+        "house": (False, False, False, True, False, True, False, 0, 4, True),
+        "hollywood-eights": (False, False, False, True, True, False, False, 3, 2, True),
+    }
+
+
+def test_a_card_action_and_a_game_column_are_plain_unchangeable_data():
+    action, *_ = configure("crates").card_actions(4)
+    (column, *_) = configure("hollywood-eights").columns(game("Ann Bob", rules=configure("hollywood-eights")), [])
+    assert hash(action) == hash(copy.copy(action)) and action == copy.copy(action)
+    for value in (action, column):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            value.card = "2"  # type: ignore[misc]
+
+
+def test_a_game_without_jokers_or_decks_options_plays_one_deck_without_jokers():
+    rules = Plain()
+    assert not rules.uses_jokers() and rules.decks_in_play() == 1
+    assert not configure("two-fifty").uses_jokers()
+    with pytest.raises(RefereeError, match="^1 × JK in one hand, but one deck has only 0\\.$"):
+        rules.check_leftovers({"hand": cards("JK")})
+    with pytest.raises(RefereeError, match="^5 × K in one hand, but one deck has only 4\\.$"):
+        rules.check_leftovers({"hand": cards("K K K K K")})
+
+
+def test_by_default_a_pressure_is_taken_by_the_player_it_is_called_on():
+    table = game("Ann Bob")
+    assert [configure("crates").pressure_taker(table, player) for player in ("Ann", "Bob")] == ["Ann", "Bob"]
+    assert configure("crates").check_pressure(table, 1, "Bob") is None

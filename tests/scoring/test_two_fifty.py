@@ -212,3 +212,12 @@ def test_exactly_250_loses():
     score = game(["Ann", "Bob"], [{"Ann": [], "Bob": big}, {"Ann": [], "Bob": to_250}])
     assert score.side("Bob").total == 250
     assert score.finished and score.leader == ("Ann",)
+
+
+def test_with_the_500_rule_exactly_500_wins():
+    # 001: "to win by reaching 500"
+    to_500 = ["2d", "Ad", "Jd", "8d", "Kd", "4d"]  # (2 + 22 + 20 + 16 + 10 + 4) x 2 = 148: 352 + 148 = 500
+    hands = [{"Ann": [], "Bob": OVER, "Cy": ["3h"]}, {"Ann": ["4h"], "Bob": to_500, "Cy": []}]
+    score = game(["Ann", "Bob", "Cy"], hands, five_hundred=True)
+    assert score.side("Bob").total == 500
+    assert score.finished and score.leader == ("Bob",)
