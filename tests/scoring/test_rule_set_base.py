@@ -278,3 +278,12 @@ def test_by_default_a_pressure_is_taken_by_the_player_it_is_called_on():
     table = game("Ann Bob")
     assert [configure("crates").pressure_taker(table, player) for player in ("Ann", "Bob")] == ["Ann", "Bob"]
     assert configure("crates").check_pressure(table, 1, "Bob") is None
+
+
+def test_by_default_a_game_with_pressures_says_they_double():
+    @dataclass(frozen=True)
+    class Pressed(Plain):
+        id = "pressed"
+        has_pressures = True
+
+    assert Pressed().pressures_in_words() == "doubling" and Plain().pressures_in_words() == "off"
