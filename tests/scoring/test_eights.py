@@ -1,10 +1,12 @@
 """The Eights family where the hand's winner collects (002 "Eights", Crazy Aces, Crazy Jacks; 001)."""
 
+import dataclasses
 import re
 
 import pytest
 
 from scorekeeper.scoring import FORMAT, InvalidOptions, InvalidSeating, RefereeError, configure, parse_record
+from scorekeeper.scoring.rulesets.eights import CrazyAces
 from tests.support.helpers import cards, game
 
 
@@ -283,3 +285,65 @@ def test_only_crazy_aces_has_jokers_to_leave_in_hand():
     assert [configure(rule_set_id).uses_jokers() for rule_set_id in EIGHTS_FAMILY] == [
         rule_set_id == "crazy-aces" for rule_set_id in EIGHTS_FAMILY
     ]
+
+
+def test_the_start_form_offers_the_target_and_the_decks():
+    # 002: one deck "when anywhere from two to five people are playing. For six or more players,
+    # two standard decks should be used"; "played until one player ... reaches or exceeds 100 points".
+    target, decks = configure("crazy-eights").option_specs()
+    assert (target.name, target.kind, target.label, target.default, target.minimum) == (
+        "target",
+        "optional_int",
+        "Game to",
+        100,
+        1,
+    )
+    assert target.help == "The score that wins the game."
+    assert (decks.name, decks.kind, decks.label, decks.default, decks.choices) == ("decks", "int", "Decks", 1, (1, 2))
+    assert decks.help == "One deck, or two for six or more players."
+    assert configure("crazy-eights", {"target": None}).goal(4) == 100
+    assert [spec.default for spec in configure("crazy-eights-target").option_specs()] == [None, 1]
+    assert (
+        configure("crazy-eights-target").option_specs()[0].help.startswith("Blank: 100 for two players, +50 a player")
+    )
+
+
+def test_a_game_with_a_single_joker_a_deck_still_offers_it():
+    @dataclasses.dataclass(frozen=True)
+    class OneJoker(CrazyAces):
+        JOKERS_PER_DECK = 1
+
+    assert OneJoker().uses_jokers() and OneJoker().score_leftovers(cards("JK")).total == 50
+
+
+@pytest.mark.parametrize(
+    "rule_set_id, default, says",
+    [
+        ("crazy-eights", 100, "The score that wins the game."),  # 002: "until one player ... reaches or exceeds 100"
+        ("crazy-aces", 100, "The score that wins the game."),
+        ("crazy-jacks", 100, "The score that wins the game."),
+        ("crazy-eights-target", None, "Blank: 100 for two players, +50 a player (200 for four, 300 for six)."),
+        ("crazy-pairs", 300, "The score that wins the game."),  # 001: "the first to 300"
+        ("zodiac", 55, "The score that wins the game."),  # 001: "the first to 55"
+        ("hollywood-eights", 100, "The score that wins each game."),  # 002: "100 or more points in any column"
+    ],
+)
+def test_each_game_is_played_to_its_own_target_which_the_table_may_change(rule_set_id, default, says):
+    target = configure(rule_set_id).option_specs()[0]
+    assert (target.name, target.kind, target.label, target.default, target.help) == (
+        "target",
+        "optional_int",
+        "Game to",
+        default,
+        says,
+    )
+    assert configure(rule_set_id, {"target": 1}).goal(2) == 1
+    with pytest.raises(InvalidOptions, match="option 'target' must be at least 1, not 0"):
+        configure(rule_set_id, {"target": 0})
+
+
+def test_crazy_aces_has_two_jokers_a_deck():
+    # 002: "the addition of two Jokers to the deck ... If 7 to 10 are playing, two ... decks ... with 4 jokers"
+    with pytest.raises(RefereeError, match="^3 × JK in the leftovers, but one deck has only 2"):
+        configure("crazy-aces").check_leftovers({"Ann": cards("JK JK"), "Bob": cards("JK")})
+    configure("crazy-aces", {"decks": 2}).check_leftovers({"Ann": cards("JK JK"), "Bob": cards("JK JK")})

@@ -68,3 +68,12 @@ def test_configure_known_keeps_only_the_options_the_rule_set_has():
     assert configure_known("crates", {"jokers": True, "five_hundred": True}).options()["jokers"] is True
     assert configure_known("two-fifty", {"jokers": True, "five_hundred": True}).options() == {"five_hundred": True}
     assert configure_known("two-fifty", {}).options() == {"five_hundred": False}
+
+
+def test_every_game_offered_has_a_name_and_a_summary_in_a_sentence():
+    # The list of games on the home page and the start form shows each one's name and summary.
+    names = [cls.name for cls in RULE_SETS.values()]
+    assert len(set(names)) == len(names) and all(name.strip() for name in names)
+    for cls in RULE_SETS.values():
+        assert cls.summary.endswith(".") and cls.summary == cls.summary.strip(), cls.id
+        assert len(cls.summary.split()) > 5, cls.id
