@@ -141,3 +141,14 @@ def test_the_rules_card_says_the_three_games_in_a_paragraph_of_their_own():
         "game. A game closes when someone reaches 150 in it; the session ends when all three are won, by the "
         "player who won more of them.",
     )
+
+
+def test_a_blocked_hand_won_by_a_single_point_is_a_win():
+    data = {
+        "format": FORMAT,
+        "rules": "hollywood-eights",
+        "players": ["Ann", "Bob"],
+        "hands": [{"leftovers": {"Ann": ["2"], "Bob": ["3"]}}, {"leftovers": {"Ann": [], "Bob": ["K"]}}],
+    }
+    # Ann's first win (1 point) goes in game 1; her second (10) in games 1 and 2.
+    assert column_totals(data)[:2] == [{"Ann": 1 + 10, "Bob": 0}, {"Ann": 10, "Bob": 0}]
