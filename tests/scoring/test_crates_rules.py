@@ -115,3 +115,32 @@ def test_a_pressure_called_on_the_dummy_goes_to_the_player_seated_after_it():
 
 def test_the_world_series_is_not_seated_by_events():
     assert not configure("crates-world-series").in_events and crates().in_events
+
+
+def test_the_start_form_offers_jokers_the_pressure_cap_and_the_decks_with_their_help():
+    jokers, cap, decks = crates().option_specs()
+    assert (jokers.label, jokers.help) == (
+        "Jokers (Standig adjunct)",
+        "Two jokers per deck, worth 40 when left in hand; a three can cover one.",
+    )
+    assert (cap.name, cap.kind, cap.label, cap.minimum) == (
+        "pressure_increase_cap",
+        "optional_int",
+        "Pressure increase cap",
+        1,
+    )
+    assert cap.help == (
+        "Blank: each pressure doubles (5, 10, 20, 40, 80). 20: the increase stops at 20 (5, 10, 20, 40, 60, 80)."
+    )
+    assert (decks.name, decks.kind, decks.label, decks.default, decks.choices) == ("decks", "int", "Decks", 1, (1, 2))
+    assert decks.help == "One deck, or two shuffled together."
+    (dummy,) = configure("crates-world-series").option_specs()[3:]
+    assert (dummy.name, dummy.kind, dummy.label, dummy.default) == ("dummy", "str", "Dummy's name", "Figgy")
+    assert dummy.help == "The dummy player, conventionally Figgy."
+
+
+def test_the_rules_card_gives_the_threes_a_paragraph_the_table_gives_the_rest():
+    ((title, text),) = crates().scoring_rules()
+    assert title == "Threes" and text.startswith("A hand of nothing but threes counts −50 for each three.")
+    ((title, text),) = configure("creights").scoring_rules()
+    assert title == "Threes" and "cancels one other card, any but an 8" in text

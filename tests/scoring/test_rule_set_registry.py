@@ -77,3 +77,35 @@ def test_every_game_offered_has_a_name_and_a_summary_in_a_sentence():
     for cls in RULE_SETS.values():
         assert cls.summary.endswith(".") and cls.summary == cls.summary.strip(), cls.id
         assert len(cls.summary.split()) > 5, cls.id
+
+
+def test_what_each_game_asks_of_the_table():
+    # Crates (000) has the count, the "one card" call and pressures, and goes on after someone goes
+    # out; the Eights family (002, 001) and the 250 game (001) have none of these and the hand ends
+    # when someone goes out; in the Eights family the winner collects; the 250 game needs suits.
+    rules = {rule_set_id: configure(rule_set_id) for rule_set_id in ("crates", "creights", "two-fifty", "crazy-eights")}
+    rules["house"] = configure("house")
+    rules["hollywood-eights"] = configure("hollywood-eights")
+    flags = {
+        rule_set_id: (
+            r.has_count,
+            r.has_one_card_penalty,
+            r.has_pressures,
+            r.one_goes_out,
+            r.winner_collects,
+            r.lowest_wins,
+            r.needs_suits,
+            r.game_columns,
+            r.table_size,
+            r.in_events,
+        )
+        for rule_set_id, r in rules.items()
+    }
+    assert flags == {
+        "crates": (True, True, True, False, False, True, False, 0, 4, True),
+        "creights": (True, True, True, False, False, True, False, 0, 4, True),
+        "two-fifty": (False, False, False, True, False, True, True, 0, 4, True),
+        "crazy-eights": (False, False, False, True, True, False, False, 0, 4, True),
+        "house": (False, False, False, True, False, True, False, 0, 4, True),
+        "hollywood-eights": (False, False, False, True, True, False, False, 3, 2, True),
+    }
