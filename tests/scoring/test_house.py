@@ -267,3 +267,90 @@ def test_a_game_to_a_target_or_a_loss_line_deals_its_one_number_every_hand_witho
     assert [rules.cards_dealt(number, 3) for number in (1, 2, 40)] == [7, 7, 7]
     assert rules.schedule() == () and rules.max_hands() is None
     assert house(deal=[3, 2]).schedule() == (3, 2)
+
+
+@pytest.mark.parametrize(
+    "definition, message, key",
+    [
+        ({"values": [1, 2]}, 'house rules \'values\' must map ranks to points, e.g. {"A": 1, "K": 10}.', "values"),
+        ({"values": {"JK": 5}}, "house rules give a joker's points in 'joker', not in 'values'.", "values"),
+        (
+            {"values": {"K": 1001}},
+            "house rules values 'K': points must be a whole number from -1000 to 1000, not 1001.",
+            "values",
+        ),
+        (
+            {"values": {"K": -1001}},
+            "house rules values 'K': points must be a whole number from -1000 to 1000, not -1001.",
+            "values",
+        ),
+        (
+            {"values": {"K": True}},
+            "house rules values 'K': points must be a whole number from -1000 to 1000, not True.",
+            "values",
+        ),
+        ({"values": {"Z": 3}}, "house rules values: unknown rank 'Z'.", "values"),
+        (
+            {"values": {"Kh": 3}},
+            "house rules values: 'Kh' is a card, not a rank (suited cards go in 'special').",
+            "values",
+        ),
+        ({"special": ["QS"]}, "house rules 'special' must map suited cards to points, e.g. {\"QS\": 40}.", "special"),
+        ({"special": {"ZS": 40}}, "house rules special card: ", "special"),
+        ({"special": {"Q": 40}}, "a special card needs its suit: 'Q' (e.g. Qs).", "special"),
+        (
+            {"special": {"QS": 1001}},
+            "house rules special 'QS': points must be a whole number from -1000 to 1000, not 1001.",
+            "special",
+        ),
+        ({"deal": "7"}, "house rules 'deal' must be whole numbers of cards, e.g. [8, 7, 6] or 7.", "deal"),
+        ({"deal": True}, "house rules 'deal' must be whole numbers of cards, e.g. [8, 7, 6] or 7.", "deal"),
+        ({"deal": [7, True]}, "house rules 'deal' must be whole numbers of cards, e.g. [8, 7, 6] or 7.", "deal"),
+        ({"deal": [7] * 61}, "house rules can have at most 60 hands, not 61.", "deal"),
+        ({"deal": [27]}, "house rules deal 1 to 26 cards a hand.", "deal"),
+        ({"deal": [5, 0]}, "house rules deal 1 to 26 cards a hand.", "deal"),
+        ({"deal": []}, "house rules ending after fixed hands need the cards dealt in each hand.", "deal"),
+        (
+            {"end": "target", "deal": [7, 6], "limit": 9},
+            "house rules played to a target or loss line deal one number of cards.",
+            "deal",
+        ),
+        ({"end": "target", "deal": 7}, "house rules ending at a target need the target's points ('limit').", "limit"),
+        (
+            {"end": "loss_line", "deal": 7},
+            "house rules ending at a loss line need the loss line's points ('limit').",
+            "limit",
+        ),
+        ({"pressure_cap": 20}, "a pressure increase cap needs pressures on.", "pressure_cap"),
+        ({"limit": 0}, "option 'limit' must be at least 1, not 0.", "limit"),
+        ({"name": "  "}, "option 'name' must be a non-empty name, not '  '.", "name"),
+    ],
+)
+def test_each_refusal_of_a_definition_says_what_is_wrong_in_a_sentence(definition, message, key):
+    with pytest.raises(InvalidOptions) as refused:
+        house(**definition)
+    assert str(refused.value).startswith(message) and str(refused.value).endswith(".")
+    assert refused.value.field == key
+
+
+def test_the_least_and_most_a_definition_may_say_are_taken():
+    assert house(values={"K": 1000, "Q": -1000}).score_leftovers(cards("K Q")).total == 0
+    assert house(special={"QS": -1000}).score_leftovers(cards("Qs")).total == -1000
+    assert house(deal=[7] * 60).max_hands() == 60
+    assert house(deal=[26, 1]).schedule() == (26, 1)
+    assert house(deal=7).schedule() == (7,)
+    assert house(end="target", limit=1, deal=[7]).end_terms(None) == {"target": 1, "bonus": 0}
+
+
+def test_a_special_card_of_another_suit_scores_its_rank_and_the_joker_its_own_value():
+    rules = house(values={"Q": 12}, special={"QS": 40, "KH": 30}, joker=-5)
+    assert [rules.score_leftovers(cards(text)).total for text in ("Qs", "Qh", "Kh", "Ks", "JK", "A")] == [
+        40,
+        12,
+        30,
+        10,
+        -5,
+        1,
+    ]
+    with pytest.raises(RefereeError, match=r"^K♥ is a special card in Kitchen: give the suit of each K \(e.g. Ks\)\.$"):
+        rules.score_leftovers(cards("K"))

@@ -88,8 +88,10 @@ class HouseRules(RuleSet):
         plain = {key: value for key, value in written.items() if key not in STRUCTURED}
         try:
             base = super().from_options(plain)
-        except InvalidOptions as error:
-            raise InvalidOptions(str(error), "name" if error.field == "title" else error.field) from None
+        except InvalidOptions as error:  # the definition's key is "name", the field's "title"
+            if error.field == "title":
+                raise InvalidOptions(str(error).replace("'title'", "'name'"), "name") from None
+            raise
         values = dict(base.values)
         if "values" in written:
             values.update(_read_values(written["values"]))
