@@ -215,6 +215,9 @@ def test_the_rules_card_says_the_definition_in_words():
     )
     assert fixed.how_it_scores() == "Each player scores the cards left in their own hand."
     assert fixed.how_it_is_won() == "After 3 hands the lowest total wins."
+    one = house(deal=[7])  # not "1 hands"
+    assert dict(one.describe())["The end"] == "1 hand, dealt 7"
+    assert one.how_it_is_won() == "After 1 hand the lowest total wins."
     target = house(scoring="winner", end="target", limit=150, deal=7, decks=2, pressures=True)
     assert dict(target.scoring_rules()) == {
         "Who scores": "the player who goes out collects; highest wins.",

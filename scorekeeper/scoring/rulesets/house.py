@@ -138,7 +138,8 @@ class HouseRules(RuleSet):
     def describe(self) -> tuple[tuple[str, str], ...]:
         """The definition in words, for sheets and the rules card."""
         if self.end == HANDS:
-            end = f"{len(self.deal)} hands, dealt {' '.join(map(str, self.deal))}"
+            hands = "1 hand" if len(self.deal) == 1 else f"{len(self.deal)} hands"
+            end = f"{hands}, dealt {' '.join(map(str, self.deal))}"
         elif self.end == TARGET:
             end = f"first to {self.limit} at the end of a hand, {self.deal[0]} cards each"
         else:
