@@ -109,3 +109,14 @@ def test_what_each_game_asks_of_the_table():
         "house": (False, False, False, True, False, True, False, 0, 4, True),
         "hollywood-eights": (False, False, False, True, True, False, False, 3, 2, True),
     }
+
+
+def test_every_option_has_a_label_and_a_kind_and_the_games_at_the_table_a_help():
+    # The start form labels each option of the games at the table, with its help below it; a house
+    # game's definition is read by the house-rules form, whose fields are its own.
+    kinds = {"bool", "int", "optional_int", "str", "values", "special", "deal"}
+    for rule_set_id, cls in RULE_SETS.items():
+        for spec in cls.option_specs():
+            assert spec.label.strip() and spec.kind in kinds, (rule_set_id, spec.name)
+            if rule_set_id in AT_THE_TABLE:
+                assert spec.help.endswith("."), (rule_set_id, spec.name)
