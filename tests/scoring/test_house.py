@@ -357,3 +357,15 @@ def test_a_special_card_of_another_suit_scores_its_rank_and_the_joker_its_own_va
     ]
     with pytest.raises(RefereeError, match=r"^K♥ is a special card in Kitchen: give the suit of each K \(e.g. Ks\)\.$"):
         rules.score_leftovers(cards("K"))
+
+
+def test_a_definition_without_a_name_is_called_house_rules():
+    rules = configure("house", {"deal": [5]})
+    assert rules.name == "House rules" and rules.options()["name"] == "House rules"
+
+
+def test_the_least_pressure_cap_is_1():
+    rules = house(pressures=True, pressure_cap=1)
+    assert [rules.pressure_value(number) for number in (1, 2, 3)] == [5, 6, 7]
+    with pytest.raises(InvalidOptions, match="option 'pressure_cap' must be at least 1, not 0"):
+        house(pressures=True, pressure_cap=0)
