@@ -369,3 +369,26 @@ def test_the_least_pressure_cap_is_1():
     assert [rules.pressure_value(number) for number in (1, 2, 3)] == [5, 6, 7]
     with pytest.raises(InvalidOptions, match="option 'pressure_cap' must be at least 1, not 0"):
         house(pressures=True, pressure_cap=0)
+
+
+def test_a_house_game_seats_2_to_10_players():
+    names = [f"P{index}" for index in range(11)]
+    assert play({"deal": [5]}, names[:10], []).game.players == tuple(names[:10])
+    play({"deal": [5]}, names[:2], [])
+    for players in (names[:1], names):
+        with pytest.raises(InvalidSeating, match=f"^Kitchen is for 2 to 10 players, not {len(players)}\\.$") as refused:
+            play({"deal": [5]}, players, [])
+        assert refused.value.field == "players"
+
+
+def test_reaching_the_target_exactly_ends_the_game():
+    definition = {"scoring": "winner", "end": "target", "limit": 19, "deal": 5}
+    score = play(definition, ["Ann", "Bob"], [{"Ann": [], "Bob": ["K", "9"]}])
+    assert score.side("Ann").total == 19 and score.finished
+
+
+def test_reaching_the_loss_line_exactly_loses():
+    definition = {"end": "loss_line", "limit": 20, "deal": 5}
+    score = play(definition, ["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": ["K", "K"], "Cy": ["K", "Q"]}])
+    assert [side.total for side in score.sides] == [0, 20, 20]
+    assert score.finished and score.leader == ("Ann",)
