@@ -392,3 +392,21 @@ def test_reaching_the_loss_line_exactly_loses():
     score = play(definition, ["Ann", "Bob", "Cy"], [{"Ann": [], "Bob": ["K", "K"], "Cy": ["K", "Q"]}])
     assert [side.total for side in score.sides] == [0, 20, 20]
     assert score.finished and score.leader == ("Ann",)
+
+
+def test_own_scoring_to_a_target_says_the_lowest_total_wins():
+    assert house(end="target", limit=150, deal=7).how_it_is_won() == (
+        "The game ends when someone reaches 150 at the end of a hand; the lowest total wins."
+    )
+
+
+def test_partners_are_refused_where_the_winner_collects_naming_the_partnerships():
+    with pytest.raises(InvalidSeating) as refused:
+        play(
+            {"deal": 5, "scoring": "winner", "end": "target", "limit": 100},
+            ["Ann", "Bob", "Cy", "Di"],
+            [],
+            partnerships=[["Ann", "Cy"], ["Bob", "Di"]],
+        )
+    assert str(refused.value) == "in Kitchen the player who goes out collects: everyone plays alone."
+    assert refused.value.field == "partnerships"
