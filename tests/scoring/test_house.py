@@ -410,3 +410,7 @@ def test_partners_are_refused_where_the_winner_collects_naming_the_partnerships(
         )
     assert str(refused.value) == "in Kitchen the player who goes out collects: everyone plays alone."
     assert refused.value.field == "partnerships"
+
+
+def test_a_house_game_reads_as_house_rules_in_a_log():
+    assert repr(house(scoring="winner", end="target", limit=9, deal=7)).startswith("HouseRules(title='Kitchen', ")
