@@ -223,11 +223,14 @@ def test_no_more_copies_of_a_card_than_the_decks_hold(rule_set_id, options, held
         assert str(refused.value) == message
 
 
-def test_a_card_action_and_a_game_column_are_plain_unchangeable_data():
+def test_card_actions_game_columns_and_option_specs_are_plain_unchangeable_data():
     action, *_ = configure("crates").card_actions(4)
     (column, *_) = configure("hollywood-eights").columns(game("Ann Bob", rules=configure("hollywood-eights")), [])
-    assert hash(action) == hash(copy.copy(action)) and action == copy.copy(action)
-    for value in (action, column):
+    spec, *_ = configure("crates").option_specs()
+    inherent = configure("two-fifty").inherent_options["decks"]
+    for value in (action, spec, inherent):
+        assert hash(value) == hash(copy.copy(value)) and value == copy.copy(value)
+    for value in (action, column, spec, inherent):
         with pytest.raises(dataclasses.FrozenInstanceError):
             value.card = "2"  # type: ignore[misc]
 
