@@ -134,7 +134,7 @@ def test_by_default_a_rule_set_says_its_own_cards_and_the_lowest_total_after_the
     assert rules.scoring_rules() == (
         ("Scoring", "Each player scores the cards left in their own hand. After 2 hands the lowest total wins."),
     )
-    assert rules.options_in_words() == ()
+    assert rules.describe() == () and rules.options_in_words() == ()  # no rules in words beyond its options
     assert rules.pressures_in_words() == "off" and rules.pressure_terms() is None
     assert configure("crazy-eights").pressures_in_words() == "off"
     assert rules.card_actions(4) == () and rules.card_values() == () and rules.collect_terms() is None
