@@ -190,6 +190,12 @@ def test_a_single_hand_may_be_empty_and_a_hand_may_have_one_player_out():
         ("crates", {}, {"hand": "K K K K K"}, "5 × K in one hand, but one deck has only 4."),
         (
             "crates",
+            {},
+            {"Ann": "K K K K K", "Bob": ""},
+            "5 × K in the leftovers, but one deck has only 4. Check Ann's cards.",
+        ),
+        (
+            "crates",
             {"jokers": True},
             {"Ann": "JK JK", "Bob": "JK"},
             "3 × JK in the leftovers, but one deck has only 2. Check Ann's and Bob's cards.",
