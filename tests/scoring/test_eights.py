@@ -50,6 +50,8 @@ def test_reaching_100_at_the_end_of_a_hand_wins_with_a_100_point_bonus():
     assert output["finished"] and output["bonuses"] == {"Ann": 100}
     assert totals(output) == {"Ann": 60 + 50 + 100, "Bob": 10}
     assert output["leader"] == ["Ann"]
+    exactly = replay(record("crazy-eights", ["Ann", "Bob"], [{"Ann": [], "Bob": ["8", "8"]}]))  # "reaches": 100
+    assert exactly["finished"] and exactly["bonuses"] == {"Ann": 100} and totals(exactly)["Ann"] == 200
 
 
 def test_hands_after_the_game_was_decided_are_refused():
