@@ -414,3 +414,20 @@ def test_partners_are_refused_where_the_winner_collects_naming_the_partnerships(
 
 def test_a_house_game_reads_as_house_rules_in_a_log():
     assert repr(house(scoring="winner", end="target", limit=9, deal=7)).startswith("HouseRules(title='Kitchen', ")
+
+
+def test_a_definition_that_says_nothing_is_one_hand_of_seven_at_face_value():
+    rules = configure("house")
+    assert rules.options() == {
+        "name": "House rules",
+        "values": FACE,
+        "joker": None,
+        "special": {},
+        "decks": 1,
+        "scoring": "own",
+        "end": "hands",
+        "deal": [7],
+        "limit": None,
+        "pressures": False,
+        "pressure_cap": None,
+    }
