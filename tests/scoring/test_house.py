@@ -431,3 +431,9 @@ def test_a_definition_that_says_nothing_is_one_hand_of_seven_at_face_value():
         "pressures": False,
         "pressure_cap": None,
     }
+
+
+def test_a_house_game_without_pressures_gives_no_pressure_a_value():
+    with pytest.raises(RefereeError, match="^Kitchen has no pressures\\.$"):
+        house().pressure_value(1)
+    assert house(pressures=True).pressure_value(3) == 20
