@@ -437,3 +437,9 @@ def test_a_house_game_without_pressures_gives_no_pressure_a_value():
     with pytest.raises(RefereeError, match="^Kitchen has no pressures\\.$"):
         house().pressure_value(1)
     assert house(pressures=True).pressure_value(3) == 20
+
+
+def test_where_the_winner_collects_the_rule_set_says_so_and_the_highest_wins():
+    winner = house(scoring="winner", end="target", limit=9, deal=7)
+    assert winner.winner_collects and not winner.lowest_wins
+    assert not house().winner_collects and house().lowest_wins
