@@ -1,15 +1,13 @@
 """The Eights family where the hand's winner collects (002 "Eights", Crazy Aces, Crazy Jacks; 001)."""
 
-import json
-import subprocess
-import sys
-from pathlib import Path
+import dataclasses
+import re
 
 import pytest
 
-from scorekeeper.scoring import FORMAT, InvalidOptions, RefereeError, configure, parse_record
-from tests.support.helpers import cards
-from tests.support.web import csrf_token, start
+from scorekeeper.scoring import FORMAT, InvalidOptions, InvalidSeating, RefereeError, configure, parse_record
+from scorekeeper.scoring.rulesets.eights import CrazyAces
+from tests.support.helpers import cards, game
 
 
 def record(rules, players, hands, **options):
@@ -52,6 +50,8 @@ def test_reaching_100_at_the_end_of_a_hand_wins_with_a_100_point_bonus():
     assert output["finished"] and output["bonuses"] == {"Ann": 100}
     assert totals(output) == {"Ann": 60 + 50 + 100, "Bob": 10}
     assert output["leader"] == ["Ann"]
+    exactly = replay(record("crazy-eights", ["Ann", "Bob"], [{"Ann": [], "Bob": ["8", "8"]}]))  # "reaches": 100
+    assert exactly["finished"] and exactly["bonuses"] == {"Ann": 100} and totals(exactly)["Ann"] == 200
 
 
 def test_hands_after_the_game_was_decided_are_refused():
@@ -65,6 +65,42 @@ def test_a_blocked_hand_goes_to_the_lowest_count_who_collects_the_differences():
     # value from each other player consisting of the difference between the counts of their hand and that player"
     output = replay(record("crazy-eights", ["Ann", "Bob", "Cy"], [{"Ann": ["5"], "Bob": ["Q", "2"], "Cy": ["K", "J"]}]))
     assert [side["hands"][0] for side in output["sides"]] == [(12 - 5) + (20 - 5), 0, 0]
+
+
+@pytest.mark.parametrize(
+    "rule_set_id, players, most",
+    [
+        ("crazy-eights", 9, "2 to 8"),
+        ("zodiac", 1, "2 to 8"),
+        ("crazy-aces", 11, "2 to 10"),
+        ("hollywood-eights", 3, "2"),
+    ],
+)
+def test_each_game_is_for_its_own_number_of_players(rule_set_id, players, most):
+    # 002: Eights is "for two to eight players"; Hollywood Scoring is "for two players".
+    # Crazy Aces, with its jokers, seats up to ten as the start form offers.
+    rules = configure(rule_set_id)
+    names = " ".join(f"P{index}" for index in range(players))
+    with pytest.raises(InvalidSeating, match=f"^{rules.name} is for {most} players, not {players}\\.$") as refused:
+        game(names, rules=rules)
+    assert refused.value.field == "players"
+    game(" ".join(f"P{index}" for index in range(2)), rules=rules)
+    if most != "2":
+        game(" ".join(f"P{index}" for index in range(int(most.split()[-1]))), rules=rules)
+
+
+def test_in_the_eights_games_everyone_plays_alone():
+    with pytest.raises(InvalidSeating, match="^in Crazy Eights everyone plays alone\\.$") as refused:
+        game("Ann Bob Cy Di", "Ann+Cy Bob+Di", rules=configure("crazy-eights"))
+    assert refused.value.field == "partnerships"
+
+
+@pytest.mark.parametrize("rule_set_id", ["crazy-eights", "zodiac", "two-fifty"])
+def test_a_game_played_to_a_score_has_no_schedule_of_hands_and_no_pressures(rule_set_id):
+    rules = configure(rule_set_id)
+    assert rules.schedule() == () and rules.max_hands() is None
+    with pytest.raises(RefereeError, match=f"^{re.escape(rules.name)} has no pressures\\.$"):
+        rules.pressure_value(1)
 
 
 def test_only_one_player_can_go_out():
@@ -182,52 +218,134 @@ def test_a_record_contradicting_what_a_game_always_has_is_refused(rules, options
         parse_record(record(rules, ["Ann", "Bob"], [], **options))
 
 
-def test_replay_from_the_command_line_lists_the_bonus(tmp_path):
-    path = tmp_path / "eights.json"
-    path.write_text(json.dumps(record("crazy-eights", ["Ann", "Bob"], [{"Ann": [], "Bob": ["8", "8"]}])))
-    script = Path(sys.executable).parent / "scorekeeper"
-    output = json.loads(
-        subprocess.run([str(script), "replay", "--json", str(path)], capture_output=True, text=True).stdout
+def test_seven_cards_each_for_two_players_five_for_more():
+    # 002: "If two are playing each individual should receive seven cards, but if more are playing ... five"
+    rules = configure("crazy-eights")
+    assert [rules.cards_dealt(1, players) for players in (2, 3, 8)] == [7, 5, 5]
+
+
+def test_the_rules_card_says_who_collects_how_a_blocked_hand_is_settled_and_the_target():
+    collects = "The player who goes out collects the count of every other hand."
+    blocked = (
+        "Blocked (the stock is out and nobody can play): the lowest count collects from each other player "
+        "the difference."
     )
-    assert output["bonuses"] == {"Ann": 100} and output["leader"] == ["Ann"]
-    text = subprocess.run([str(script), "replay", str(path)], capture_output=True, text=True).stdout
-    assert "Bonus" in text and "Winner: Ann on 200" in text
-    scored = subprocess.run(
-        [str(script), "score", "--rules", "crazy-eights", "--json", "8", "K"], capture_output=True, text=True
+    said = {rule_set_id: dict(configure(rule_set_id).scoring_rules())["Scoring"] for rule_set_id in EIGHTS_FAMILY}
+    assert (
+        said["crazy-eights"]
+        == f"{collects} {blocked} The first to reach 100 at the end of a hand wins, with a 100-point bonus."
     )
-    assert json.loads(scored.stdout)["total"] == 60
+    assert said["crazy-jacks"] == said["crazy-eights"]
+    assert said["crazy-pairs"] == f"{collects} {blocked} The first to reach 300 at the end of a hand wins."
+    assert said["zodiac"] == (
+        "The player who goes out collects the count of every other hand (a point a card). "
+        f"{blocked} The first to reach 55 at the end of a hand wins."
+    )
+    target = configure("crazy-eights-target")
+    assert target.how_it_is_won() == "The first to reach 100 for two players, +50 a player at the end of a hand wins."
+    assert configure("crazy-eights-target", {"target": 150}).how_it_is_won() == (
+        "The first to reach 150 at the end of a hand wins."
+    )
 
 
-def test_a_crazy_eights_game_is_played_at_the_table_to_its_end(client):
-    table = start(client, ["Ann", "Bob"], rules="crazy-eights")
-    page = table.page("/")
-    assert "Hand 1</h1>" not in page and "<h1>Hand 1 · 7 cards each</h1>" in page
-    assert "PRESSURE" not in page and "The count" not in page and "One card" not in page
-    table.leftovers(1, 0, went_out=True)
-    table.leftovers(1, 1, "8 K")
-    assert "Hand 2 · 7 cards each" in table.page("/")
-    table.leftovers(2, 0, went_out=True)
-    table.leftovers(2, 1, "8")
-    response = client.get(f"{table.base}/")
-    assert response.status_code == 302 and response.headers["Location"].endswith("/scores")
-    scores = table.page("/scores")
-    assert "Final standings" in scores and "highest total wins" in scores
-    assert '<span class="place">1</span> <span class="name">Ann</span> <span class="num big">210</span>' in scores
-    record_ = client.get(f"{table.base}/export.json").get_json()
-    assert parse_record(record_).score().to_json()["bonuses"] == {"Ann": 100}
-    assert client.get(f"{table.base}/sheet.pdf").mimetype == "application/pdf"
+def test_the_rules_card_gives_each_games_wild_card_and_card_values():
+    wild = {
+        rule_set_id: [(action.card, action.action) for action in configure(rule_set_id).card_actions(4)]
+        for rule_set_id in ("crazy-eights", "crazy-aces", "crazy-jacks")
+    }
+    assert wild["crazy-eights"] == [("8", "wild: play it on any card and name the suit to follow")]
+    assert [card for card, _ in wild["crazy-aces"]] == ["A, JK"] and [card for card, _ in wild["crazy-jacks"]] == ["J"]
+    values = dict(configure("crazy-eights").card_values())
+    assert values == {
+        **{str(n): str(n) for n in range(2, 11) if n != 8},
+        "A": "1",
+        "8": "50",
+        "J": "10",
+        "Q": "10",
+        "K": "10",
+    }
+    # Crazy Aces: aces 25, eights 8 and its two jokers a deck 50, listed last.
+    assert configure("crazy-aces").card_values()[-1] == ("JK", "50")
+    assert dict(configure("crazy-aces").card_values())["A"] == "25"
+    assert "JK" not in dict(configure("crazy-jacks").card_values())
 
 
-def test_an_eights_record_imports_as_a_game(client):
-    token = csrf_token(client, "/import")
-    data = record("crazy-aces", ["Ann", "Bob"], [{"Ann": [], "Bob": ["JK"]}])
-    response = client.post("/import", data={"csrf_token": token, "text": json.dumps(data)})
-    assert response.status_code == 302
-    assert "crazy-eights" in client.get("/new").get_data(as_text=True)
+def test_the_phone_is_told_the_values_who_collects_what_and_the_target():
+    table = parse_record(record("crazy-eights-target", ["Ann", "Bob", "Cy", "Di"], [])).game
+    assert configure("crazy-eights").leftover_terms() == {
+        "points": {card: int(points) for card, points in configure("crazy-eights").card_values()}
+    }
+    assert configure("crazy-aces").leftover_terms()["points"]["JK"] == 50
+    assert "JK" not in configure("crazy-jacks").leftover_terms()["points"]
+    assert [configure(rule_set_id).collect_terms() for rule_set_id in ("crazy-eights", "zodiac")] == ["points", "cards"]
+    assert configure("crazy-eights").end_terms(table) == {"target": 100, "bonus": 100}
+    assert configure("crazy-eights-target").end_terms(table) == {"target": 200, "bonus": 0}
+    assert configure("zodiac").end_terms(table) == {"target": 55, "bonus": 0}
 
 
-def test_the_pad_offers_a_joker_where_the_game_has_jokers(client):
-    aces = start(client, ["Ann", "Bob"], rules="crazy-aces")
-    assert 'data-card="JK"' in aces.page("/hand/1/seat/0")
-    eights = start(client, ["Ann", "Bob"], rules="crazy-eights")
-    assert 'data-card="JK"' not in eights.page("/hand/1/seat/0")
+def test_only_crazy_aces_has_jokers_to_leave_in_hand():
+    assert [configure(rule_set_id).uses_jokers() for rule_set_id in EIGHTS_FAMILY] == [
+        rule_set_id == "crazy-aces" for rule_set_id in EIGHTS_FAMILY
+    ]
+
+
+def test_the_start_form_offers_the_target_and_the_decks():
+    # 002: one deck "when anywhere from two to five people are playing. For six or more players,
+    # two standard decks should be used"; "played until one player ... reaches or exceeds 100 points".
+    target, decks = configure("crazy-eights").option_specs()
+    assert (target.name, target.kind, target.label, target.default, target.minimum) == (
+        "target",
+        "optional_int",
+        "Game to",
+        100,
+        1,
+    )
+    assert target.help == "The score that wins the game."
+    assert (decks.name, decks.kind, decks.label, decks.default, decks.choices) == ("decks", "int", "Decks", 1, (1, 2))
+    assert decks.help == "One deck, or two for six or more players."
+    assert configure("crazy-eights", {"target": None}).goal(4) == 100
+    assert [spec.default for spec in configure("crazy-eights-target").option_specs()] == [None, 1]
+    assert (
+        configure("crazy-eights-target").option_specs()[0].help.startswith("Blank: 100 for two players, +50 a player")
+    )
+
+
+def test_a_game_with_a_single_joker_a_deck_still_offers_it():
+    @dataclasses.dataclass(frozen=True)
+    class OneJoker(CrazyAces):
+        JOKERS_PER_DECK = 1
+
+    assert OneJoker().uses_jokers() and OneJoker().score_leftovers(cards("JK")).total == 50
+
+
+@pytest.mark.parametrize(
+    "rule_set_id, default, says",
+    [
+        ("crazy-eights", 100, "The score that wins the game."),  # 002: "until one player ... reaches or exceeds 100"
+        ("crazy-aces", 100, "The score that wins the game."),
+        ("crazy-jacks", 100, "The score that wins the game."),
+        ("crazy-eights-target", None, "Blank: 100 for two players, +50 a player (200 for four, 300 for six)."),
+        ("crazy-pairs", 300, "The score that wins the game."),  # 001: "the first to 300"
+        ("zodiac", 55, "The score that wins the game."),  # 001: "the first to 55"
+        ("hollywood-eights", 100, "The score that wins each game."),  # 002: "100 or more points in any column"
+    ],
+)
+def test_each_game_is_played_to_its_own_target_which_the_table_may_change(rule_set_id, default, says):
+    target = configure(rule_set_id).option_specs()[0]
+    assert (target.name, target.kind, target.label, target.default, target.help) == (
+        "target",
+        "optional_int",
+        "Game to",
+        default,
+        says,
+    )
+    assert configure(rule_set_id, {"target": 1}).goal(2) == 1
+    with pytest.raises(InvalidOptions, match="option 'target' must be at least 1, not 0"):
+        configure(rule_set_id, {"target": 0})
+
+
+def test_crazy_aces_has_two_jokers_a_deck():
+    # 002: "the addition of two Jokers to the deck ... If 7 to 10 are playing, two ... decks ... with 4 jokers"
+    with pytest.raises(RefereeError, match="^3 × JK in the leftovers, but one deck has only 2"):
+        configure("crazy-aces").check_leftovers({"Ann": cards("JK JK"), "Bob": cards("JK")})
+    configure("crazy-aces", {"decks": 2}).check_leftovers({"Ann": cards("JK JK"), "Bob": cards("JK JK")})

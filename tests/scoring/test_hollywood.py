@@ -3,9 +3,7 @@
 import pytest
 
 from scorekeeper.scoring import FORMAT, InvalidSeating, RefereeError, configure, parse_record
-from tests.reports.test_sheets import pdf_text
 from tests.support.helpers import cards
-from tests.support.web import start
 
 
 def session(*winners_and_leftovers, **options):
@@ -121,20 +119,36 @@ def test_an_agreed_target_replaces_100():
     assert columns(data)[0]["winner"] == "Ann"
 
 
-def test_a_hollywood_session_is_played_at_the_table_and_printed(client, tmp_path):
-    table = start(client, ["Ann", "Bob"], rules="hollywood-eights")
-    assert "<h1>Hand 1 · 7 cards each</h1>" in table.page("/")
-    table.leftovers(1, 0, went_out=True)
-    table.leftovers(1, 1, "8 8 8 8 K Q")
-    page = table.page("/")
-    assert 'aria-label="Games"' in page and "★ Ann <small" in page and "1 game</td>" in page
-    for number in (2, 3):
-        table.leftovers(number, 0, went_out=True)
-        table.leftovers(number, 1, "8 8 8 8 K Q")
-    scores = table.page("/scores")
-    assert "Final standings" in scores and "3 games" in scores
-    exported = client.get(f"{table.base}/export.json").get_json()
-    assert exported["rules"] == "hollywood-eights"
-    assert [column["winner"] for column in parse_record(exported).score().to_json()["columns"]] == ["Ann"] * 3
-    sheet = pdf_text(client.get(f"{table.base}/sheet.pdf").data, tmp_path)
-    assert "Ann · 3 games" in sheet and "3 won by Ann (hand 3)" in " ".join(sheet.split())
+def test_no_bonus_in_hollywood_and_the_phone_is_told_three_columns_to_the_target():
+    rules = configure("hollywood-eights")
+    table = parse_record(session()).game
+    assert rules.bonuses(table, {"Ann": 300, "Bob": 0}) == {}
+    assert rules.end_terms(table) == {"columns": 3, "target": 100}
+    assert configure("hollywood-eights", {"target": 50}).end_terms(table) == {"columns": 3, "target": 50}
+    assert rules.table_size == 2
+
+
+def test_the_rules_card_says_the_three_games_in_a_paragraph_of_their_own():
+    scoring, games = configure("hollywood-eights", {"target": 150}).scoring_rules()
+    assert scoring == (
+        "Scoring",
+        "The player who goes out collects the count of every other hand. Blocked (the stock is out and nobody "
+        "can play): the lowest count collects from each other player the difference.",
+    )
+    assert games == (
+        "Three games at once",
+        "A player's first winning hand counts in game 1, the second in games 1 and 2, later ones in every open "
+        "game. A game closes when someone reaches 150 in it; the session ends when all three are won, by the "
+        "player who won more of them.",
+    )
+
+
+def test_a_blocked_hand_won_by_a_single_point_is_a_win():
+    data = {
+        "format": FORMAT,
+        "rules": "hollywood-eights",
+        "players": ["Ann", "Bob"],
+        "hands": [{"leftovers": {"Ann": ["2"], "Bob": ["3"]}}, {"leftovers": {"Ann": [], "Bob": ["K"]}}],
+    }
+    # Ann's first win (1 point) goes in game 1; her second (10) in games 1 and 2.
+    assert column_totals(data)[:2] == [{"Ann": 1 + 10, "Bob": 0}, {"Ann": 10, "Bob": 0}]

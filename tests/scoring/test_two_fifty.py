@@ -117,5 +117,107 @@ def test_with_the_500_rule_the_last_below_the_line_still_wins_if_nobody_reached_
 
 def test_the_500_rule_is_for_three_or_more_players():
     # 001: "For three or more players it is optional ..."
-    with pytest.raises(InvalidSeating, match="the 500 rule is for three or more players"):
+    with pytest.raises(InvalidSeating, match="the 500 rule is for three or more players") as refused:
         game(["Ann", "Bob"], [], five_hundred=True)
+    assert refused.value.field == "players"
+
+
+def test_five_cards_are_dealt_from_two_decks():
+    # 001: "Deal 5 cards each from a double deck (104 cards)"
+    assert [RULES.cards_dealt(number, players) for number, players in [(1, 2), (2, 3), (9, 8)]] == [5, 5, 5]
+    assert RULES.decks_in_play() == 2
+
+
+def test_the_rules_card_gives_001s_card_values_and_special_cards():
+    assert dict(RULES.card_values()) == {
+        "A": "22",
+        "2": "2",
+        "3": "3",
+        "4": "4",
+        "5": "10",
+        "6": "6",
+        "7": "7",
+        "8": "16",
+        "9": "9",
+        "10": "10",
+        "J": "20",
+        "Q": "10",
+        "K": "10",
+    }
+    # 001: "There are five special cards."
+    actions = {action.card: action.action for action in RULES.card_actions(4)}
+    assert list(actions) == ["A", "J", "8", "5", "2"]
+    assert actions["A"].startswith("wild") and "not on a J or 2" in actions["A"]
+    assert "picture card" in actions["J"]
+    assert "misses a turn" in actions["8"]
+    assert "passes their hand to the right" in actions["5"]
+    assert "plays a 2 or takes 2" in actions["2"]
+
+
+def test_the_rules_card_says_how_a_hand_scores_and_how_the_game_is_won():
+    (title, text), *rest = RULES.scoring_rules()
+    assert title == "Scoring" and not rest
+    assert "Each player scores the cards left in their own hand." in text
+    assert "Each deuce doubles the hand's score" in text and "identical cards (same rank and suit) halves it" in text
+    won = "250 or more loses: the game ends when at most one player is still below 250, who wins"
+    assert text.endswith(f"{won}.")
+    with_500 = configure("two-fifty", {"five_hundred": True}).how_it_is_won()
+    assert with_500 == f"{won}; or a player past 250 wins at once by reaching 500 first."
+
+
+def test_the_phone_is_told_the_card_values_the_steps_and_the_lines():
+    terms = RULES.leftover_terms()
+    assert terms["points"] == {rank: int(points) for rank, points in RULES.card_values()}
+    assert terms["steps"] == "deuces_and_pairs" and terms["suits"] == "all"
+    table = parse_record(
+        {"format": FORMAT, "rules": "two-fifty", "options": {}, "players": ["Ann", "Bob", "Cy"], "hands": []}
+    ).game
+    assert RULES.end_terms(table) == {"loss_line": 250, "outright": None}
+    assert configure("two-fifty", {"five_hundred": True}).end_terms(table) == {"loss_line": 250, "outright": 500}
+
+
+def test_the_start_form_offers_the_game_by_its_name_and_its_500_rule_in_words():
+    assert RULES.name == "The 250 game (double deck)"
+    assert RULES.summary.startswith("Double deck, 5 cards each; deuces double a hand, identical pairs halve it")
+    (spec,) = RULES.option_specs()
+    assert (spec.name, spec.label, spec.default) == ("five_hundred", "The 500 rule", False)
+    assert spec.help == "Three or more players: a player past 250 can still win by reaching 500 first."
+    assert RULES.options_in_words() == (("The 500 rule", "off"),)
+    assert configure("two-fifty", {"five_hundred": True}).options_in_words() == (("The 500 rule", "on"),)
+
+
+def test_the_tap_pad_asks_for_each_cards_suit():
+    # Identical cards are the same rank and suit: the suit changes the score.
+    assert RULES.needs_suits
+
+
+def test_a_joker_is_refused_as_not_in_the_game():
+    with pytest.raises(RefereeError, match="^the 250 game has no jokers\\.$"):
+        total("JK")
+
+
+def test_the_hand_shows_each_doubling_and_halving_in_turn():
+    scored = RULES.score_leftovers(cards("2h Kh Kh 9s"))
+    # (2 + 10 + 10 + 9) = 31, doubled by the deuce to 62, halved by the pair of K♥ to 31.
+    assert [(step.sign, step.cards, step.after) for step in scored.steps] == [
+        ("×2", tuple(cards("2h")), 62),
+        ("÷2", tuple(cards("Kh Kh")), 31),
+    ]
+
+
+def test_exactly_250_loses():
+    # 001: "250 (or more) points loses"
+    big = ["Ah", "As", "Jh", "Js", "2h"]  # (22 + 22 + 20 + 20 + 2) x 2 = 172
+    to_250 = ["2d", "7d", "Jd", "Kd"]  # (2 + 7 + 20 + 10) x 2 = 78
+    score = game(["Ann", "Bob"], [{"Ann": [], "Bob": big}, {"Ann": [], "Bob": to_250}])
+    assert score.side("Bob").total == 250
+    assert score.finished and score.leader == ("Ann",)
+
+
+def test_with_the_500_rule_exactly_500_wins():
+    # 001: "to win by reaching 500"
+    to_500 = ["2d", "Ad", "Jd", "8d", "Kd", "4d"]  # (2 + 22 + 20 + 16 + 10 + 4) x 2 = 148: 352 + 148 = 500
+    hands = [{"Ann": [], "Bob": OVER, "Cy": ["3h"]}, {"Ann": ["4h"], "Bob": to_500, "Cy": []}]
+    score = game(["Ann", "Bob", "Cy"], hands, five_hundred=True)
+    assert score.side("Bob").total == 500
+    assert score.finished and score.leader == ("Bob",)

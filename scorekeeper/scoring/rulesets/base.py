@@ -331,7 +331,8 @@ class RuleSet(ABC):
         hands = self.max_hands()
         if hands is None:
             return None
-        return f"After {hands} hands the {'lowest' if self.lowest_wins else 'highest'} total wins."
+        counted = "1 hand" if hands == 1 else f"{hands} hands"
+        return f"After {counted} the {'lowest' if self.lowest_wins else 'highest'} total wins."
 
     def scoring_rules(self) -> tuple[tuple[str, str], ...]:
         """What the printed reference says of scoring: paragraphs (title, text), a title may be empty."""

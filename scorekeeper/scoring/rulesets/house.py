@@ -88,8 +88,10 @@ class HouseRules(RuleSet):
         plain = {key: value for key, value in written.items() if key not in STRUCTURED}
         try:
             base = super().from_options(plain)
-        except InvalidOptions as error:
-            raise InvalidOptions(str(error), "name" if error.field == "title" else error.field) from None
+        except InvalidOptions as error:  # the definition's key is "name", the field's "title"
+            if error.field == "title":
+                raise InvalidOptions(str(error).replace("'title'", "'name'"), "name") from None
+            raise
         values = dict(base.values)
         if "values" in written:
             values.update(_read_values(written["values"]))
@@ -136,7 +138,8 @@ class HouseRules(RuleSet):
     def describe(self) -> tuple[tuple[str, str], ...]:
         """The definition in words, for sheets and the rules card."""
         if self.end == HANDS:
-            end = f"{len(self.deal)} hands, dealt {' '.join(map(str, self.deal))}"
+            hands = "1 hand" if len(self.deal) == 1 else f"{len(self.deal)} hands"
+            end = f"{hands}, dealt {' '.join(map(str, self.deal))}"
         elif self.end == TARGET:
             end = f"first to {self.limit} at the end of a hand, {self.deal[0]} cards each"
         else:
