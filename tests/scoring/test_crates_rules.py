@@ -3,6 +3,7 @@
 import pytest
 
 from scorekeeper.scoring import InvalidSeating, RefereeError, configure
+from scorekeeper.scoring.rulesets import SINGLE_HAND
 from tests.support.helpers import cards, crates, game
 
 #: 000 "Summary of card actions during play", in the card's words, for four or five players.
@@ -72,7 +73,7 @@ def test_a_joker_when_jokers_are_off_is_refused_naming_who_has_it():
     with pytest.raises(RefereeError, match="^Bob has a joker, but jokers are off in this game\\.$"):
         crates().check_leftovers({"Ann": cards("K"), "Bob": cards("JK")})
     with pytest.raises(RefereeError, match="^there is a joker, but jokers are off in this game\\.$"):
-        crates().check_leftovers({"hand": cards("JK")})
+        crates().check_leftovers({SINGLE_HAND: cards("JK")})
     with pytest.raises(RefereeError, match="^a joker is not in the deck: jokers are off\\.$"):
         crates().score_leftovers(cards("JK"))
     assert crates(jokers=True).score_leftovers(cards("JK")).total == 40

@@ -6,6 +6,7 @@ import re
 import pytest
 
 from scorekeeper.scoring import FORMAT, InvalidOptions, InvalidSeating, RefereeError, configure, parse_record
+from scorekeeper.scoring.rulesets import SINGLE_HAND
 from scorekeeper.scoring.rulesets.eights import CrazyAces
 from tests.support.helpers import cards, game
 
@@ -195,7 +196,7 @@ def test_a_joker_in_a_game_without_jokers_is_refused_before_scoring_with_the_sco
     with pytest.raises(RefereeError, match=r"^Bob's cards: Crazy Eights has no jokers\.$"):
         rules.check_leftovers({"Ann": (), "Bob": cards("JK")})
     with pytest.raises(RefereeError, match=r"^Crazy Eights has no jokers\.$"):
-        rules.check_leftovers({"hand": cards("JK")})
+        rules.check_leftovers({SINGLE_HAND: cards("JK")})
 
 
 def test_a_record_may_name_the_jokers_a_game_always_has_or_never_has():

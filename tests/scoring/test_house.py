@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.scoring import FORMAT, InvalidOptions, InvalidSeating, RefereeError, configure, parse_record
+from scorekeeper.scoring.rulesets import SINGLE_HAND
 from tests.support.helpers import cards
 
 FACE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10, "J": 10, "Q": 10, "K": 10}
@@ -119,7 +120,7 @@ def test_the_check_refuses_what_the_scoring_would_with_its_message():
     with pytest.raises(RefereeError, match=f"^Bob's cards: {needs}\\.$"):
         special.check_leftovers({"Ann": cards("Qs"), "Bob": cards("Q")})
     with pytest.raises(RefereeError, match=f"^{needs}\\.$"):
-        special.check_leftovers({"hand": cards("Q")})
+        special.check_leftovers({SINGLE_HAND: cards("Q")})
     with pytest.raises(RefereeError, match=r"^Ann's cards: Kitchen has no jokers\.$"):
         house().check_leftovers({"Ann": cards("JK")})
 

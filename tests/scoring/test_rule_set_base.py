@@ -12,7 +12,8 @@ import pytest
 
 from scorekeeper.scoring import Card, InvalidOptions, RefereeError, configure
 from scorekeeper.scoring.leftovers import LeftoverScore
-from scorekeeper.scoring.rulesets.base import RuleSet, option
+from scorekeeper.scoring.rulesets.base import SINGLE_HAND, RuleSet, option
+from scorekeeper.scoring.text import names_fault
 from tests.support.helpers import cards, game
 
 
@@ -178,7 +179,7 @@ def test_a_rule_set_that_cannot_be_remembered_is_scored_afresh_each_time():
 
 def test_a_single_hand_may_be_empty_and_a_hand_may_have_one_player_out():
     rules = configure("crazy-eights")
-    rules.check_leftovers({"hand": []})
+    rules.check_leftovers({SINGLE_HAND: []})
     rules.check_leftovers({"Ann": [], "Bob": cards("K")})
     with pytest.raises(RefereeError, match="^only one player can go out, but Ann and Cy have no cards\\.$"):
         rules.check_leftovers({"Ann": [], "Bob": cards("K"), "Cy": []})
@@ -187,7 +188,7 @@ def test_a_single_hand_may_be_empty_and_a_hand_may_have_one_player_out():
 @pytest.mark.parametrize(
     "rule_set_id, options, held, message",
     [
-        ("crates", {}, {"hand": "K K K K K"}, "5 × K in one hand, but one deck has only 4."),
+        ("crates", {}, {SINGLE_HAND: "K K K K K"}, "5 × K in one hand, but one deck has only 4."),
         (
             "crates",
             {},
@@ -214,7 +215,7 @@ def test_a_single_hand_may_be_empty_and_a_hand_may_have_one_player_out():
             {"Ann": "K K K K", "Bob": "K K K K K"},
             "9 × K in the leftovers, but 2 decks have only 8. Check Ann's and Bob's cards.",
         ),
-        ("crazy-eights", {}, {"hand": "Qs Qs"}, "2 × Q♠ in one hand, but one deck has only 1."),
+        ("crazy-eights", {}, {SINGLE_HAND: "Qs Qs"}, "2 × Q♠ in one hand, but one deck has only 1."),
         ("crazy-eights", {}, {"Ann": "Qs", "Bob": "Qh Q"}, None),
     ],
 )
@@ -246,9 +247,9 @@ def test_a_game_without_jokers_or_decks_options_plays_one_deck_without_jokers():
     assert not rules.uses_jokers() and rules.decks_in_play() == 1
     assert not configure("two-fifty").uses_jokers()
     with pytest.raises(RefereeError, match="^1 × JK in one hand, but one deck has only 0\\.$"):
-        rules.check_leftovers({"hand": cards("JK")})
+        rules.check_leftovers({SINGLE_HAND: cards("JK")})
     with pytest.raises(RefereeError, match="^5 × K in one hand, but one deck has only 4\\.$"):
-        rules.check_leftovers({"hand": cards("K K K K K")})
+        rules.check_leftovers({SINGLE_HAND: cards("K K K K K")})
 
 
 def test_by_default_a_pressure_is_taken_by_the_player_it_is_called_on():
@@ -264,3 +265,11 @@ def test_by_default_a_game_with_pressures_says_they_double():
         has_pressures = True
 
     assert Pressed().pressures_in_words() == "doubling" and Plain().pressures_in_words() == "off"
+
+
+def test_the_calculators_one_hand_is_held_under_a_name_no_player_can_have():
+    """Leftovers checked on their own are held under SINGLE_HAND: a name the one text rule refuses
+    for a player, so a player is never taken for it (a player once called "hand" was)."""
+    assert names_fault([SINGLE_HAND, "Bob"]) is not None
+    with pytest.raises(RefereeError, match="^only one player can go out"):
+        configure("crazy-eights", {}).check_leftovers({"hand": [], "Bob": [], "Cy": cards("K")})

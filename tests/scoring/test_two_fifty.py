@@ -3,6 +3,7 @@
 import pytest
 
 from scorekeeper.scoring import FORMAT, InvalidOptions, InvalidSeating, RefereeError, configure, parse_record
+from scorekeeper.scoring.rulesets import SINGLE_HAND
 from tests.support.helpers import cards
 
 RULES = configure("two-fifty")
@@ -46,7 +47,7 @@ def test_the_check_refuses_a_card_without_its_suit_with_the_scoring_message():
     with pytest.raises(RefereeError, match=f"^Bob's cards: {needs}$"):
         RULES.check_leftovers({"Ann": cards("Kh"), "Bob": cards("K")})
     with pytest.raises(RefereeError, match=f"^{needs}$"):
-        RULES.check_leftovers({"hand": cards("K")})
+        RULES.check_leftovers({SINGLE_HAND: cards("K")})
 
 
 def test_only_one_player_can_go_out():
