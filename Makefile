@@ -33,6 +33,8 @@ install-test: $(TEST_STAMP)
 
 $(TEST_STAMP): $(STAMP) pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	# A developer's commits: tools/hooks/commit-msg keeps each subject to 72 characters.
+	git rev-parse --git-dir >/dev/null 2>&1 && git config core.hooksPath tools/hooks || true
 	touch $(TEST_STAMP)
 
 # The type checker of the phone's scripts: TypeScript from the npm registry, at the version

@@ -61,3 +61,24 @@ def test_make_mutation_runs_the_mutation_tool_apart_from_make_test(tmp_path):
         ).stdout
     )
     assert "tools/mutation.py" not in planned("test", tmp_path)
+
+
+def _commit_message(tmp_path, subject: str) -> subprocess.CompletedProcess[str]:
+    message = tmp_path / "COMMIT_EDITMSG"
+    message.write_text(subject + "\n\nThe detail, as long as it needs to be, " * 5 + "\n", encoding="utf-8")
+    hook = ROOT / "tools" / "hooks" / "commit-msg"
+    return subprocess.run([str(hook), str(message)], capture_output=True, text=True, check=False)
+
+
+def test_a_commit_subject_longer_than_72_characters_is_refused_in_one_line(tmp_path):
+    assert _commit_message(tmp_path, "é" * 72).returncode == 0  # characters, not bytes
+    refused = _commit_message(tmp_path, "x" * 73)
+    assert refused.returncode == 1
+    assert refused.stderr.strip().splitlines() == [
+        "commit-msg: the subject is 73 characters; keep it to 72 and put the rest in the body"
+    ]
+
+
+def test_a_developers_set_up_points_git_at_the_commit_hook_and_serving_does_not(tmp_path):
+    assert "git config core.hooksPath tools/hooks" in planned("test", tmp_path)
+    assert "core.hooksPath" not in planned("run", tmp_path)
