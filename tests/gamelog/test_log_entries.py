@@ -29,14 +29,11 @@ from scorekeeper.gamelog import (
 )
 from scorekeeper.gamelog.checks import check_change
 from scorekeeper.scoring import Game, ScoringError, configure
+from tests.support.helpers import entry
 
 STATIC = Path(__file__).parent.parent.parent / "scorekeeper" / "static"
 PLAYERS = ("Ann", "Bob", "Cy")
 AT = "2026-11-28T12:00:00+00:00"
-
-
-def entry(id_: int, kind: str, hand: int | None = None, player: str | None = None, target: int | None = None, **data):
-    return Entry(id_, id_, kind, hand, player, data, target, "test", AT)
 
 
 def played(*entries: Entry) -> GameState:

@@ -25,13 +25,10 @@ from scorekeeper.gamelog import (
 )
 from scorekeeper.gamelog.said import said_of
 from scorekeeper.scoring import Game, configure
+from tests.support.helpers import entry
 
 PLAYERS = ("Ann", "Bob", "Cy")
 NOW = "2026-11-28T12:00:00+00:00"
-
-
-def entry(id_: int, kind: str, hand: int | None = None, player: str | None = None, target: int | None = None, **data):
-    return Entry(id_, id_, kind, hand, player, data, target, "test", NOW)
 
 
 def log(*entries: Entry) -> dict[int, Entry]:
