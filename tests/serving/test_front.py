@@ -545,6 +545,36 @@ def test_all_networks_together_begin_only_so_many_connections_a_second_and_the_l
                 sock.close()
 
 
+def test_a_connection_that_has_waited_goes_before_one_from_a_less_busy_network_that_came_later(monkeypatch):
+    """Seen in an attack: 400 known addresses each reopening a connection as soon as its request was
+    answered, the least busy strictly first: for the first 30 s, while their busyness built up, a
+    first visit's scripts waited past the 5 s and were reset, and a phone as busy as each of them
+    lost pages (modelled: from 600 addresses, every first visit, all evening). A second waited
+    counts as ``WAITED_WEIGHT`` tries less busy."""
+    monkeypatch.setattr(limits_module, "ALL_OPENINGS_PER_SECOND", 2.0)  # the next turn in 0.5 s
+
+    async def order(later: float) -> list[str]:
+        front = Front("unused")
+        front.answered("busy")
+        front.answered("quiet")
+        for _ in range(3):
+            front.busyness("busy", tried=True)
+        front.begun = (0.0, asyncio.get_running_loop().time())  # the burst spent
+        went: list[str] = []
+
+        async def one(network: str, after: float) -> None:
+            await asyncio.sleep(after)
+            assert await front.begin(network)
+            went.append(network)
+
+        await asyncio.gather(one("busy", 0.0), one("quiet", later))
+        return went
+
+    weight = limits_module.WAITED_WEIGHT
+    assert asyncio.run(order(later=0.5 / weight)) == ["quiet", "busy"]  # 3 tries less busy, 0.05 s later
+    assert asyncio.run(order(later=4 / weight)) == ["busy", "quiet"]  # 3 tries less busy, 0.4 s later
+
+
 def test_when_every_connection_is_held_the_busiest_networks_waiting_connection_makes_room(
     tmp_path, shortened, monkeypatch
 ):
