@@ -30,7 +30,11 @@ ARGS = [
     "--no-first-run",
 ]
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
-SHOTS = Path(os.environ.get("SCOREKEEPER_SHOTS", "/tmp/scorekeeper-shots"))
+#: Screenshots are for looking at, never a test's verdict: kept only when ``SCOREKEEPER_SHOTS``
+#: names a folder (`make shots` runs the browser tests so), since each costs the browser a frame's
+#: encoding (0.18 s of CPU for a full page at a phone's size).
+SHOTS_WANTED = bool(os.environ.get("SCOREKEEPER_SHOTS"))
+SHOTS = Path(os.environ.get("SCOREKEEPER_SHOTS") or "/tmp/scorekeeper-shots")
 
 
 #: The budget on new games (20 an hour from one network) lifted for the browser tests' servers.
@@ -108,12 +112,20 @@ def phone(browser):
         context.close()
 
 
+def keep_shot(page, name: str, full_page: bool = False) -> None:
+    """A screenshot of a page (or of one element, a locator) in ``SHOTS``, when they are wanted."""
+    if not SHOTS_WANTED:
+        return
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), **({"full_page": True} if full_page else {}))
+
+
 @pytest.fixture
 def shot():
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    """``shot(page, name)``: the whole page, when screenshots are wanted (``SHOTS_WANTED``)."""
 
     def take(page, name: str) -> None:
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+        keep_shot(page, name, full_page=True)
 
     return take
 

@@ -8,7 +8,7 @@ from itertools import pairwise
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import start_game, submit
+from tests.browser.conftest import keep_shot, start_game, submit
 from tests.browser.test_accessibility import axe_violations
 
 OUTBOX_EMPTY = "() => JSON.parse(localStorage.getItem('scorekeeper:outbox') || '[]').length === 0"
@@ -198,7 +198,7 @@ def test_many_changes_waiting_take_no_more_room_than_two(server, phone, shot):
     assert page.evaluate(lowest) <= with_two
     summary = waiting.locator("summary").bounding_box()
     assert summary["height"] >= 44, summary  # a tap target
-    page.screenshot(path="/tmp/scorekeeper-shots/offline-hand-360-five-waiting.png")
+    keep_shot(page, "offline-hand-360-five-waiting")
     assert axe_violations(page) == []
     waiting.locator("summary").click()  # the whole list, one tap away
     expect(waiting.locator("li")).to_have_count(5)

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.tournament.seating import NAME_MAX_LENGTH
-from tests.browser.conftest import MIN_TAP, SHOTS, as_director, assert_fits, enter_hand, running_server, submit
+from tests.browser.conftest import MIN_TAP, as_director, assert_fits, enter_hand, keep_shot, running_server, submit
 from tests.browser.conftest import start_game as start_any_game
 from tests.browser.pages import EVENT_PLAYERS, LONG_NAME, LONG_WORD, main_pages, sideways
 
@@ -88,11 +88,11 @@ def test_no_main_page_scrolls_sideways_at_390_px(phone, tmp_path):
             page.goto(url)
             overflowing[name] = sideways(page)
             broken[name] = page.locator(".totals .num").evaluate_all(BROKEN_NUMBERS)
-            page.screenshot(path=str(SHOTS / f"chromium-390-{name.replace(' ', '-')}.png"))
+            keep_shot(page, f"chromium-390-{name.replace(' ', '-')}")
         submit(page, "button:has-text('Log out')")
         page.goto(server + "/director/login")
         overflowing["director login"] = sideways(page)
-        page.screenshot(path=str(SHOTS / "chromium-390-director-login.png"))
+        keep_shot(page, "chromium-390-director-login")
     assert {name: problem for name, problem in overflowing.items() if problem} == {}
     assert {
         name: numbers for name, numbers in broken.items() if numbers
@@ -165,7 +165,7 @@ def test_the_end_hand_bar_never_hides_a_pressure_button_at_360(server, phone, sh
     page = phone(viewport={"width": 360, "height": 740})
     record_url = start_any_game(page, server, FIVE_LONG)
     shot(page, "hand-360-five-long-names")
-    page.screenshot(path="/tmp/scorekeeper-shots/hand-360-viewport.png")
+    keep_shot(page, "hand-360-viewport")
     assert _covered_by_end_hand(page) == []
     for player in FIVE_LONG:
         submit(page, f"button.pressure:has-text('{player.split()[0]}')")
@@ -178,7 +178,7 @@ def test_the_end_hand_bar_never_hides_a_pressure_button_at_360(server, phone, sh
 def test_a_partnership_hand_shows_every_pressure_and_the_end_of_the_hand_without_scrolling(server, phone, shot):
     page = phone(viewport={"width": 360, "height": 740})
     start_any_game(page, server, ["Annabelle", "Bartholomew", "Cyrus", "Dimitra"], partnerships=True)
-    page.screenshot(path=str(SHOTS / "hand-360-partnership-first-view.png"))
+    keep_shot(page, "hand-360-partnership-first-view")
     outside = page.evaluate(
         """() => Array.from(document.querySelectorAll('button.pressure, a.endhand'))
           .filter((b) => { const r = b.getBoundingClientRect(); return r.top < 0 || r.bottom > innerHeight; })
@@ -260,7 +260,7 @@ def test_every_pressure_button_is_on_the_first_screen(server, phone, viewport, g
     assert all(len(name) <= NAME_MAX_LENGTH for name in players)
     page = phone(viewport=viewport)
     start_any_game(page, server, players, partnerships=partnerships)
-    page.screenshot(path=str(SHOTS / f"hand-first-screen-{viewport['width']}-{game.replace(' ', '-')}.png"))
+    keep_shot(page, f"hand-first-screen-{viewport['width']}-{game.replace(' ', '-')}")
     assert page.evaluate("scrollY") == 0
     boxes = [button.bounding_box() for button in page.locator("button.pressure").all()]
     assert len(boxes) == len(players)

@@ -9,7 +9,7 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import free_port, running_server, start_game
+from tests.browser.conftest import free_port, keep_shot, running_server, start_game
 from tests.browser.test_accessibility import axe_violations
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
@@ -69,7 +69,7 @@ def test_a_whole_hand_saved_offline_after_another_phones_entries_keeps_every_tap
         expect(refusal.locator("li")).to_have_text(["Ann: Recorded: 9 / Yours: K", "Cy: Recorded: Q 3 / Yours: 2"])
         x.wait_for_function(OUTBOX_EMPTY)
         x.evaluate("scrollTo(0, 0)")
-        x.screenshot(path="/tmp/scorekeeper-shots/two-phones-refused-360.png")
+        keep_shot(x, "two-phones-refused-360")
         shot(x, "two-phones-refused")
         assert axe_violations(x) == []
 
@@ -85,7 +85,7 @@ def test_a_whole_hand_saved_offline_after_another_phones_entries_keeps_every_tap
             )
         expect(x.locator("[data-save]")).to_have_text("Save 4 players' leftovers")
         x.evaluate("scrollTo(0, 0)")
-        x.screenshot(path="/tmp/scorekeeper-shots/two-phones-reapply-360.png")
+        keep_shot(x, "two-phones-reapply-360")
         shot(x, "two-phones-reapply")
         assert axe_violations(x) == []
 

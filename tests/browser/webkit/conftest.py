@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from tests.browser.conftest import SHOTS
+from tests.browser.conftest import SHOTS, SHOTS_WANTED
 from tests.browser.webkit.phone import COMMAND_TIMEOUT, Phone
 
 DRIVER = "/usr/bin/WebKitWebDriver"
@@ -95,7 +95,7 @@ def webkit(webkit_env):
         config = ClientConfig(remote_server_addr=service.service_url, timeout=COMMAND_TIMEOUT)
         driver = webdriver.Remote(command_executor=RemoteConnection(client_config=config), options=options)
         driver.set_window_size(*SIZE)
-        phone = Phone(driver, config, name, SHOTS)
+        phone = Phone(driver, config, name, SHOTS if SHOTS_WANTED else None)
         phones.append(phone)
         return phone
 
