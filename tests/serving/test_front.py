@@ -545,6 +545,20 @@ def test_all_networks_together_begin_only_so_many_connections_a_second_and_the_l
                 sock.close()
 
 
+async def _in_turn(front: Front, arrivals: list[tuple[str, float]]) -> list[str]:
+    """The networks in the order ``front`` gave their new connections turns, each network beginning
+    one the given seconds from now."""
+    went: list[str] = []
+
+    async def one(network: str, after: float) -> None:
+        await asyncio.sleep(after)
+        assert await front.begin(network)
+        went.append(network)
+
+    await asyncio.gather(*(one(network, after) for network, after in arrivals))
+    return went
+
+
 def test_a_connection_that_has_waited_goes_before_one_from_a_less_busy_network_that_came_later(monkeypatch):
     """Seen in an attack: 400 known addresses each reopening a connection as soon as its request was
     answered, the least busy strictly first: for the first 30 s, while their busyness built up, a
@@ -560,15 +574,7 @@ def test_a_connection_that_has_waited_goes_before_one_from_a_less_busy_network_t
         for _ in range(3):
             front.busyness("busy", tried=True)
         front.begun = (0.0, asyncio.get_running_loop().time())  # the burst spent
-        went: list[str] = []
-
-        async def one(network: str, after: float) -> None:
-            await asyncio.sleep(after)
-            assert await front.begin(network)
-            went.append(network)
-
-        await asyncio.gather(one("busy", 0.0), one("quiet", later))
-        return went
+        return await _in_turn(front, [("busy", 0.0), ("quiet", later)])
 
     weight = limits_module.WAITED_WEIGHT
     assert asyncio.run(order(later=0.5 / weight)) == ["quiet", "busy"]  # 3 tries less busy, 0.05 s later
@@ -596,15 +602,7 @@ def test_a_network_quiet_lately_goes_before_one_that_has_been_beginning_connecti
             await asyncio.sleep(0.2)
             assert not front._quiet("steady")
         front.begun = (0.0, asyncio.get_running_loop().time())  # the burst spent
-        went: list[str] = []
-
-        async def one(network: str, after: float) -> None:
-            await asyncio.sleep(after)
-            assert await front.begin(network)
-            went.append(network)
-
-        await asyncio.gather(one("steady", 0.0), one("quiet", 0.05), one("quiet", 0.08))
-        return went
+        return await _in_turn(front, [("steady", 0.0), ("quiet", 0.05), ("quiet", 0.08)])
 
     assert asyncio.run(order()) == ["quiet", "quiet", "steady"]
 
