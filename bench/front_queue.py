@@ -4,8 +4,9 @@
 total.
 
 Every address is known (it fetched a game's link first) and reopens a connection as soon as its
-request is answered (20 ms after its turn), ``--each`` at a time (one unless said). The victims, from the start: a first
-visit every 4 s (a new address, a stranger, six connections within 0.1 s, each needing its turn)
+request is answered (20 ms after its turn), ``--each`` at a time (one unless said), or each
+``--every`` seconds, all at once (a burst that is quiet each time when ``--every`` is 10 or more). The victims, from the start: a first
+visit every 4 s (a new address, a stranger: the page's connection, then five for its files 1.2 s later)
 and a known phone opening a new connection every 2 s, as busy as it would be after minutes of it.
 Broken: a first visit with a connection that never had its turn (the front closes it after
 ``WAIT_SECONDS``), a phone's page whose connection never had its turn.
@@ -24,7 +25,9 @@ from scorekeeper.web.devices import guesser_key
 SERVED = 0.02
 
 
-async def churn(addresses: int, each: int, seconds: float) -> tuple[list[str], collections.Counter[str]]:
+async def churn(
+    addresses: int, each: int, seconds: float, every: float = 0.0
+) -> tuple[list[str], collections.Counter[str]]:
     front = limits.Front("unused")
     loop = asyncio.get_running_loop()
     start = loop.time()
@@ -51,11 +54,13 @@ async def churn(addresses: int, each: int, seconds: float) -> tuple[list[str], c
 
     async def churner(n: int) -> None:
         address = f"10.{n // 250}.{n % 250}.1"
+        await asyncio.sleep(every * ((n * 7919) % 1000) / 1000)  # bursts spread over --every
         while loop.time() < end:
+            began = loop.time()
             fate = await connection(address)
             churned[fate] += 1
-            if fate == "refused":
-                await asyncio.sleep(0.05)
+            if fate == "refused" or every:
+                await asyncio.sleep(max(0.05, every - (loop.time() - began)))
 
     async def phone() -> None:
         network = guesser_key("192.168.1.50")
@@ -80,8 +85,8 @@ async def churn(addresses: int, each: int, seconds: float) -> tuple[list[str], c
     async def first_visit(n: int) -> None:
         began = loop.time()
 
-        async def one(k: int) -> str:
-            await asyncio.sleep(0.02 * k)
+        async def one(k: int) -> str:  # the page, then its files once it came (over a second later)
+            await asyncio.sleep(0.0 if k == 0 else 1.2 + 0.02 * k)
             return await connection(f"192.168.7.{n}")
 
         fates = collections.Counter(await asyncio.gather(*(one(k) for k in range(6))))
@@ -103,11 +108,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--addresses", type=int, default=400)
     parser.add_argument("--each", type=int, default=1)
+    parser.add_argument("--every", type=float, default=0.0, help="a burst every so many seconds (0: at once)")
     parser.add_argument("--seconds", type=float, default=40.0)
     arguments = parser.parse_args()
     if not 1 <= arguments.addresses * arguments.each <= 3000 or not 10 <= arguments.seconds <= 120:
         parser.error("--addresses × --each 1 to 3,000, --seconds 10 to 120")
-    lines, churned = asyncio.run(churn(arguments.addresses, arguments.each, arguments.seconds))
+    lines, churned = asyncio.run(churn(arguments.addresses, arguments.each, arguments.seconds, arguments.every))
     print("\n".join(lines))
     visits = [line for line in lines if "first visit" in line]
     pages = [line for line in lines if "phone" in line]

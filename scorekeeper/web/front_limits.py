@@ -60,11 +60,11 @@ STRANGER_OPENINGS_PER_SECOND = 50.0
 KNOWN_SECONDS = 1800.0
 #: At any time, all networks together (not the server's own machine, nor a trusted proxy) begin
 #: at most ``ALL_OPENINGS_PER_SECOND`` connections a second, after a burst of as many: a newer one
-#: waits, accepted but before any TLS work, for its turn: a network quiet lately first
-#: (``QUIET_SECONDS``), then the least busy (``BUSY_HALF_LIFE``) unless another has waited longer
-#: (``WAITED_WEIGHT``); it is closed after ``WAIT_SECONDS``. The front's one core does about 1,000
-#: TLS handshakes a second: thousands of addresses opening connections together take at most a
-#: fifth of it, and a hall's phones arriving (a handful of connections each) never wait.
+#: waits, accepted but before any TLS work, for its turn, the least busy network's first (see
+#: ``BUSY_HALF_LIFE``) unless another has waited longer (``WAITED_WEIGHT``), and is closed after
+#: ``WAIT_SECONDS``. The front's one core does about 1,000 TLS handshakes a second: thousands of
+#: addresses opening connections together take at most a fifth of it, and a hall's phones arriving
+#: (a handful of connections each) never wait.
 ALL_OPENINGS_PER_SECOND = 200.0
 WAIT_SECONDS = 5.0
 #: How many networks the front remembers as known: every one it can have met in ``KNOWN_SECONDS``
@@ -82,14 +82,11 @@ BUSY_HALF_LIFE = 30.0
 STRANGER_BUSY = 5.0
 #: A connection waiting for its turn goes before one from a network ``WAITED_WEIGHT`` tries less
 #: busy that came a second after it: every network waits its turn, in order, within what its
-#: busyness says, and one ``WAITED_WEIGHT`` × ``WAIT_SECONDS`` tries busier never goes first (with
-#: the least busy strictly first, churners not yet busy went first again and again).
+#: busyness says, and one ``WAITED_WEIGHT`` × ``WAIT_SECONDS`` tries busier never goes first. (With
+#: the least busy strictly first, 400 known addresses each reopening a connection as soon as it was
+#: answered went before a phone as busy as each of them, and before a first visit while their
+#: busyness built up; modelled, from 600 addresses every first visit broke, all evening.)
 WAITED_WEIGHT = 10.0
-#: A network that began no connection for ``QUIET_SECONDS`` goes first with the connections it
-#: begins in the next ``GRACE_SECONDS`` (a table saving every minute on a new connection, a phone
-#: woken, a first visit's six): whoever reopens connections at once is never quiet, however many
-#: addresses it has (without it, a table's save waited 1-5 s behind hundreds of churners).
-QUIET_SECONDS = 10.0
 #: When every connection is held, one not with the workers makes room: of the
 #: ``ROOM_CANDIDATES`` longest at each stage (``STAGES``), a ``STARTED`` one first, else the one
 #: idle (or taking its answer) longest, each connection its network *abandoned* counting
@@ -182,12 +179,9 @@ class Front:
     #: waiting for their turn (how busy their network was, then in the order they came); the task
     #: that gives the turns.
     begun: tuple[float, float] | None = None
-    queue: list[tuple[bool, float, int, asyncio.Future[None]]] = field(default_factory=list)
+    queue: list[tuple[float, int, asyncio.Future[None]]] = field(default_factory=list)
     pacing: asyncio.Task[None] | None = None
     waited: int = 0
-    #: By network, when its latest run of connections (none ``QUIET_SECONDS`` apart) began, and its last.
-    began: dict[str, tuple[float, float]] = field(default_factory=dict)
-    began_kept: int = 0
 
     def __post_init__(self) -> None:
         self.proxy_networks = [ip_network(proxy, strict=False) for proxy in self.proxies]
@@ -420,17 +414,15 @@ class Front:
         if network in THIS_MACHINE or network.startswith("proxy "):
             return True
         loop = asyncio.get_running_loop()
-        quiet = self._quiet(network)
         left = self._openings_now()
         if left >= 1 and not self.queue:
             self.begun = (left - 1, loop.time())
             return True
         turn: asyncio.Future[None] = loop.create_future()
         self.waited += 1
-        key = self.busyness(network) + WAITED_WEIGHT * loop.time()
-        heapq.heappush(self.queue, (not quiet, key, self.waited, turn))
+        heapq.heappush(self.queue, (self.busyness(network) + WAITED_WEIGHT * loop.time(), self.waited, turn))
         if len(self.queue) > 4 * self.max_connections:  # those closed meanwhile, forgotten
-            self.queue = [waiting for waiting in self.queue if not waiting[3].done()]
+            self.queue = [waiting for waiting in self.queue if not waiting[2].done()]
             heapq.heapify(self.queue)
         if self.pacing is None or self.pacing.done():
             self.pacing = asyncio.ensure_future(self._give_turns())
@@ -441,28 +433,15 @@ class Front:
             return False
         return True
 
-    def _quiet(self, network: str) -> bool:
-        """Whether the connection ``network`` begins now is within ``GRACE_SECONDS`` of its first in ``QUIET_SECONDS``."""
-        now = asyncio.get_running_loop().time()
-        first, last = self.began.pop(network, (now, now))
-        if now - last >= QUIET_SECONDS:
-            first = now
-        self.began[network] = (first, now)
-        if len(self.began) > max(4 * self.max_connections, self.began_kept):  # forget the quiet
-            self.began = {held: run for held, run in self.began.items() if now - run[1] < QUIET_SECONDS}
-            self.began_kept = 2 * len(self.began)
-        return now - first <= GRACE_SECONDS
-
     async def _give_turns(self) -> None:
-        """Give the waiting connections their turns as openings come: a quiet network's first
-        (``QUIET_SECONDS``), then the least busy, a second waited counting ``WAITED_WEIGHT`` tries
-        less busy."""
+        """Give the waiting connections their turns as openings come, the least busy first, a second
+        waited counting ``WAITED_WEIGHT`` tries less busy."""
         while self.queue:
             left = self._openings_now()
             if left < 1:
                 await asyncio.sleep((1 - left) / ALL_OPENINGS_PER_SECOND)
                 continue
-            turn = heapq.heappop(self.queue)[3]
+            turn = heapq.heappop(self.queue)[2]
             if not turn.done():  # not closed meanwhile
                 turn.set_result(None)
                 self.begun = (left - 1, asyncio.get_running_loop().time())

@@ -581,32 +581,6 @@ def test_a_connection_that_has_waited_goes_before_one_from_a_less_busy_network_t
     assert asyncio.run(order(later=4 / weight)) == ["busy", "quiet"]  # 3 tries less busy, 0.4 s later
 
 
-def test_a_network_quiet_lately_goes_before_one_that_has_been_beginning_connections(monkeypatch):
-    """Seen in an attack: with a second waited counted as ten tries less busy, a table saving every
-    15 s on a new connection waited 1-5 s behind 400-1,200 known addresses churning connections,
-    where it went at once before. A network that began none for ``QUIET_SECONDS`` goes first with
-    what it begins in its next ``GRACE_SECONDS``, however busy it was; one beginning them all along
-    waits its turn."""
-    monkeypatch.setattr(limits_module, "ALL_OPENINGS_PER_SECOND", 2.0)  # the next turn in 0.5 s
-    monkeypatch.setattr(limits_module, "QUIET_SECONDS", 0.3)
-    monkeypatch.setattr(limits_module, "GRACE_SECONDS", 0.1)
-
-    async def order() -> list[str]:
-        front = Front("unused")
-        front.answered("steady")
-        front.answered("quiet")
-        for _ in range(3):
-            front.busyness("quiet", tried=True)  # busier than the steady one, by what it did before
-        assert front._quiet("steady")  # its first, then one every 0.2 s: never quiet again
-        for _ in range(2):
-            await asyncio.sleep(0.2)
-            assert not front._quiet("steady")
-        front.begun = (0.0, asyncio.get_running_loop().time())  # the burst spent
-        return await _in_turn(front, [("steady", 0.0), ("quiet", 0.05), ("quiet", 0.08)])
-
-    assert asyncio.run(order()) == ["quiet", "quiet", "steady"]
-
-
 def test_when_every_connection_is_held_the_busiest_networks_waiting_connection_makes_room(
     tmp_path, shortened, monkeypatch
 ):
