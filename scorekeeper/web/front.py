@@ -95,20 +95,40 @@ async def _readable(sock: socket.socket, timeout: float) -> None:
         loop.remove_reader(sock.fileno())
 
 
+class _Protocol(asyncio.StreamReaderProtocol):
+    """A stream's protocol that remembers the transport it was given (``made``)."""
+
+    made: asyncio.BaseTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.made = transport
+        super().connection_made(transport)
+
+
 async def _streams(
     sock: socket.socket, context: ssl.SSLContext | None
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """The connection's streams, TLS set up if ``context``. Closed (to make room, or for its time
+    limit) in the moment its TLS handshake completes, asyncio would close the new transport the
+    polite way, a TLS close that keeps the socket's number registered for ``SHUTDOWN_SECONDS`` while
+    ``meet`` closes the socket under it (and the next connection given that number failed, or was
+    never read again): the transport is aborted at once instead."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=HEAD_BYTES, loop=loop)
-    protocol = asyncio.StreamReaderProtocol(reader, loop=loop)
-    async with asyncio.timeout(HANDSHAKE_SECONDS + 1):
-        transport, _ = await loop.connect_accepted_socket(
-            lambda: protocol,
-            sock,
-            ssl=context,
-            ssl_handshake_timeout=None if context is None else HANDSHAKE_SECONDS,
-            ssl_shutdown_timeout=None if context is None else SHUTDOWN_SECONDS,
-        )
+    protocol = _Protocol(reader, loop=loop)
+    try:
+        async with asyncio.timeout(HANDSHAKE_SECONDS + 1):
+            transport, _ = await loop.connect_accepted_socket(
+                lambda: protocol,
+                sock,
+                ssl=context,
+                ssl_handshake_timeout=None if context is None else HANDSHAKE_SECONDS,
+                ssl_shutdown_timeout=None if context is None else SHUTDOWN_SECONDS,
+            )
+    except BaseException:
+        if isinstance(protocol.made, asyncio.WriteTransport):
+            protocol.made.abort()
+        raise
     return reader, asyncio.StreamWriter(transport, protocol, reader, loop)
 
 

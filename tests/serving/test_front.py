@@ -8,6 +8,7 @@ workers (a Unix socket that notes each request it is handed and answers with its
 from __future__ import annotations
 
 import asyncio
+import asyncio.sslproto
 import socket
 import ssl
 import threading
@@ -714,6 +715,55 @@ def test_a_connection_closed_to_make_room_during_its_tls_set_up_leaves_nothing_b
 
     closed, registered = asyncio.run(main())
     assert closed and registered == set()
+
+
+def test_a_connection_closed_as_its_tls_handshake_completes_gives_its_number_back_at_once(tmp_path, monkeypatch):
+    """Closed to make room in the moment its TLS handshake completes (before its task runs on), a
+    connection leaves nothing registered for its socket's number: asyncio would otherwise start a TLS
+    close that holds the number for two seconds while the front closes the socket under it, and the
+    next connection given that number failed (the thirteenth attack: "File descriptor … is used by
+    transport"), or was never read again."""
+    monkeypatch.setattr(limits_module, "GRACE_SECONDS", 0.0)
+    cert, key = self_signed(tmp_path)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    completed = asyncio.sslproto.SSLProtocol._on_handshake_complete
+    front = Front(str(tmp_path / "none.sock"), context)
+
+    def complete_then_close(protocol: asyncio.sslproto.SSLProtocol, exc: BaseException | None) -> None:
+        completed(protocol, exc)
+        front.make_room(None)  # the close comes in the same turn of the loop
+
+    monkeypatch.setattr(asyncio.sslproto.SSLProtocol, "_on_handshake_complete", complete_then_close)
+
+    async def main() -> tuple[int, set[int]]:
+        loop = asyncio.get_running_loop()
+        listener = listen("127.0.0.1", 0)
+        phone = socket.create_connection(listener.getsockname())
+        handshake = threading.Thread(target=_handshake, args=(phone,), daemon=True)
+        handshake.start()
+        accepted, peer = await loop.sock_accept(listener)
+        number = accepted.fileno()
+        await asyncio.gather(front_module.meet(front, accepted, str(peer[0])), return_exceptions=True)
+        await asyncio.sleep(0.1)  # well within the two seconds of a TLS close
+        registered = {key.fd for key in loop._selector.get_map().values()} - {loop._ssock.fileno()}  # type: ignore[attr-defined]
+        held = loop._transports.get(number)  # type: ignore[attr-defined]
+        listener.close()
+        handshake.join(5)
+        return (0 if held is None or held.is_closing() else number), registered
+
+    held, registered = asyncio.run(main())
+    assert held == 0 and registered == set()
+
+
+def _handshake(sock: socket.socket) -> None:
+    """A phone's TLS handshake on ``sock``, then waiting for the front to close it (5 s at most)."""
+    sock.settimeout(5)
+    try:
+        with _client().wrap_socket(sock, server_hostname="127.0.0.1") as wrapped:
+            wrapped.recv(1)
+    except OSError:
+        pass
 
 
 @pytest.fixture
