@@ -3,9 +3,12 @@ event page makes (``director_required``). Sessions live on the server, so they c
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import fcntl
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from http import HTTPStatus
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
@@ -16,7 +19,7 @@ from ...scoring import Refusal
 from ...scoring.errors import TooMany
 from ...storage import director as director_store
 from ..access import holds_a_link
-from ..connection import get_db
+from ..connection import database_path, get_db
 from ..devices import client_address, guesser_key
 from ..director_forms import DirectorPasswordForm, LoginForm
 from ..errors import form_page, refused_page
@@ -32,6 +35,11 @@ LOGIN_REFUSALS = {
     "everyone": "Too many wrong passwords have been tried on this server, some from this network: "
     "wait ten minutes and try again.",
 }
+#: A password check costs a tenth of a second of a core or more (scrypt, on purpose): one at a time on
+#: the whole server, the others refused at once (the director, who rarely meets one, tries again a
+#: second later). A hall's network of addresses each trying its guesses at once took every worker
+#: thread and both cores, and another table's save waited 13 s.
+CHECKING = "Another password is being checked this very moment: try again in a second."
 
 
 def is_director() -> bool:
@@ -121,12 +129,16 @@ def login() -> Response | tuple[str, int, dict[str, str]]:
     form = LoginForm()
     address = guesser_key(client_address())
     if form.validate_on_submit():
-        held = director_store.reserve_login_attempt(
-            db, address, LOGIN_WINDOW_SECONDS, LOGIN_ATTEMPTS, LOGIN_ATTEMPTS_EVERYONE
-        )
-        if held is not None:
-            return _refused_login(form, TooMany(LOGIN_REFUSALS[held], "password", LOGIN_WINDOW_SECONDS))
-        if check_password_hash(stored_hash, form.password.data or ""):
+        with _one_check_at_a_time() as mine:
+            if not mine:
+                return _refused_login(form, TooMany(CHECKING, "password", 1))
+            held = director_store.reserve_login_attempt(
+                db, address, LOGIN_WINDOW_SECONDS, LOGIN_ATTEMPTS, LOGIN_ATTEMPTS_EVERYONE
+            )
+            if held is not None:
+                return _refused_login(form, TooMany(LOGIN_REFUSALS[held], "password", LOGIN_WINDOW_SECONDS))
+            right = check_password_hash(stored_hash, form.password.data or "")
+        if right:
             if _start_session(stored_hash):
                 director_store.clear_login_failures(db, address)
                 session.permanent = True
@@ -134,6 +146,23 @@ def login() -> Response | tuple[str, int, dict[str, str]]:
             return _refused_login(form, NotLoggedIn(PASSWORD_CHANGED, "password"))
         return _refused_login(form, NotLoggedIn("That is not the director password.", "password"))
     return form_page(render_template("director/login.html", form=form), form)
+
+
+@contextmanager
+def _one_check_at_a_time() -> Iterator[bool]:
+    """True while this request holds the server's one password check (``CHECKING``): a lock on a file
+    beside the database, which every worker process and thread opens for itself; False, at once,
+    while another holds it."""
+    with open(Path(database_path(current_app)).with_name("password-check.lock"), "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 PASSWORD_CHANGED = "The director password has just been changed: log in with the new one."
