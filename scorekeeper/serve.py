@@ -198,6 +198,7 @@ def serve(
     # about a request's address, and only the front does.
     private = tempfile.mkdtemp(prefix="scorekeeper-")
     upstream = os.path.join(private, "workers.sock")
+    master = os.getpid()
     beside: list[subprocess.Popen[bytes]] = []
     if live_port:
         beside.append(start_live(host, live_port, database_path(app), tls))
@@ -246,4 +247,8 @@ def serve(
             }
         ).run()
     finally:
-        shutil.rmtree(private, ignore_errors=True)
+        # A worker is a fork of this process: one that ends by SystemExit (stopped, or on its time
+        # limit) comes through here too, and must leave the socket the other workers and the next
+        # ones listen on (it took it away once, and every page was a 502 from then on).
+        if os.getpid() == master:
+            shutil.rmtree(private, ignore_errors=True)

@@ -144,6 +144,40 @@ def test_kill_9_the_server_repeatedly_loses_nothing_and_doubles_nothing(tmp_path
     assert seqs == list(range(1, len(seqs) + 1)) and version == len(seqs)
 
 
+def _children(pid: int) -> list[int]:
+    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def _command_line(pid: int) -> bytes:
+    return Path(f"/proc/{pid}/cmdline").read_bytes()
+
+
+def test_a_worker_that_ends_leaves_the_server_answering(tmp_path):
+    """A worker stopped (or ended for its time limit) is started again and the pages go on: a worker
+    is a fork of the server's process, and one ending took away the socket every worker listens on
+    (a 502 for every page from then on, seen in the thirteenth attack)."""
+    game = new_game(str(tmp_path / "scorekeeper.db"))
+    port = free_port()
+    server = start_server(tmp_path, port)
+    try:
+        (serve,) = [pid for pid in _children(server.pid) if b"serve" in _command_line(pid)]
+        workers = [pid for pid in _children(serve) if _command_line(pid) == _command_line(serve)]
+        assert len(workers) == 2
+        os.kill(workers[0], signal.SIGTERM)
+        phone = Phone(f"http://127.0.0.1:{port}")
+        deadline = time.monotonic() + 10
+        while len(set(_children(serve)) & set(workers)) == 2 and time.monotonic() < deadline:
+            time.sleep(0.05)  # until the worker is gone
+        answers = []
+        for n in range(20):
+            status, _ = phone.post(f"/t/{game.record_token}/note", {"idem": f"after-{n}", "hand": 1, "text": "on"})
+            answers.append(status)
+            time.sleep(0.1)
+        assert answers == [200] * 20
+    finally:
+        kill_9(server)
+
+
 def _writer(path: str, game_id_token: str, worker: int, count: int, errors) -> None:
     db = connect(path)
     try:
