@@ -94,6 +94,16 @@ def reserve_login_attempt(
     return None
 
 
+def give_back_login_attempt(db: sqlite_utils.Database, guesser: str) -> None:
+    """Take back the last attempt ``reserve_login_attempt`` counted for ``guesser``: its password
+    was not checked after all (another was being checked)."""
+    with immediate(db):
+        db.conn.execute(
+            "DELETE FROM login_failures WHERE rowid = (SELECT MAX(rowid) FROM login_failures WHERE address = ?)",
+            [guesser],
+        )
+
+
 def clear_login_failures(db: sqlite_utils.Database, address: str) -> None:
     with immediate(db):
         db.conn.execute("DELETE FROM login_failures WHERE address = ?", [address])

@@ -3,6 +3,7 @@
 import fcntl
 import sqlite3
 import threading
+import time
 from contextlib import closing, contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -111,7 +112,43 @@ def test_while_another_password_is_checked_a_login_is_refused_at_once_and_not_co
     assert page.index('class="field has-error"') < page.index('for="password"') < page.index("Another password")
     assert failures_counted(app) == 0
     assert [guess_from(app, "10.1.1.1").status_code for _ in range(5)] == [401] * 5  # five guesses still its own
+    with another_check(app):  # a network with no guess left is told so, never to try again in a second
+        spent = guess_from(app, "10.1.1.1", PASSWORD).get_data(as_text=True)
+    assert "Too many wrong passwords: wait ten minutes" in spent and "Another password" not in spent
+    assert failures_counted(app) == 5
     assert guess_from(app, "10.1.1.2", PASSWORD).status_code == 302
+
+
+def test_a_browser_the_director_logged_in_on_before_waits_its_turn_while_a_stranger_is_refused(director_client):
+    """Guessers from a hall's worth of addresses keep the one check busy for a minute or so (each
+    network's first guess is always checked): the director's own browser, known by a mark in its
+    signed session, waits for the check and gets in; a browser never logged in is refused at once."""
+    app = director_client.application
+    token = csrf_token(director_client, "/director/")
+    director_client.post("/director/logout", data={"csrf_token": token})
+    stranger = app.test_client()
+    held = threading.Event()
+    release = threading.Event()
+
+    def another():
+        with another_check(app):
+            held.set()
+            release.wait(5)
+
+    other = threading.Thread(target=another)
+    other.start()
+    held.wait(5)
+    refused = guess_from(app, "10.2.2.2", PASSWORD)  # a browser never logged in
+    threading.Timer(0.5, release.set).start()
+    started = time.monotonic()
+    logged_in = director_client.post(
+        "/director/login", data={"csrf_token": csrf_token(director_client, "/director/login"), "password": PASSWORD}
+    )
+    waited = time.monotonic() - started
+    other.join()
+    assert refused.status_code == 429 and "Another password" in refused.get_data(as_text=True)
+    assert logged_in.status_code == 302 and 0.4 < waited < 3
+    assert is_logged_in(director_client) and not is_logged_in(stranger)
 
 
 def test_the_password_check_is_given_back_when_the_check_fails(director_client, monkeypatch):

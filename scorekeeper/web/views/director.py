@@ -4,6 +4,7 @@ event page makes (``director_required``). Sessions live on the server, so they c
 from __future__ import annotations
 
 import fcntl
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
@@ -40,6 +41,13 @@ LOGIN_REFUSALS = {
 #: second later). A hall's network of addresses each trying its guesses at once took every worker
 #: thread and both cores, and another table's save waited 13 s.
 CHECKING = "Another password is being checked this very moment: try again in a second."
+#: A browser the director has logged in on before (a mark in its signed session, which nobody else
+#: can write) waits up to ``PATIENCE_SECONDS`` for the check instead, asking every ``PATIENCE_STEP``
+#: seconds, and so goes before the guessers, which are refused at once: while a hall's worth of
+#: addresses each has its first guess checked (a minute or so), the director still gets in.
+DIRECTOR_BEFORE = "director_before"
+PATIENCE_SECONDS = 3.0
+PATIENCE_STEP = 0.005
 
 
 def is_director() -> bool:
@@ -80,6 +88,7 @@ def _start_session(password_hash: str) -> bool:
     if csrf_secret is not None:
         session[csrf_key] = csrf_secret
     session["director"] = session_id
+    session[DIRECTOR_BEFORE] = True  # kept after logging out: this browser goes first at the next check
     return True
 
 
@@ -129,14 +138,15 @@ def login() -> Response | tuple[str, int, dict[str, str]]:
     form = LoginForm()
     address = guesser_key(client_address())
     if form.validate_on_submit():
-        with _one_check_at_a_time() as mine:
-            if not mine:
+        held = director_store.reserve_login_attempt(
+            db, address, LOGIN_WINDOW_SECONDS, LOGIN_ATTEMPTS, LOGIN_ATTEMPTS_EVERYONE
+        )
+        if held is not None:
+            return _refused_login(form, TooMany(LOGIN_REFUSALS[held], "password", LOGIN_WINDOW_SECONDS))
+        with _one_check_at_a_time(PATIENCE_SECONDS if session.get(DIRECTOR_BEFORE) is True else 0.0) as mine:
+            if not mine:  # counted first, so that networks with no guess left never wait here
+                director_store.give_back_login_attempt(db, address)
                 return _refused_login(form, TooMany(CHECKING, "password", 1))
-            held = director_store.reserve_login_attempt(
-                db, address, LOGIN_WINDOW_SECONDS, LOGIN_ATTEMPTS, LOGIN_ATTEMPTS_EVERYONE
-            )
-            if held is not None:
-                return _refused_login(form, TooMany(LOGIN_REFUSALS[held], "password", LOGIN_WINDOW_SECONDS))
             right = check_password_hash(stored_hash, form.password.data or "")
         if right:
             if _start_session(stored_hash):
@@ -149,16 +159,21 @@ def login() -> Response | tuple[str, int, dict[str, str]]:
 
 
 @contextmanager
-def _one_check_at_a_time() -> Iterator[bool]:
+def _one_check_at_a_time(patience: float) -> Iterator[bool]:
     """True while this request holds the server's one password check (``CHECKING``): a lock on a file
-    beside the database, which every worker process and thread opens for itself; False, at once,
-    while another holds it."""
+    beside the database, which every worker process and thread opens for itself; False while another
+    holds it, at once or after ``patience`` seconds of asking."""
+    deadline = time.monotonic() + patience
     with open(Path(database_path(current_app)).with_name("password-check.lock"), "a") as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            yield False
-            return
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    yield False
+                    return
+                time.sleep(PATIENCE_STEP)
         try:
             yield True
         finally:
