@@ -37,9 +37,9 @@ LOGIN_REFUSALS = {
     "wait ten minutes and try again.",
 }
 #: A password check costs a tenth of a second of a core or more (scrypt, on purpose): one at a time on
-#: the whole server, the others refused at once (the director, who rarely meets one, tries again a
-#: second later). A hall's network of addresses each trying its guesses at once took every worker
-#: thread and both cores, and another table's save waited 13 s.
+#: the whole server, the others refused at once (but the director's own browser, below). A hall's
+#: network of addresses each trying its guesses at once took every worker thread and both cores, and
+#: another table's save waited 13 s.
 CHECKING = "Another password is being checked this very moment: try again in a second."
 #: A browser the director has logged in on before (a mark in its signed session, which nobody else
 #: can write) waits up to ``PATIENCE_SECONDS`` for the check instead, asking every ``PATIENCE_STEP``
